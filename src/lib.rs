@@ -1,0 +1,32 @@
+//! citeproof checks the citations in an LLM answer against the sources that were
+//! actually retrieved for it.
+//!
+//! This release provides the foundation: [`parse`] finds citation markers (`[1]`,
+//! `[^2^]`, `【3】`, `[doc1]`, `(Source 4)`, `Chapter 2, Section 3`, …) with exact byte
+//! spans while respecting markdown (code, links, URLs), and [`offsets`] converts those
+//! spans to the UTF-16 indices JavaScript uses. The crate compiles to WebAssembly for the
+//! npm package `citeproof`; the JS binding lives in `src/wasm/` and is the only code that
+//! knows about JavaScript.
+//!
+//! ```
+//! use citeproof::offsets::{OffsetMap, Unit};
+//! let answer = "東京は日本の首都です【1】。";
+//! let markers = citeproof::parse::parse(answer);
+//! let map = OffsetMap::new(answer);
+//! let start = map.to_unit(markers[0].span.start, Unit::Utf16).unwrap();
+//! assert_eq!(start, 10); // what `answer.indexOf("【")` gives in JavaScript
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod error;
+pub mod model;
+pub mod offsets;
+pub mod parse;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use error::{Error, ErrorCode};
+pub use model::{Marker, MarkerKind, Refs, Span};
+pub use parse::{Parser, parse};

@@ -1,0 +1,102 @@
+//! The data model shared by every layer: spans and citation markers.
+//!
+//! Spans in the Rust API are UTF-8 byte offsets into the text they came from; the JS
+//! binding converts them (DESIGN.md §2).
+
+use serde::Serialize;
+
+/// A half-open range `start..end` of byte offsets into a text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Span {
+    /// First byte of the range.
+    pub start: usize,
+    /// One past the last byte of the range.
+    pub end: usize,
+}
+
+impl Span {
+    /// Creates the span `start..end`.
+    pub const fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The range as a `std::ops::Range`, for slicing.
+    pub const fn range(self) -> std::ops::Range<usize> {
+        self.start..self.end
+    }
+}
+
+/// Which written form a marker has. The JS API spells these in snake_case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkerKind {
+    /// `[1]`, `[1, 2]`, `[1-3]`, `［3］`, also inside `<sup>…</sup>`.
+    Numeric,
+    /// `[^1]` and `[^1^]`.
+    Footnote,
+    /// `【1】` and `【3†source】`.
+    Cjk,
+    /// `【4:0†source】`: the provider (OpenAI Assistants) form; its refs are resolved by
+    /// the provider adapter, so the parser reports none.
+    Provider,
+    /// A numeric marker with a word: `[doc1]`, `[Source 3]`, `[Sources: 2, 5]`,
+    /// `[ref 1]`, `[citation:1]`.
+    Labeled,
+    /// `[1](url)` and `[[1]](url)`: one marker spanning the whole link.
+    Link,
+    /// `(Source 3)`, `(Sources 2, 5)`.
+    Parenthetical,
+    /// `Chapter X, Section N` (spec 000).
+    Section,
+    /// A source id in brackets: `[chunk:abc123]`, or `[abc123]` when `abc123` is a
+    /// known source id (spec 003).
+    Named,
+    /// A match of a user-supplied marker pattern.
+    Custom,
+}
+
+/// What a marker points at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refs<'t> {
+    /// Source labels in written order, duplicates kept, ranges expanded.
+    Numbers(Vec<u32>),
+    /// Source ids in written order (named markers and non-numeric custom patterns).
+    Ids(Vec<&'t str>),
+    /// A chapter and section number (spec 000's `Chapter X, Section N`).
+    Section {
+        /// The chapter as written (`\w+`).
+        chapter: &'t str,
+        /// The section number.
+        section: u32,
+    },
+}
+
+impl Refs<'_> {
+    /// Number of sources referred to (a section reference counts as one).
+    pub fn len(&self) -> usize {
+        match self {
+            Refs::Numbers(n) => n.len(),
+            Refs::Ids(ids) => ids.len(),
+            Refs::Section { .. } => 1,
+        }
+    }
+
+    /// True when the marker refers to nothing the parser could resolve
+    /// (the provider form `【4:0†source】`).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// One citation marker found in a text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marker<'t> {
+    /// Where the marker is, in bytes of the parsed text.
+    pub span: Span,
+    /// What it points at.
+    pub refs: Refs<'t>,
+    /// Its written form.
+    pub kind: MarkerKind,
+    /// The marker as written: `&text[span.range()]`.
+    pub raw: &'t str,
+}

@@ -1,0 +1,210 @@
+//! The grammar of what sits between a marker's brackets.
+//!
+//! Each function reads one bracket body (the text between `[` and `]`, `【` and `】`, …)
+//! and says whether it is a marker and what it refers to. They never look outside the
+//! body: markdown context (code, links, definitions) is the scanner's job.
+
+use crate::model::{MarkerKind, Refs};
+
+/// Most source labels one marker may expand to; `[1-100000]` is not a citation.
+pub const MAX_REFS: usize = 1000;
+
+/// Longest bracket body worth reading as a marker, in bytes. Bounds the scanner's
+/// look-ahead so that a stray `[` costs O(1).
+pub const MAX_BODY: usize = 256;
+
+/// Word prefixes of labeled markers (`[doc1]`, `[Source 3]`, `[ref 1]`, `[citation:1]`),
+/// compared ASCII-case-insensitively.
+const LABEL_WORDS: &[&str] = &[
+    "sources",
+    "source",
+    "src",
+    "references",
+    "reference",
+    "refs",
+    "ref",
+    "citations",
+    "citation",
+    "cite",
+    "documents",
+    "document",
+    "docs",
+    "doc",
+];
+
+/// A square-bracket body: `1, 2`, `^1^`, `doc1`, `Source 3`, `chunk:abc`, a known id.
+pub fn square<'t>(
+    body: &'t str,
+    is_source_id: &dyn Fn(&str) -> bool,
+) -> Option<(Refs<'t>, MarkerKind)> {
+    if let Some(refs) = number_list(body) {
+        return Some((Refs::Numbers(refs), MarkerKind::Numeric));
+    }
+    if let Some(rest) = body.strip_prefix('^') {
+        let digits = rest.strip_suffix('^').unwrap_or(rest);
+        return single_number(digits).map(|n| (Refs::Numbers(vec![n]), MarkerKind::Footnote));
+    }
+    if let Some(refs) = labeled(body) {
+        return Some((Refs::Numbers(refs), MarkerKind::Labeled));
+    }
+    named(body, is_source_id).map(|id| (Refs::Ids(vec![id]), MarkerKind::Named))
+}
+
+/// A `【…】` body: `1`, `1, 2`, `3†source`, or the provider form `4:0†source`.
+pub fn lenticular(body: &str) -> Option<(Refs<'static>, MarkerKind)> {
+    let head = body.split_once('†').map_or(body, |(head, _)| head);
+    if let Some((message, index)) = head.split_once(':') {
+        single_number(message)?;
+        single_number(index)?;
+        return Some((Refs::Numbers(Vec::new()), MarkerKind::Provider));
+    }
+    number_list(head).map(|refs| (Refs::Numbers(refs), MarkerKind::Cjk))
+}
+
+/// A parenthetical body: `Source 3`, `Sources 2, 5`, `source: 4`.
+pub fn parenthetical(body: &str) -> Option<Vec<u32>> {
+    let rest = strip_word(body, "sources").or_else(|| strip_word(body, "source"))?;
+    let rest = rest.strip_prefix(':').unwrap_or(rest);
+    if rest.len() == body.len() {
+        return None;
+    }
+    number_list(rest)
+}
+
+/// `1`, `1, 2`, `1; 2`, `1，2`, `1-3`, `1–3` (ranges expand; reversed ranges are not
+/// markers), with optional spaces around items.
+pub fn number_list(body: &str) -> Option<Vec<u32>> {
+    let mut refs = Vec::new();
+    let mut rest = body;
+    loop {
+        rest = rest.trim_start_matches(' ');
+        let (first, after) = leading_number(rest)?;
+        rest = after.trim_start_matches(' ');
+        let mut last = first;
+        if let Some(after_dash) = strip_dash(rest) {
+            let (end, after) = leading_number(after_dash.trim_start_matches(' '))?;
+            if end < first {
+                return None;
+            }
+            last = end;
+            rest = after.trim_start_matches(' ');
+        }
+        if refs.len() + (last - first) as usize >= MAX_REFS {
+            return None;
+        }
+        refs.extend(first..=last);
+        if rest.is_empty() {
+            return Some(refs);
+        }
+        rest = strip_separator(rest)?;
+    }
+}
+
+fn labeled(body: &str) -> Option<Vec<u32>> {
+    let word_len = body.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let word = &body[..word_len];
+    if !LABEL_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
+        return None;
+    }
+    let rest = body[word_len..].trim_start_matches(' ');
+    let rest = rest
+        .strip_prefix(':')
+        .or_else(|| rest.strip_prefix('#'))
+        .unwrap_or(rest);
+    number_list(rest)
+}
+
+fn named<'t>(body: &'t str, is_source_id: &dyn Fn(&str) -> bool) -> Option<&'t str> {
+    if let Some(id) = body.strip_prefix("chunk:") {
+        let valid = !id.is_empty() && !id.bytes().any(|b| b.is_ascii_whitespace());
+        return valid.then_some(id);
+    }
+    (!body.is_empty() && is_source_id(body)).then_some(body)
+}
+
+fn single_number(text: &str) -> Option<u32> {
+    match leading_number(text) {
+        Some((n, "")) => Some(n),
+        _ => None,
+    }
+}
+
+/// A run of 1–9 ASCII digits at the start of `text`, and what follows it. A following
+/// `.digit` or letter makes it not a label (`[1.5]`, `[1a]`).
+fn leading_number(text: &str) -> Option<(u32, &str)> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 9 {
+        return None;
+    }
+    let rest = &text[digits..];
+    match rest.as_bytes().first() {
+        Some(b) if b.is_ascii_alphanumeric() || *b == b'.' || *b == b'_' => None,
+        _ => Some((text[..digits].parse().ok()?, rest)),
+    }
+}
+
+fn strip_dash(text: &str) -> Option<&str> {
+    text.strip_prefix('-').or_else(|| text.strip_prefix('–'))
+}
+
+fn strip_separator(text: &str) -> Option<&str> {
+    [",", ";", "，", "；", "、"]
+        .iter()
+        .find_map(|sep| text.strip_prefix(sep))
+}
+
+/// `text` without a leading `word` (ASCII-case-insensitive) and the spaces after it.
+fn strip_word<'a>(text: &'a str, word: &str) -> Option<&'a str> {
+    let head = text.get(..word.len())?;
+    head.eq_ignore_ascii_case(word)
+        .then(|| text[word.len()..].trim_start_matches(' '))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_ids(_: &str) -> bool {
+        false
+    }
+
+    #[test]
+    fn number_lists_keep_order_and_duplicates_and_expand_ranges() {
+        assert_eq!(number_list("3, 1,1"), Some(vec![3, 1, 1]));
+        assert_eq!(number_list("1-3; 5"), Some(vec![1, 2, 3, 5]));
+        assert_eq!(number_list("2–4"), Some(vec![2, 3, 4]));
+        assert_eq!(number_list(" 7 "), Some(vec![7]));
+    }
+
+    #[test]
+    fn malformed_number_lists_are_not_markers() {
+        for body in [
+            "",
+            "1.5",
+            "1a",
+            "-1",
+            "3-1",
+            "1,",
+            ",1",
+            "1 2",
+            "1234567890",
+            "1-",
+        ] {
+            assert_eq!(number_list(body), None, "{body:?}");
+        }
+        assert_eq!(number_list("1-5000"), None, "range beyond MAX_REFS");
+    }
+
+    #[test]
+    fn labeled_bodies_need_a_known_word() {
+        assert_eq!(
+            square("doc1", &no_ids).map(|r| r.1),
+            Some(MarkerKind::Labeled)
+        );
+        assert_eq!(
+            square("Sources: 2, 5", &no_ids).map(|r| r.0),
+            Some(Refs::Numbers(vec![2, 5]))
+        );
+        assert_eq!(square("page 3", &no_ids), None);
+    }
+}

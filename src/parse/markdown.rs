@@ -1,0 +1,214 @@
+//! The markdown context that decides where markers cannot be: fenced code, code spans,
+//! HTML code/comments, links, definition lines, task boxes and bare URLs.
+//!
+//! Every function here looks forward from a position and is bounded, or is called at
+//! most once per region it skips, so the scanner stays linear in the text length.
+
+/// Longest link destination (`[text](…)`) the scanner reads before giving up.
+const MAX_DESTINATION: usize = 2048;
+
+/// A fence opener at `pos` (after indentation): its character and length.
+pub fn fence_opener(bytes: &[u8], pos: usize) -> Option<(u8, usize)> {
+    let ch = *bytes.get(pos)?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let len = run_length(bytes, pos, ch);
+    if len < 3 {
+        return None;
+    }
+    // A backtick fence's info string may not contain a backtick (CommonMark 4.5).
+    if ch == b'`' && bytes[pos + len..line_end(bytes, pos)].contains(&b'`') {
+        return None;
+    }
+    Some((ch, len))
+}
+
+/// Where the fenced block opened on the line containing `pos` ends: just after its
+/// closing fence line, or the end of the text when it is never closed.
+pub fn fenced_block_end(bytes: &[u8], pos: usize, fence: (u8, usize)) -> usize {
+    let mut line = next_line(bytes, pos);
+    while line < bytes.len() {
+        let start = skip_line_prefix(bytes, line);
+        let len = run_length(bytes, start, fence.0);
+        let end = line_end(bytes, line);
+        if len >= fence.1
+            && bytes[start + len..end]
+                .iter()
+                .all(|b| b.is_ascii_whitespace())
+        {
+            return next_line(bytes, line);
+        }
+        line = next_line(bytes, line);
+    }
+    bytes.len()
+}
+
+/// Skips indentation and blockquote markers (`> `) at the start of a line.
+pub fn skip_line_prefix(bytes: &[u8], mut pos: usize) -> usize {
+    while let Some(&b) = bytes.get(pos) {
+        match b {
+            b' ' | b'\t' | b'>' => pos += 1,
+            _ => break,
+        }
+    }
+    pos
+}
+
+/// The label of a definition line `[label]: …` starting at `pos`, which must be the
+/// first non-indentation byte of its line.
+pub fn definition_label(bytes: &[u8], pos: usize) -> Option<&[u8]> {
+    if bytes.get(pos) != Some(&b'[') {
+        return None;
+    }
+    let close = find_in_line(bytes, pos + 1, b']')?;
+    if close == pos + 1 || bytes.get(close + 1) != Some(&b':') {
+        return None;
+    }
+    let label = &bytes[pos + 1..close];
+    (!label.contains(&b'[')).then_some(label)
+}
+
+/// The end of a task-list box (`- [ ] `, `* [x] `, `1. [X] `) at `pos`, the first
+/// non-indentation byte of a line.
+pub fn task_box_end(bytes: &[u8], pos: usize) -> Option<usize> {
+    let mut p = pos;
+    match bytes.get(p)? {
+        b'-' | b'*' | b'+' => p += 1,
+        b'0'..=b'9' => {
+            p += run_while(bytes, p, |b| b.is_ascii_digit());
+            if !matches!(bytes.get(p), Some(b'.' | b')')) {
+                return None;
+            }
+            p += 1;
+        }
+        _ => return None,
+    }
+    if bytes.get(p) != Some(&b' ') {
+        return None;
+    }
+    p += run_while(bytes, p, |b| b == b' ');
+    let is_box = bytes.get(p) == Some(&b'[')
+        && matches!(bytes.get(p + 1), Some(b' ' | b'x' | b'X'))
+        && bytes.get(p + 2) == Some(&b']')
+        && matches!(bytes.get(p + 3), None | Some(b' ' | b'\t' | b'\n' | b'\r'));
+    is_box.then_some(p + 3)
+}
+
+/// The end of a link destination `(…)` whose `(` is at `pos`, with an optional
+/// `"title"`; `None` when it is not one (whitespace inside, no `)`, too long).
+pub fn link_destination_end(bytes: &[u8], pos: usize) -> Option<usize> {
+    let limit = bytes.len().min(pos + MAX_DESTINATION);
+    let mut depth = 0usize;
+    let mut p = pos + 1;
+    while p < limit {
+        match bytes[p] {
+            b'\\' => p += 1,
+            b'(' => depth += 1,
+            b')' if depth == 0 => return Some(p + 1),
+            b')' => depth -= 1,
+            b' ' => return title_end(bytes, p, limit),
+            b'\n' | b'\r' | b'\t' => return None,
+            _ => {}
+        }
+        p += 1;
+    }
+    None
+}
+
+/// After a destination, ` "title")`.
+fn title_end(bytes: &[u8], pos: usize, limit: usize) -> Option<usize> {
+    let p = pos + run_while(bytes, pos, |b| b == b' ');
+    let quote = *bytes.get(p)?;
+    if quote != b'"' && quote != b'\'' {
+        return None;
+    }
+    let close = p + 1 + bytes.get(p + 1..limit)?.iter().position(|&b| b == quote)?;
+    let q = close + 1 + run_while(bytes, close + 1, |b| b == b' ');
+    (bytes.get(q) == Some(&b')')).then_some(q + 1)
+}
+
+/// End of a bare URL (GFM autolink): it runs to the next whitespace or `<`.
+pub fn url_end(bytes: &[u8], pos: usize) -> usize {
+    pos + run_while(bytes, pos, |b| !b.is_ascii_whitespace() && b != b'<')
+}
+
+/// Where a code span opened by `len` backticks at `pos` closes: the end of the next
+/// run of exactly `len` backticks, searched up to the end of the paragraph. `Err`
+/// carries where the search stopped, so the caller can remember that no opener of this
+/// length before that point will find a closer either.
+pub fn code_span_end(bytes: &[u8], pos: usize, len: usize) -> Result<usize, usize> {
+    let mut p = pos + len;
+    while p < bytes.len() {
+        match bytes[p] {
+            b'`' => {
+                let run = run_length(bytes, p, b'`');
+                if run == len {
+                    return Ok(p + run);
+                }
+                p += run;
+            }
+            b'\n' => {
+                let next =
+                    p + 1 + run_while(bytes, p + 1, |b| b == b' ' || b == b'\t' || b == b'\r');
+                if next >= bytes.len() || bytes[next] == b'\n' {
+                    return Err(next);
+                }
+                p = next;
+            }
+            _ => p += 1,
+        }
+    }
+    Err(bytes.len())
+}
+
+/// Finds `needle` (ASCII, compared case-insensitively) at or after `pos`; returns the
+/// position just after it.
+pub fn find_ascii_ci(bytes: &[u8], pos: usize, needle: &[u8]) -> Option<usize> {
+    let first = needle[0].to_ascii_lowercase();
+    let mut p = pos;
+    while p + needle.len() <= bytes.len() {
+        if bytes[p].to_ascii_lowercase() == first && starts_with_ci(&bytes[p..], needle) {
+            return Some(p + needle.len());
+        }
+        p += 1;
+    }
+    None
+}
+
+/// True when `bytes` starts with `prefix`, ASCII-case-insensitively.
+pub fn starts_with_ci(bytes: &[u8], prefix: &[u8]) -> bool {
+    bytes.len() >= prefix.len() && bytes[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+/// The first `target` at or after `pos` on the same line, within `max` bytes.
+pub fn find_in_line(bytes: &[u8], pos: usize, target: u8) -> Option<usize> {
+    let limit = bytes
+        .len()
+        .min(pos.saturating_add(super::bracket::MAX_BODY));
+    (pos..limit)
+        .take_while(|&p| bytes[p] != b'\n')
+        .find(|&p| bytes[p] == target)
+}
+
+/// Number of consecutive `ch` bytes at `pos`.
+pub fn run_length(bytes: &[u8], pos: usize, ch: u8) -> usize {
+    run_while(bytes, pos, |b| b == ch)
+}
+
+/// Number of consecutive bytes at `pos` satisfying `pred`.
+pub fn run_while(bytes: &[u8], pos: usize, pred: impl Fn(u8) -> bool) -> usize {
+    bytes
+        .get(pos..)
+        .map_or(0, |rest| rest.iter().take_while(|&&b| pred(b)).count())
+}
+
+/// The position of the `\n` ending the line containing `pos` (or the text's end).
+pub fn line_end(bytes: &[u8], pos: usize) -> usize {
+    pos + run_while(bytes, pos, |b| b != b'\n')
+}
+
+/// The start of the line after the one containing `pos` (or the text's end).
+pub fn next_line(bytes: &[u8], pos: usize) -> usize {
+    (line_end(bytes, pos) + 1).min(bytes.len())
+}

@@ -1,0 +1,109 @@
+//! The JavaScript binding: the only code that knows about `wasm_bindgen`, `js_sys` and
+//! `JsValue` (DESIGN.md §1). It reads JS arguments with exact field paths in its errors,
+//! calls the core, and converts byte spans to the caller's offset unit.
+
+mod dto;
+mod errors;
+mod options;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+
+use crate::offsets::OffsetMap;
+use crate::parse::Parser;
+use dto::MarkerDto;
+use errors::{invalid, to_js_error};
+use options::ParseOptions;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = include_str!("types.d.ts");
+
+/// Installs the panic hook once, when the module is instantiated.
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+thread_local! {
+    /// The parser for the last `markerPatterns` seen by `parseCitations`, so repeated
+    /// calls with the same options compile their patterns once.
+    static LAST_PARSER: RefCell<Option<(Vec<String>, Rc<Parser>)>> = const { RefCell::new(None) };
+}
+
+fn cached_parser(patterns: &[String]) -> Result<Rc<Parser>, JsValue> {
+    LAST_PARSER.with(|cell| {
+        if let Some((cached, parser)) = cell.borrow().as_ref() {
+            if cached == patterns {
+                return Ok(Rc::clone(parser));
+            }
+        }
+        let parser =
+            Rc::new(Parser::with_patterns(patterns).map_err(|e| to_js_error(&e.under("options")))?);
+        *cell.borrow_mut() = Some((patterns.to_vec(), Rc::clone(&parser)));
+        Ok(parser)
+    })
+}
+
+/// Finds the citation markers in `text`. Spans are UTF-16 indices unless
+/// `options.offsets` says otherwise; throws an `Error` with `code` on bad arguments.
+#[wasm_bindgen(js_name = parseCitations, unchecked_return_type = "Marker[]")]
+pub fn parse_citations(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ParseOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let text = read_text(&text)?;
+    let options = ParseOptions::read(&options, "options")?;
+    let parser = cached_parser(&options.marker_patterns)?;
+    markers_to_js(&parser, &text, &options)
+}
+
+/// A marker parser whose options (`markerPatterns`, `sourceIds`, `offsets`) are read and
+/// compiled once, for parsing many texts.
+#[wasm_bindgen]
+pub struct CitationParser {
+    parser: Parser,
+    options: ParseOptions,
+}
+
+#[wasm_bindgen]
+impl CitationParser {
+    /// Compiles `options`; throws an `Error` with `code: "invalid_option"` on bad ones.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "ParseOptions | undefined")] options: JsValue,
+    ) -> Result<CitationParser, JsValue> {
+        let options = ParseOptions::read(&options, "options")?;
+        let parser = Parser::with_patterns(&options.marker_patterns)
+            .map_err(|e| to_js_error(&e.under("options")))?;
+        Ok(CitationParser { parser, options })
+    }
+
+    /// The markers of `text`, as `parseCitations(text, options)` would return them.
+    #[wasm_bindgen(unchecked_return_type = "Marker[]")]
+    pub fn parse(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let text = read_text(&text)?;
+        markers_to_js(&self.parser, &text, &self.options)
+    }
+}
+
+fn read_text(value: &JsValue) -> Result<String, JsValue> {
+    value
+        .as_string()
+        .ok_or_else(|| invalid("invalid_input", "text", "expected a string"))
+}
+
+fn markers_to_js(parser: &Parser, text: &str, options: &ParseOptions) -> Result<JsValue, JsValue> {
+    let ids: Vec<&str> = options.source_ids.iter().map(String::as_str).collect();
+    let map = OffsetMap::new(text);
+    let markers: Vec<MarkerDto> = parser
+        .find_iter(text, &ids)
+        .map(|m| MarkerDto::new(&m, &map, options.offsets))
+        .collect();
+    serde_wasm_bindgen::to_value(&markers)
+        .map_err(|e| invalid("invalid_input", "text", &e.to_string()))
+}

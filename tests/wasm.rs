@@ -1,0 +1,225 @@
+//! The JS API in a real JS engine: run with `wasm-pack test --node` and, with
+//! `WASM_BINDGEN_USE_BROWSER=1`, `wasm-pack test --headless --chrome`.
+#![cfg(target_arch = "wasm32")]
+
+use citeproof::offsets::{OffsetMap, Unit};
+use citeproof::wasm::{CitationParser, parse_citations};
+use js_sys::{Array, JsString, Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+fn get(value: &JsValue, key: &str) -> JsValue {
+    Reflect::get(value, &JsValue::from_str(key)).unwrap()
+}
+
+fn options(json: &str) -> JsValue {
+    js_sys::JSON::parse(json).unwrap()
+}
+
+fn markers(text: &str, opts: JsValue) -> Array {
+    parse_citations(JsValue::from_str(text), opts)
+        .unwrap()
+        .dyn_into()
+        .unwrap()
+}
+
+/// `(start, end, raw)` of every marker.
+fn spans(list: &Array) -> Vec<(u32, u32, String)> {
+    list.iter()
+        .map(|m| {
+            let span = get(&m, "span");
+            let n = |k| get(&span, k).as_f64().unwrap() as u32;
+            (n("start"), n("end"), get(&m, "raw").as_string().unwrap())
+        })
+        .collect()
+}
+
+fn error_code(result: Result<impl Sized, JsValue>) -> (String, String) {
+    let Err(error) = result else {
+        panic!("expected an Error")
+    };
+    assert!(
+        error.is_instance_of::<js_sys::Error>(),
+        "a real Error object"
+    );
+    let message = get(&error, "message").as_string().unwrap();
+    (get(&error, "code").as_string().unwrap(), message)
+}
+
+#[wasm_bindgen_test]
+fn utf16_spans_slice_to_raw_for_emoji_cjk_and_crlf() {
+    let answers = [
+        "The 👩‍👩‍👧 family [1] owns 😀 cats[2].",
+        "東京は日本の首都です【1】。大阪［2］も大きい[3, 4]。",
+        "Line one [1]\r\nLine two 𝔘 [^2^]\r\n```\r\nx[9]\r\n```\r\ne\u{301}[3]",
+    ];
+    for answer in answers {
+        let list = markers(answer, JsValue::UNDEFINED);
+        assert!(list.length() >= 2, "{answer}");
+        let js = JsString::from(answer);
+        for (start, end, raw) in spans(&list) {
+            assert_eq!(
+                String::from(js.slice(start, end)),
+                raw,
+                "answer.slice in {answer:?}"
+            );
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn utf8_and_codepoint_units_are_selectable() {
+    let text = "😀 [1]";
+    let utf8 = spans(&markers(text, options(r#"{"offsets":"utf8"}"#)));
+    let cps = spans(&markers(text, options(r#"{"offsets":"codepoint"}"#)));
+    let utf16 = spans(&markers(text, options(r#"{"offsets":"utf16"}"#)));
+    assert_eq!((utf8[0].0, utf8[0].1), (5, 8));
+    assert_eq!((cps[0].0, cps[0].1), (2, 5));
+    assert_eq!((utf16[0].0, utf16[0].1), (3, 6));
+}
+
+#[wasm_bindgen_test]
+fn markers_have_refs_and_kind_in_camel_case_shape() {
+    let list = markers(
+        "See [2-3] and Chapter 4, Section 1 and [abc]",
+        options(r#"{"sources":[{"id":"abc"}]}"#),
+    );
+    assert_eq!(list.length(), 3);
+    let first = list.get(0);
+    assert_eq!(get(&first, "kind").as_string().unwrap(), "numeric");
+    let refs: Array = get(&first, "refs").dyn_into().unwrap();
+    assert_eq!(
+        refs.iter().map(|r| r.as_f64().unwrap()).collect::<Vec<_>>(),
+        vec![2.0, 3.0]
+    );
+    let section = list.get(1);
+    assert_eq!(get(&section, "kind").as_string().unwrap(), "section");
+    assert_eq!(get(&section, "chapter").as_string().unwrap(), "4");
+    assert_eq!(get(&section, "section").as_f64().unwrap(), 1.0);
+    let named = list.get(2);
+    assert_eq!(get(&named, "kind").as_string().unwrap(), "named");
+    assert_eq!(
+        Array::from(&get(&named, "refs"))
+            .get(0)
+            .as_string()
+            .unwrap(),
+        "abc"
+    );
+}
+
+#[wasm_bindgen_test]
+fn bad_arguments_throw_errors_with_code_and_path() {
+    let (code, message) = error_code(parse_citations(JsValue::from_f64(3.0), JsValue::UNDEFINED));
+    assert_eq!(code, "invalid_input");
+    assert!(message.starts_with("text:"), "{message}");
+
+    let (code, message) = error_code(parse_citations(
+        JsValue::from_str("x"),
+        options(r#"{"offsets":"bytes"}"#),
+    ));
+    assert_eq!(code, "invalid_option");
+    assert!(message.starts_with("options.offsets:"), "{message}");
+
+    let (code, message) = error_code(parse_citations(
+        JsValue::from_str("x"),
+        options(r#"{"markerPatterns":["ok", 3]}"#),
+    ));
+    assert_eq!(code, "invalid_option");
+    assert!(
+        message.starts_with("options.markerPatterns[1]:"),
+        "{message}"
+    );
+
+    let (code, message) = error_code(parse_citations(
+        JsValue::from_str("x"),
+        options(r#"{"markerPatterns":["(?P<refs>"]}"#),
+    ));
+    assert_eq!(code, "invalid_option");
+    assert!(
+        message.starts_with("options.markerPatterns[0]:"),
+        "{message}"
+    );
+
+    let (code, message) = error_code(parse_citations(
+        JsValue::from_str("x"),
+        options(r#"{"sources":[{"id":7}]}"#),
+    ));
+    assert_eq!(code, "invalid_option");
+    assert!(message.starts_with("options.sources[0].id:"), "{message}");
+
+    let (code, _) = error_code(CitationParser::new(JsValue::from_str("nope")));
+    assert_eq!(code, "invalid_option");
+}
+
+#[wasm_bindgen_test]
+fn unknown_option_fields_are_ignored_and_null_options_are_defaults() {
+    assert_eq!(
+        markers("[1]", options(r#"{"somethingElse":true}"#)).length(),
+        1
+    );
+    assert_eq!(markers("[1]", JsValue::NULL).length(), 1);
+    assert_eq!(markers("[1]", Object::new().into()).length(), 1);
+}
+
+#[wasm_bindgen_test]
+fn citation_parser_compiles_patterns_once_for_many_texts() {
+    let parser =
+        CitationParser::new(options(r#"{"markerPatterns":["<<(?P<refs>\\d+)>>"]}"#)).unwrap();
+    for text in ["a <<1>>", "b <<2>> [3]"] {
+        let list: Array = parser
+            .parse(JsValue::from_str(text))
+            .unwrap()
+            .dyn_into()
+            .unwrap();
+        assert_eq!(get(&list.get(0), "kind").as_string().unwrap(), "custom");
+    }
+}
+
+/// A deterministic xorshift generator: the browser has no proptest runner.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 as usize
+    }
+}
+
+#[wasm_bindgen_test]
+fn offset_map_agrees_with_js_string_indexing_on_random_unicode() {
+    let pieces = [
+        "a",
+        "😀",
+        "👩‍👩‍👧",
+        "東",
+        "e\u{301}",
+        "\r\n",
+        "𝔘",
+        "[1]",
+        "\u{a0}",
+        "ß",
+        "🇫🇷",
+    ];
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..300 {
+        let len = rng.next() % 60;
+        let text: String = (0..len)
+            .map(|_| pieces[rng.next() % pieces.len()])
+            .collect();
+        let js = JsString::from(text.as_str());
+        let map = OffsetMap::new(&text);
+        assert_eq!(map.len(Unit::Utf16), js.length() as usize);
+        for (byte, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            let utf16 = map.to_unit(byte, Unit::Utf16).unwrap();
+            assert_eq!(String::from(js.slice(0, utf16 as u32)), text[..byte]);
+            let cps = map.to_unit(byte, Unit::CodePoint).unwrap();
+            // `Array.from(str)` iterates code points.
+            assert_eq!(
+                Array::from(&js.slice(0, utf16 as u32)).length() as usize,
+                cps
+            );
+            assert_eq!(map.to_byte(utf16, Unit::Utf16), Some(byte));
+        }
+    }
+}
