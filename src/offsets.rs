@@ -221,14 +221,12 @@ mod tests {
         let text = "日本語😀e\u{301}\r\n".repeat(50);
         let map = OffsetMap::new(&text);
         let mut utf16 = 0;
-        let mut cps = 0;
-        for (byte, ch) in text.char_indices() {
+        for (cps, (byte, ch)) in text.char_indices().enumerate() {
             assert_eq!(map.to_unit(byte, Unit::Utf16), Some(utf16));
             assert_eq!(map.to_unit(byte, Unit::CodePoint), Some(cps));
             assert_eq!(map.to_byte(utf16, Unit::Utf16), Some(byte));
             assert_eq!(map.to_byte(cps, Unit::CodePoint), Some(byte));
             utf16 += ch.len_utf16();
-            cps += 1;
         }
         assert_eq!(map.to_unit(text.len(), Unit::Utf16), Some(utf16));
         assert_eq!(map.to_byte(utf16, Unit::Utf16), Some(text.len()));

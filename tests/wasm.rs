@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use citeproof::offsets::{OffsetMap, Unit};
-use citeproof::wasm::{CitationParser, parse_citations};
+use citeproof::wasm::{CitationParser, ParseOptionsArg, parse_citations};
 use js_sys::{Array, JsString, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -12,11 +12,11 @@ fn get(value: &JsValue, key: &str) -> JsValue {
     Reflect::get(value, &JsValue::from_str(key)).unwrap()
 }
 
-fn options(json: &str) -> JsValue {
-    js_sys::JSON::parse(json).unwrap()
+fn options(json: &str) -> Option<ParseOptionsArg> {
+    Some(js_sys::JSON::parse(json).unwrap().unchecked_into())
 }
 
-fn markers(text: &str, opts: JsValue) -> Array {
+fn markers(text: &str, opts: Option<ParseOptionsArg>) -> Array {
     parse_citations(JsValue::from_str(text), opts)
         .unwrap()
         .dyn_into()
@@ -54,7 +54,7 @@ fn utf16_spans_slice_to_raw_for_emoji_cjk_and_crlf() {
         "Line one [1]\r\nLine two 𝔘 [^2^]\r\n```\r\nx[9]\r\n```\r\ne\u{301}[3]",
     ];
     for answer in answers {
-        let list = markers(answer, JsValue::UNDEFINED);
+        let list = markers(answer, None);
         assert!(list.length() >= 2, "{answer}");
         let js = JsString::from(answer);
         for (start, end, raw) in spans(&list) {
@@ -109,7 +109,7 @@ fn markers_have_refs_and_kind_in_camel_case_shape() {
 
 #[wasm_bindgen_test]
 fn bad_arguments_throw_errors_with_code_and_path() {
-    let (code, message) = error_code(parse_citations(JsValue::from_f64(3.0), JsValue::UNDEFINED));
+    let (code, message) = error_code(parse_citations(JsValue::from_f64(3.0), None));
     assert_eq!(code, "invalid_input");
     assert!(message.starts_with("text:"), "{message}");
 
@@ -147,7 +147,9 @@ fn bad_arguments_throw_errors_with_code_and_path() {
     assert_eq!(code, "invalid_option");
     assert!(message.starts_with("options.sources[0].id:"), "{message}");
 
-    let (code, _) = error_code(CitationParser::new(JsValue::from_str("nope")));
+    let (code, _) = error_code(CitationParser::new(Some(
+        JsValue::from_str("nope").unchecked_into(),
+    )));
     assert_eq!(code, "invalid_option");
 }
 
@@ -157,8 +159,14 @@ fn unknown_option_fields_are_ignored_and_null_options_are_defaults() {
         markers("[1]", options(r#"{"somethingElse":true}"#)).length(),
         1
     );
-    assert_eq!(markers("[1]", JsValue::NULL).length(), 1);
-    assert_eq!(markers("[1]", Object::new().into()).length(), 1);
+    assert_eq!(
+        markers("[1]", Some(JsValue::NULL.unchecked_into())).length(),
+        1
+    );
+    assert_eq!(
+        markers("[1]", Some(Object::new().unchecked_into())).length(),
+        1
+    );
 }
 
 #[wasm_bindgen_test]

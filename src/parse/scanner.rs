@@ -439,14 +439,11 @@ impl<'t> Iterator for Markers<'_, 't> {
 /// [`MAX_BODY`], with no `[` or escape before it.
 fn find_bracket_close(bytes: &[u8], from: usize) -> Option<usize> {
     let limit = bytes.len().min(from + MAX_BODY);
-    for p in from..limit {
-        match bytes[p] {
-            b']' => return Some(p),
-            b'[' | b'\n' | b'\\' => return None,
-            _ => {}
-        }
-    }
-    None
+    let end = from
+        + bytes[from.min(limit)..limit]
+            .iter()
+            .position(|b| matches!(b, b']' | b'[' | b'\n' | b'\\'))?;
+    (bytes[end] == b']').then_some(end)
 }
 
 /// The `]` closing a link text starting at `from`, counting nested brackets; within

@@ -20,9 +20,16 @@ use options::ParseOptions;
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = include_str!("types.d.ts");
 
-/// Installs the panic hook once, when the module is instantiated.
-#[wasm_bindgen(start)]
-fn start() {
+#[wasm_bindgen]
+extern "C" {
+    /// The options object of `parseCitations` / `new CitationParser` (see `types.d.ts`).
+    #[wasm_bindgen(typescript_type = "ParseOptions")]
+    pub type ParseOptionsArg;
+}
+
+/// Called first by every export: installs the panic hook (a cheap `Once` after the
+/// first call). Not a `#[wasm_bindgen(start)]` function, which would also be exported.
+fn enter() {
     console_error_panic_hook::set_once();
 }
 
@@ -51,10 +58,11 @@ fn cached_parser(patterns: &[String]) -> Result<Rc<Parser>, JsValue> {
 #[wasm_bindgen(js_name = parseCitations, unchecked_return_type = "Marker[]")]
 pub fn parse_citations(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ParseOptions | undefined")] options: JsValue,
+    options: Option<ParseOptionsArg>,
 ) -> Result<JsValue, JsValue> {
+    enter();
     let text = read_text(&text)?;
-    let options = ParseOptions::read(&options, "options")?;
+    let options = ParseOptions::read(options.as_deref(), "options")?;
     let parser = cached_parser(&options.marker_patterns)?;
     markers_to_js(&parser, &text, &options)
 }
@@ -71,10 +79,9 @@ pub struct CitationParser {
 impl CitationParser {
     /// Compiles `options`; throws an `Error` with `code: "invalid_option"` on bad ones.
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "ParseOptions | undefined")] options: JsValue,
-    ) -> Result<CitationParser, JsValue> {
-        let options = ParseOptions::read(&options, "options")?;
+    pub fn new(options: Option<ParseOptionsArg>) -> Result<CitationParser, JsValue> {
+        enter();
+        let options = ParseOptions::read(options.as_deref(), "options")?;
         let parser = Parser::with_patterns(&options.marker_patterns)
             .map_err(|e| to_js_error(&e.under("options")))?;
         Ok(CitationParser { parser, options })
@@ -86,6 +93,7 @@ impl CitationParser {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     ) -> Result<JsValue, JsValue> {
+        enter();
         let text = read_text(&text)?;
         markers_to_js(&self.parser, &text, &self.options)
     }

@@ -19,11 +19,11 @@ pub struct ParseOptions {
 
 impl ParseOptions {
     /// Reads `value` (an object, `undefined` or `null`) found at `path`.
-    pub fn read(value: &JsValue, path: &str) -> Result<ParseOptions, JsValue> {
+    pub fn read(value: Option<&JsValue>, path: &str) -> Result<ParseOptions, JsValue> {
         let mut options = ParseOptions::default();
-        if value.is_undefined() || value.is_null() {
+        let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
             return Ok(options);
-        }
+        };
         if !value.is_object() || value.is_array() {
             return Err(invalid("invalid_option", path, "expected an object"));
         }

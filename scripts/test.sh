@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every test: formatting, clippy (native and wasm32), native tests, wasm tests in
+# Node and headless Chromium, the npm package build and size budget, tsc, JS tests.
+# Installs what is missing first. Any failure exits non-zero.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+export PATH="$PWD/node_modules/.bin:$PATH"
+
+step() { echo "=== $* (+${SECONDS}s)"; }
+LOG=$(mktemp); trap 'rm -f "$LOG"' EXIT
+
+step "cargo fmt --check"
+cargo fmt --check
+step "clippy (native, wasm32)"
+cargo clippy --all-targets -- -D warnings
+cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+step "native tests"
+cargo test
+step "wasm tests in Node"
+wasm-pack test --node
+step "wasm tests in headless Chromium"
+WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome 2>&1 | tee "$LOG"
+if grep -q "so skipping" "$LOG" || ! grep -q "^test result: ok" "$LOG"; then
+  echo "browser wasm tests did not run" >&2; exit 1
+fi
+step "npm package (web, bundler, node) and size budget"
+node scripts/build-pkg.mjs
+node scripts/size-check.mjs
+step "TypeScript declarations (tsc --noEmit)"
+tsc -p tests/js/types
+step "JS tests (node:test, Chromium, workerd)"
+node --test tests/js/
+step "all tests passed"

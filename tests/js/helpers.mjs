@@ -1,0 +1,76 @@
+// Shared helpers for the JS tests: paths, a static file server on 127.0.0.1, Chromium.
+import { createServer } from "node:http";
+import { readFile, stat } from "node:fs/promises";
+import { dirname, extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { chromium } from "playwright-core";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const pkgDir = join(root, "pkg");
+
+const types = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".css": "text/css",
+};
+
+/** Serves `dir` on 127.0.0.1 at a free port; resolves to `{ url, close }`. */
+export async function serveStatic(dir) {
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+    let file = join(dir, path);
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end("not found");
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Headless Debian Chromium, with the flags this closed network needs. */
+export async function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** Opens `url` and waits until the page sets `document.body.dataset.result`. */
+export async function pageResult(browser, url) {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(url);
+  try {
+    await page.waitForFunction(() => document.body?.dataset.result !== undefined, null, { timeout: 15000 });
+  } catch (e) {
+    throw new Error(`page ${url} never reported a result; page errors: ${errors.join("; ")}`);
+  }
+  const result = await page.evaluate(() => document.body.dataset.result);
+  await page.close();
+  return JSON.parse(result);
+}
+
+/** A fresh temporary directory. */
+export function tempDir(prefix) {
+  return mkdtempSync(join(tmpdir(), prefix));
+}

@@ -1,0 +1,129 @@
+// The packed npm package installed into a fresh project, imported the way each row of
+// the README's runtime table says: Node ESM, Node CJS, a Vite build in Chromium, the
+// web target in Chromium without a bundler, and the workerd export under wrangler dev.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, writeFileSync, cpSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { launchChromium, pageResult, pkgDir, root, serveStatic, tempDir } from "./helpers.mjs";
+
+const ANSWER = "東京は首都です【1】。Family 👩‍👩‍👧 [2], `code[3]` and [4-5].";
+// What every runtime must print: the raw markers, each equal to answer.slice(span).
+const EXPECTED = [["【1】", [1]], ["[2]", [2]], ["[4-5]", [4, 5]]];
+const project = tempDir("citeproof-consumer-");
+const bin = (name) => join(root, "node_modules", ".bin", name);
+let browser;
+
+/** The consumer-side check, written once and inlined into every runtime's code. */
+const CHECK = `(parse) => {
+  const answer = ${JSON.stringify(ANSWER)};
+  return parse(answer).map((m) => {
+    if (answer.slice(m.span.start, m.span.end) !== m.raw) throw new Error("bad span " + JSON.stringify(m));
+    return [m.raw, m.refs];
+  });
+}`;
+
+before(async () => {
+  const tarball = execFileSync("npm", ["pack", "--silent", "--pack-destination", project, pkgDir], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .pop();
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true }));
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", join(project, tarball)], { cwd: project });
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+test("Node ESM: import { parseCitations } from 'citeproof'", () => {
+  const file = join(project, "esm.mjs");
+  writeFileSync(file, `import { parseCitations } from "citeproof";\nconsole.log(JSON.stringify((${CHECK})(parseCitations)));`);
+  assert.deepEqual(JSON.parse(execFileSync("node", [file], { cwd: project, encoding: "utf8" })), EXPECTED);
+});
+
+test("Node CJS: require('citeproof')", () => {
+  const file = join(project, "cjs.cjs");
+  writeFileSync(file, `const { parseCitations } = require("citeproof");\nconsole.log(JSON.stringify((${CHECK})(parseCitations)));`);
+  assert.deepEqual(JSON.parse(execFileSync("node", [file], { cwd: project, encoding: "utf8" })), EXPECTED);
+});
+
+test("web target in Chromium without a bundler: init() then parse", async () => {
+  const dir = join(project, "web-page");
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(project, "node_modules", "citeproof"), join(dir, "citeproof"), { recursive: true });
+  writeFileSync(
+    join(dir, "index.html"),
+    `<!doctype html><body><script type="module">
+import init, { parseCitations } from "./citeproof/web/citeproof.js";
+await init();
+document.body.dataset.result = JSON.stringify((${CHECK})(parseCitations));
+</script></body>`,
+  );
+  const server = await serveStatic(dir);
+  try {
+    assert.deepEqual(await pageResult(browser, `${server.url}/index.html`), EXPECTED);
+  } finally {
+    await server.close();
+  }
+});
+
+test("Vite build (bundler target) runs in Chromium", async () => {
+  const dir = join(project, "vite-app");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "index.html"), `<!doctype html><body><script type="module" src="./main.js"></script></body>`);
+  writeFileSync(
+    join(dir, "main.js"),
+    `import { parseCitations } from "citeproof";\ndocument.body.dataset.result = JSON.stringify((${CHECK})(parseCitations));\n`,
+  );
+  const plugin = pathToFileURL(join(root, "node_modules", "vite-plugin-wasm", "exports", "import.mjs")).href;
+  writeFileSync(
+    join(dir, "vite.config.mjs"),
+    `import wasm from ${JSON.stringify(plugin)};\nexport default { plugins: [wasm()], build: { target: "esnext" }, logLevel: "warn" };\n`,
+  );
+  execFileSync(bin("vite"), ["build"], { cwd: dir, stdio: "pipe" });
+  const server = await serveStatic(join(dir, "dist"));
+  try {
+    assert.deepEqual(await pageResult(browser, `${server.url}/index.html`), EXPECTED);
+  } finally {
+    await server.close();
+  }
+});
+
+test("workerd: the 'workerd' export condition under wrangler dev on 127.0.0.1", async () => {
+  const dir = join(project, "worker");
+  mkdirSync(join(dir, "src"), { recursive: true });
+  writeFileSync(
+    join(dir, "src", "index.js"),
+    `import { parseCitations } from "citeproof";\nexport default { fetch: () => Response.json((${CHECK})(parseCitations)) };\n`,
+  );
+  writeFileSync(join(dir, "wrangler.toml"), `name = "citeproof-test"\nmain = "src/index.js"\ncompatibility_date = "2025-01-01"\n`);
+  const port = 18000 + Math.floor(Math.random() * 2000);
+  const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" };
+  const child = spawn(bin("wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port)], {
+    cwd: dir,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  child.stdout.on("data", (d) => (log += d));
+  child.stderr.on("data", (d) => (log += d));
+  try {
+    let body;
+    for (let i = 0; i < 120 && body === undefined; i++) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/`);
+        if (res.ok) body = await res.json();
+      } catch {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    assert.deepEqual(body, EXPECTED, `wrangler log:\n${log}`);
+  } finally {
+    process.kill(-child.pid, "SIGTERM");
+  }
+});

@@ -1,0 +1,43 @@
+// Compiled with `tsc --noEmit -p tests/js/types`: the generated declarations must type
+// real usage, and reject wrong usage (each @ts-expect-error fails the build if unneeded).
+import { CitationParser, parseCitations } from "citeproof";
+import type { CiteproofError, Marker, MarkerKind, ParseOptions } from "citeproof";
+import init, { parseCitations as parseWeb } from "citeproof/web";
+
+const answer = "Paris [1] 😀 [2, 3]";
+const markers: Marker[] = parseCitations(answer);
+const first: Marker | undefined = markers[0];
+if (first) {
+  const raw: string = answer.slice(first.span.start, first.span.end);
+  const kind: MarkerKind = first.kind;
+  const refs: number[] | string[] = first.refs;
+  console.log(raw, kind, refs, first.chapter?.toUpperCase(), first.section?.toFixed(0));
+}
+
+const options: ParseOptions = { offsets: "codepoint", markerPatterns: ["<(?P<refs>\\d+)>"], sourceIds: ["a"] };
+parseCitations(answer, options);
+parseCitations(answer, { sources: [{ id: "abc" }] });
+const parser = new CitationParser(options);
+parser.parse(answer).map((m) => m.raw);
+parser.free();
+
+try {
+  parseCitations(answer, { offsets: "utf8" });
+} catch (e) {
+  const code: CiteproofError["code"] = (e as CiteproofError).code;
+  console.log(code === "invalid_option");
+}
+
+async function web(): Promise<Marker[]> {
+  await init();
+  return parseWeb(answer);
+}
+void web;
+
+// @ts-expect-error offsets is a closed set
+parseCitations(answer, { offsets: "bytes" });
+// @ts-expect-error text must be a string
+parseCitations(42);
+// @ts-expect-error kind is a closed set
+const wrong: MarkerKind = "bracket";
+void wrong;
