@@ -418,21 +418,33 @@ impl<'t> Iterator for Markers<'_, 't> {
                 }
             }
             let stop = custom.map_or(len, |(start, _, _)| start);
-            let skip = self.bytes[self.pos..stop]
-                .iter()
-                .position(|&b| INTERESTING[b as usize]);
-            match skip {
-                Some(n) => {
-                    self.pos += n;
-                    if let Some(marker) = self.step() {
-                        return Some(marker);
-                    }
+            self.pos = skip_plain(self.bytes, self.pos, stop);
+            if self.pos < stop {
+                if let Some(marker) = self.step() {
+                    return Some(marker);
                 }
-                None => self.pos = stop,
             }
         }
         None
     }
+}
+
+/// The first interesting byte in `bytes[from..stop]`, or `stop`. Eight bytes per
+/// iteration: the lookups are independent, so this runs at about a byte per cycle.
+#[inline]
+fn skip_plain(bytes: &[u8], from: usize, stop: usize) -> usize {
+    let mut pos = from;
+    while let Some(chunk) = bytes.get(pos..pos + 8).filter(|_| pos + 8 <= stop) {
+        let hit = chunk.iter().fold(false, |hit, &b| hit | INTERESTING[b as usize]);
+        if hit {
+            break;
+        }
+        pos += 8;
+    }
+    while pos < stop && !INTERESTING[bytes[pos] as usize] {
+        pos += 1;
+    }
+    pos
 }
 
 /// The closing `]` of a bracket body starting at `from`: on the same line, within

@@ -1,0 +1,76 @@
+// Parse throughput through the wasm API in Node, side by side with a JS baseline that
+// only matches /\[(\d+)\]/g (the specs' approach) and with the native crate, in one run.
+//
+//   node benches/parse.mjs            (needs pkg/node: node scripts/build-pkg.mjs node)
+//   node benches/parse.mjs --no-native
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { cpus } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const { parseCitations, CitationParser } = createRequire(import.meta.url)(join(root, "pkg", "node", "citeproof.js"));
+const answers = readFileSync(join(root, "..", "shared", "data", "answers-val.jsonl"), "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line).answer);
+const bytes = answers.reduce((n, a) => n + Buffer.byteLength(a), 0);
+
+/** The naive baseline a user would write: the same marker objects, one regex. */
+function naiveParse(text) {
+  const out = [];
+  for (const m of text.matchAll(/\[(\d+)\]/g)) {
+    out.push({ span: { start: m.index, end: m.index + m[0].length }, refs: [Number(m[1])], kind: "numeric", raw: m[0] });
+  }
+  return out;
+}
+
+const parser = new CitationParser();
+const contenders = {
+  "naive JS regex": (a) => naiveParse(a),
+  "citeproof wasm parseCitations": (a) => parseCitations(a),
+  "citeproof wasm CitationParser": (a) => parser.parse(a),
+};
+
+/** Seconds per pass over all answers: the median of rounds of ≥ 200 ms, interleaved. */
+function measure() {
+  const samples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
+  let sink = 0;
+  for (let round = 0; round < 15; round++) {
+    for (const [name, fn] of Object.entries(contenders)) {
+      let passes = 0;
+      const start = process.hrtime.bigint();
+      let elapsed = 0;
+      while (elapsed < 0.2) {
+        for (const a of answers) sink += fn(a).length;
+        passes++;
+        elapsed = Number(process.hrtime.bigint() - start) / 1e9;
+      }
+      samples[name].push(elapsed / passes);
+    }
+  }
+  if (sink === 0) throw new Error("nothing parsed");
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, v.sort((a, b) => a - b)[v.length >> 1]]));
+}
+
+for (const fn of Object.values(contenders)) for (const a of answers) fn(a); // warm-up
+const perPass = measure();
+const rows = Object.entries(perPass).map(([name, secs]) => ({
+  name,
+  mbPerS: bytes / secs / 1e6,
+  answersPerS: answers.length / secs,
+}));
+if (!process.argv.includes("--no-native")) {
+  const out = execFileSync("cargo", ["bench", "--quiet", "--bench", "parse", "--", "--json"], { cwd: root, encoding: "utf8" });
+  const native = JSON.parse(out.trim().split("\n").pop());
+  rows.push({ name: "citeproof native (Rust)", mbPerS: native.mbPerS, answersPerS: native.answersPerS });
+}
+const baseline = rows[0].mbPerS;
+console.log(`parse throughput, ${answers.length} ExpertQA answers (${bytes} B), ${cpus()[0].model}, node ${process.version}`);
+console.log("| contender | MB/s | answers/s | × naive regex |");
+console.log("|---|---|---|---|");
+for (const r of rows) {
+  console.log(`| ${r.name} | ${r.mbPerS.toFixed(1)} | ${Math.round(r.answersPerS)} | ${(r.mbPerS / baseline).toFixed(2)} |`);
+}
