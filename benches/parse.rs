@@ -30,7 +30,10 @@ fn main() {
     let mb_per_s = bytes as f64 / secs / 1e6;
     let answers_per_s = answers.len() as f64 / secs;
     if json {
-        println!(r#"{{"mbPerS":{mb_per_s:.1},"answersPerS":{answers_per_s:.0},"answers":{},"bytes":{bytes},"markers":{markers}}}"#, answers.len());
+        println!(
+            r#"{{"mbPerS":{mb_per_s:.1},"answersPerS":{answers_per_s:.0},"answers":{},"bytes":{bytes},"markers":{markers}}}"#,
+            answers.len()
+        );
     } else {
         println!(
             "native parse: {} answers, {bytes} B, {markers} markers: {mb_per_s:.1} MB/s, {answers_per_s:.0} answers/s",
@@ -42,8 +45,12 @@ fn main() {
 /// The `answer` field of every line, read with a minimal JSON string decoder so the
 /// bench needs no JSON dependency.
 fn load_answers() -> Vec<String> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/answers-val.jsonl");
-    let data = std::fs::read_to_string(path).expect("../shared/data/answers-val.jsonl beside the repository");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/answers-val.jsonl"
+    );
+    let data = std::fs::read_to_string(path)
+        .expect("../shared/data/answers-val.jsonl beside the repository");
     data.lines().filter_map(answer_field).collect()
 }
 

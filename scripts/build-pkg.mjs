@@ -28,8 +28,12 @@ for (const dir of wanted) {
   for (const generated of [".gitignore", "package.json", "README.md"]) {
     rmSync(join(out, generated), { force: true });
   }
-  // The node target is CommonJS; the others are ES modules.
+  // The node target is CommonJS; the others are ES modules. The JS snippets of
+  // src/wasm/ are ES modules in every target: Node >= 20.19 require()s them as such.
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: dir === "node" ? "commonjs" : "module" }) + "\n");
+  if (existsSync(join(out, "snippets"))) {
+    writeFileSync(join(out, "snippets", "package.json"), JSON.stringify({ type: "module" }) + "\n");
+  }
 }
 
 const wasm = join(root, "pkg", "web", "citeproof_bg.wasm");

@@ -55,6 +55,38 @@ pub enum MarkerKind {
     Custom,
 }
 
+impl MarkerKind {
+    /// Every kind, in declaration order (`kind as usize` indexes this array).
+    pub const ALL: [MarkerKind; 10] = [
+        MarkerKind::Numeric,
+        MarkerKind::Footnote,
+        MarkerKind::Cjk,
+        MarkerKind::Provider,
+        MarkerKind::Labeled,
+        MarkerKind::Link,
+        MarkerKind::Parenthetical,
+        MarkerKind::Section,
+        MarkerKind::Named,
+        MarkerKind::Custom,
+    ];
+
+    /// The name the JS API and serde use: `"numeric"`, `"footnote"`, …
+    pub const fn name(self) -> &'static str {
+        match self {
+            MarkerKind::Numeric => "numeric",
+            MarkerKind::Footnote => "footnote",
+            MarkerKind::Cjk => "cjk",
+            MarkerKind::Provider => "provider",
+            MarkerKind::Labeled => "labeled",
+            MarkerKind::Link => "link",
+            MarkerKind::Parenthetical => "parenthetical",
+            MarkerKind::Section => "section",
+            MarkerKind::Named => "named",
+            MarkerKind::Custom => "custom",
+        }
+    }
+}
+
 /// What a marker points at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refs<'t> {

@@ -419,3 +419,12 @@ fn crlf_line_endings_keep_fences_and_definitions() {
 fn blockquoted_fence_is_code() {
     none("> ```\n> x[1]\n> ```");
 }
+
+#[test]
+fn kind_names_match_their_serde_spelling_and_all_lists_every_kind_in_order() {
+    for (i, kind) in citeproof::MarkerKind::ALL.iter().enumerate() {
+        assert_eq!(*kind as usize, i);
+        let serde_name = format!("{:?}", kind).to_lowercase();
+        assert_eq!(kind.name(), serde_name);
+    }
+}

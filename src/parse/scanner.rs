@@ -435,7 +435,9 @@ impl<'t> Iterator for Markers<'_, 't> {
 fn skip_plain(bytes: &[u8], from: usize, stop: usize) -> usize {
     let mut pos = from;
     while let Some(chunk) = bytes.get(pos..pos + 8).filter(|_| pos + 8 <= stop) {
-        let hit = chunk.iter().fold(false, |hit, &b| hit | INTERESTING[b as usize]);
+        let hit = chunk
+            .iter()
+            .fold(false, |hit, &b| hit | INTERESTING[b as usize]);
         if hit {
             break;
         }

@@ -1,67 +1,78 @@
-//! The JS shapes of core values: camelCase, spans in the caller's unit.
+//! Markers cross to JS as one flat `Uint32Array`, turned into objects by `markers.js`.
+//!
+//! Layout: `[count, marker × count, refs…]`. Each marker is 8 words: the UTF-16 start
+//! and end (for slicing `raw` out of the JS string), the start and end in the caller's
+//! unit, the kind index ([`MarkerKind::ALL`]), the refs kind (0 numbers, 1 ids, 2 a
+//! section), and two words whose meaning depends on it: numbers → (offset into refs,
+//! count); ids → (offset, count) of UTF-16 `(start, end)` pairs; a section → (offset of
+//! the chapter's UTF-16 pair, section number).
 
-use serde::Serialize;
+use wasm_bindgen::prelude::*;
 
 use crate::model::{Marker, MarkerKind, Refs};
 use crate::offsets::{OffsetMap, Unit};
 
-/// A span in the unit the caller asked for.
-#[derive(Serialize)]
-pub struct SpanDto {
-    start: usize,
-    end: usize,
+#[wasm_bindgen(module = "/src/wasm/markers.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = buildMarkers)]
+    fn build_markers(text: &JsValue, flat: &[u32], kinds: &JsValue) -> JsValue;
 }
 
-impl SpanDto {
-    /// Converts a byte span; the core only produces spans on char boundaries.
-    pub fn new(span: crate::model::Span, map: &OffsetMap<'_>, unit: Unit) -> SpanDto {
-        let convert = |byte: usize| map.to_unit(byte, unit).unwrap_or(byte);
-        SpanDto {
-            start: convert(span.start),
-            end: convert(span.end),
-        }
-    }
+thread_local! {
+    /// `MarkerKind::ALL` as a JS array of names, made once.
+    static KIND_NAMES: JsValue = MarkerKind::ALL
+        .iter()
+        .map(|k| JsValue::from_str(k.name()))
+        .collect::<js_sys::Array>()
+        .into();
 }
 
-/// `number[]` for labels, `string[]` for ids.
-#[derive(Serialize)]
-#[serde(untagged)]
-pub enum RefsDto<'t> {
-    Numbers(Vec<u32>),
-    Ids(Vec<&'t str>),
-}
+/// Converts `markers` of `text` (whose JS string is `js_text`) into JS marker objects.
+pub fn markers_to_js(js_text: &JsValue, text: &str, markers: &[Marker<'_>], unit: Unit) -> JsValue {
+    let map = OffsetMap::new(text);
+    // Spans come from the parser and lie on char boundaries; a failed conversion cannot
+    // happen, and would show as a 0 rather than a trap.
+    let utf16 = |byte: usize| map.to_unit(byte, Unit::Utf16).unwrap_or(0) as u32;
+    let in_unit = |byte: usize| map.to_unit(byte, unit).unwrap_or(0) as u32;
+    let offset_in_text = |part: &str| part.as_ptr() as usize - text.as_ptr() as usize;
 
-/// A marker as JS sees it.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MarkerDto<'t> {
-    span: SpanDto,
-    refs: RefsDto<'t>,
-    kind: MarkerKind,
-    raw: &'t str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    chapter: Option<&'t str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    section: Option<u32>,
-}
-
-impl<'t> MarkerDto<'t> {
-    /// Converts `marker`, whose span indexes the text `map` was built from.
-    pub fn new(marker: &Marker<'t>, map: &OffsetMap<'_>, unit: Unit) -> MarkerDto<'t> {
-        let (refs, chapter, section) = match &marker.refs {
-            Refs::Numbers(numbers) => (RefsDto::Numbers(numbers.clone()), None, None),
-            Refs::Ids(ids) => (RefsDto::Ids(ids.clone()), None, None),
+    let mut flat = Vec::with_capacity(1 + markers.len() * 10);
+    flat.push(markers.len() as u32);
+    let mut refs = Vec::new();
+    for marker in markers {
+        let (ref_kind, a, b) = match &marker.refs {
+            Refs::Numbers(numbers) => {
+                let at = refs.len() as u32;
+                refs.extend_from_slice(numbers);
+                (0, at, numbers.len() as u32)
+            }
+            Refs::Ids(ids) => {
+                let at = refs.len() as u32;
+                for id in ids {
+                    let start = offset_in_text(id);
+                    refs.extend([utf16(start), utf16(start + id.len())]);
+                }
+                (1, at, ids.len() as u32)
+            }
             Refs::Section { chapter, section } => {
-                (RefsDto::Ids(Vec::new()), Some(*chapter), Some(*section))
+                let at = refs.len() as u32;
+                let start = offset_in_text(chapter);
+                refs.extend([utf16(start), utf16(start + chapter.len())]);
+                (2, at, *section)
             }
         };
-        MarkerDto {
-            span: SpanDto::new(marker.span, map, unit),
-            refs,
-            kind: marker.kind,
-            raw: marker.raw,
-            chapter,
-            section,
-        }
+        let (start, end) = (marker.span.start, marker.span.end);
+        flat.extend([
+            utf16(start),
+            utf16(end),
+            in_unit(start),
+            in_unit(end),
+            marker.kind as u32,
+            ref_kind,
+            a,
+            b,
+        ]);
     }
+    flat.extend(refs);
+    KIND_NAMES.with(|kinds| build_markers(js_text, &flat, kinds))
 }

@@ -11,9 +11,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
-use crate::offsets::OffsetMap;
 use crate::parse::Parser;
-use dto::MarkerDto;
 use errors::{invalid, to_js_error};
 use options::ParseOptions;
 
@@ -61,10 +59,10 @@ pub fn parse_citations(
     options: Option<ParseOptionsArg>,
 ) -> Result<JsValue, JsValue> {
     enter();
-    let text = read_text(&text)?;
+    let string = read_text(&text)?;
     let options = ParseOptions::read(options.as_deref(), "options")?;
     let parser = cached_parser(&options.marker_patterns)?;
-    markers_to_js(&parser, &text, &options)
+    Ok(parse_to_js(&parser, &text, &string, &options))
 }
 
 /// A marker parser whose options (`markerPatterns`, `sourceIds`, `offsets`) are read and
@@ -94,24 +92,33 @@ impl CitationParser {
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     ) -> Result<JsValue, JsValue> {
         enter();
-        let text = read_text(&text)?;
-        markers_to_js(&self.parser, &text, &self.options)
+        let string = read_text(&text)?;
+        Ok(parse_to_js(&self.parser, &text, &string, &self.options))
     }
 }
 
-fn read_text(value: &JsValue) -> Result<String, JsValue> {
-    value
-        .as_string()
-        .ok_or_else(|| invalid("invalid_input", "text", "expected a string"))
+#[wasm_bindgen(module = "/src/wasm/text.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = encodeInto)]
+    fn encode_into(text: &js_sys::JsString, target: &mut [u8]) -> u32;
 }
 
-fn markers_to_js(parser: &Parser, text: &str, options: &ParseOptions) -> Result<JsValue, JsValue> {
+/// The JS string `value` as UTF-8 (lone surrogates become U+FFFD, one UTF-16 unit each,
+/// so UTF-16 offsets still index the caller's string).
+fn read_text(value: &JsValue) -> Result<String, JsValue> {
+    let text = value
+        .dyn_ref::<js_sys::JsString>()
+        .ok_or_else(|| invalid("invalid_input", "text", "expected a string"))?;
+    // Each UTF-16 unit encodes to at most 3 UTF-8 bytes.
+    let mut buffer = vec![0; text.length() as usize * 3];
+    let written = encode_into(text, &mut buffer) as usize;
+    buffer.truncate(written);
+    String::from_utf8(buffer)
+        .map_err(|_| invalid("invalid_input", "text", "could not be encoded as UTF-8"))
+}
+
+fn parse_to_js(parser: &Parser, js_text: &JsValue, text: &str, options: &ParseOptions) -> JsValue {
     let ids: Vec<&str> = options.source_ids.iter().map(String::as_str).collect();
-    let map = OffsetMap::new(text);
-    let markers: Vec<MarkerDto> = parser
-        .find_iter(text, &ids)
-        .map(|m| MarkerDto::new(&m, &map, options.offsets))
-        .collect();
-    serde_wasm_bindgen::to_value(&markers)
-        .map_err(|e| invalid("invalid_input", "text", &e.to_string()))
+    let markers: Vec<_> = parser.find_iter(text, &ids).collect();
+    dto::markers_to_js(js_text, text, &markers, options.offsets)
 }
