@@ -87,11 +87,106 @@ impl MarkerKind {
     }
 }
 
+/// The source labels of one marker, in written order. Up to [`Labels::INLINE`] labels
+/// are stored inline, so the common marker costs no allocation.
+///
+/// ```
+/// use citeproof::model::Labels;
+/// let labels = Labels::from(&[3, 1, 3][..]);
+/// assert_eq!(&labels[..], &[3, 1, 3]);
+/// assert_eq!(labels, Labels::from(vec![3, 1, 3]));
+/// ```
+#[derive(Clone)]
+pub struct Labels(LabelStore);
+
+#[derive(Clone)]
+enum LabelStore {
+    Inline {
+        len: u8,
+        items: [u32; Labels::INLINE],
+    },
+    Heap(Vec<u32>),
+}
+
+impl Labels {
+    /// How many labels fit without allocating.
+    pub const INLINE: usize = 6;
+
+    /// No labels.
+    pub const fn new() -> Labels {
+        Labels(LabelStore::Inline {
+            len: 0,
+            items: [0; Labels::INLINE],
+        })
+    }
+
+    /// Appends `label`.
+    pub fn push(&mut self, label: u32) {
+        match &mut self.0 {
+            LabelStore::Inline { len, items } if (*len as usize) < Labels::INLINE => {
+                items[*len as usize] = label;
+                *len += 1;
+            }
+            LabelStore::Inline { len, items } => {
+                let mut heap = items[..*len as usize].to_vec();
+                heap.push(label);
+                self.0 = LabelStore::Heap(heap);
+            }
+            LabelStore::Heap(heap) => heap.push(label),
+        }
+    }
+}
+
+impl Default for Labels {
+    fn default() -> Labels {
+        Labels::new()
+    }
+}
+
+impl std::ops::Deref for Labels {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        match &self.0 {
+            LabelStore::Inline { len, items } => &items[..*len as usize],
+            LabelStore::Heap(heap) => heap,
+        }
+    }
+}
+
+impl PartialEq for Labels {
+    fn eq(&self, other: &Labels) -> bool {
+        self[..] == other[..]
+    }
+}
+
+impl Eq for Labels {}
+
+impl std::fmt::Debug for Labels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl From<&[u32]> for Labels {
+    fn from(labels: &[u32]) -> Labels {
+        let mut out = Labels::new();
+        labels.iter().for_each(|&l| out.push(l));
+        out
+    }
+}
+
+impl From<Vec<u32>> for Labels {
+    fn from(labels: Vec<u32>) -> Labels {
+        Labels::from(&labels[..])
+    }
+}
+
 /// What a marker points at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refs<'t> {
     /// Source labels in written order, duplicates kept, ranges expanded.
-    Numbers(Vec<u32>),
+    Numbers(Labels),
     /// Source ids in written order (named markers and non-numeric custom patterns).
     Ids(Vec<&'t str>),
     /// A chapter and section number (spec 000's `Chapter X, Section N`).

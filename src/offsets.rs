@@ -163,12 +163,83 @@ impl<'t> OffsetMap<'t> {
     }
 }
 
-fn add_chunk(mut counts: Counts, chunk: &[u8]) -> Counts {
-    for &b in chunk {
-        if !is_continuation(b) {
-            counts.code_points += 1;
-            counts.utf16 += utf16_len(b) as u32;
+/// Converts a non-decreasing sequence of byte offsets into one text to UTF-16 units and
+/// code points in a single forward walk: no table, no allocation. For spans emitted in
+/// text order (markers), this is cheaper than building an [`OffsetMap`].
+///
+/// ```
+/// use citeproof::offsets::Cursor;
+/// let mut cursor = Cursor::new("😀 [1] é [2]");
+/// assert_eq!(cursor.advance(5), Some((3, 2)));
+/// assert_eq!(cursor.advance(13), Some((10, 9)));
+/// assert_eq!(cursor.advance(1), None); // inside the emoji
+/// ```
+#[derive(Clone, Debug)]
+pub struct Cursor<'t> {
+    text: &'t [u8],
+    byte: usize,
+    counts: Counts,
+}
+
+impl<'t> Cursor<'t> {
+    /// A cursor at the start of `text`.
+    pub fn new(text: &'t str) -> Cursor<'t> {
+        Cursor {
+            text: text.as_bytes(),
+            byte: 0,
+            counts: Counts::default(),
         }
+    }
+
+    /// `(utf16, code_points)` at `byte`; `None` when `byte` is not a char boundary.
+    /// An offset before the previous one restarts the walk from the beginning.
+    pub fn advance(&mut self, byte: usize) -> Option<(usize, usize)> {
+        if byte > self.text.len() || !is_boundary(self.text, byte) {
+            return None;
+        }
+        if byte < self.byte {
+            self.byte = 0;
+            self.counts = Counts::default();
+        }
+        self.counts = add_chunk(self.counts, &self.text[self.byte..byte]);
+        self.byte = byte;
+        Some((self.counts.utf16 as usize, self.counts.code_points as usize))
+    }
+
+    /// The offset of `byte` in `unit` (see [`Cursor::advance`]).
+    pub fn to_unit(&mut self, byte: usize, unit: Unit) -> Option<usize> {
+        let (utf16, code_points) = self.advance(byte)?;
+        Some(match unit {
+            Unit::Utf8 => byte,
+            Unit::Utf16 => utf16,
+            Unit::CodePoint => code_points,
+        })
+    }
+}
+
+fn add_chunk(mut counts: Counts, chunk: &[u8]) -> Counts {
+    // Eight bytes at a time while they are ASCII (one unit and one code point each).
+    let mut words = chunk.chunks_exact(8);
+    let mut rest: &[u8] = &[];
+    for (i, word) in words.by_ref().enumerate() {
+        let bits = u64::from_le_bytes([
+            word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
+        ]);
+        if bits & 0x8080_8080_8080_8080 != 0 {
+            rest = &chunk[i * 8..];
+            break;
+        }
+        counts.code_points += 8;
+        counts.utf16 += 8;
+    }
+    if rest.is_empty() {
+        rest = words.remainder();
+    }
+    // Branch-free: the counts of one byte are 0 or 1 each.
+    for &b in rest {
+        let starts_char = u32::from(!is_continuation(b));
+        counts.code_points += starts_char;
+        counts.utf16 += starts_char + u32::from(b >= 0xF0);
     }
     counts
 }

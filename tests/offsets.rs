@@ -2,7 +2,7 @@
 //! standard library says about UTF-16 and code points.
 #![cfg(not(target_arch = "wasm32"))]
 
-use citeproof::offsets::{OffsetMap, Unit};
+use citeproof::offsets::{Cursor, OffsetMap, Unit};
 use proptest::prelude::*;
 
 /// Characters that break naive offset code: emoji (surrogate pairs), a ZWJ sequence,
@@ -59,6 +59,21 @@ proptest! {
         }
         prop_assert_eq!(map.len(Unit::Utf16), utf16);
         prop_assert_eq!(map.to_byte(utf16 + 1, Unit::Utf16), None);
+    }
+
+    #[test]
+    fn cursor_agrees_with_the_map_forward_and_after_a_restart(text in tricky_text(), back in 0usize..50) {
+        let map = OffsetMap::new(&text);
+        let mut cursor = Cursor::new(&text);
+        let boundaries: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+        let again = boundaries.iter().rev().take(back.min(boundaries.len()));
+        for &byte in boundaries.iter().chain(again) {
+            let expected = (map.to_unit(byte, Unit::Utf16).unwrap(), map.to_unit(byte, Unit::CodePoint).unwrap());
+            prop_assert_eq!(cursor.advance(byte), Some(expected));
+        }
+        if let Some((i, ch)) = text.char_indices().find(|(_, c)| c.len_utf8() > 1) {
+            prop_assert_eq!(cursor.advance(i + 1), None, "inside {:?}", ch);
+        }
     }
 
     #[test]

@@ -25,7 +25,7 @@ fn kinds(text: &str) -> Vec<MarkerKind> {
 }
 
 fn n(refs: &[u32]) -> Refs<'static> {
-    Refs::Numbers(refs.to_vec())
+    Refs::Numbers(refs.into())
 }
 
 fn none(text: &str) {
@@ -97,7 +97,10 @@ fn cjk_lenticular_forms() {
 #[test]
 fn provider_lenticular_form_has_refs_left_to_the_adapter() {
     let markers = found("Answer 【4:0†source】.");
-    assert_eq!(markers, vec![("【4:0†source】", Refs::Numbers(vec![]))]);
+    assert_eq!(
+        markers,
+        vec![("【4:0†source】", Refs::Numbers(vec![].into()))]
+    );
     assert_eq!(kinds("【4:0†source】"), vec![MarkerKind::Provider]);
 }
 
@@ -379,6 +382,21 @@ fn escaped_brackets_are_not_markers() {
 #[test]
 fn bare_url_swallows_brackets_glued_to_it() {
     none("see https://x.example/a[1] and www.example.org/b[2] and <https://y.example/[3]>");
+}
+
+#[test]
+fn url_detection_is_not_fooled_by_words_or_glued_schemes() {
+    assert_eq!(
+        found("flow[1] www[2] xhttps://a.b/[3]"),
+        vec![("[1]", n(&[1])), ("[2]", n(&[2])), ("[3]", n(&[3]))]
+    );
+    none("(see HTTPS://A.example/x[1]) and (https://b.example/(Source 2))");
+}
+
+#[test]
+fn a_long_run_of_glued_markers_finds_every_one() {
+    let text = "[1]".repeat(100_000);
+    assert_eq!(Parser::new().find_iter(&text, &[]).count(), 100_000);
 }
 
 #[test]

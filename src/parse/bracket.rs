@@ -4,7 +4,7 @@
 //! and says whether it is a marker and what it refers to. They never look outside the
 //! body: markdown context (code, links, definitions) is the scanner's job.
 
-use crate::model::{MarkerKind, Refs};
+use crate::model::{Labels, MarkerKind, Refs};
 
 /// Most source labels one marker may expand to; `[1-100000]` is not a citation.
 pub const MAX_REFS: usize = 1000;
@@ -42,7 +42,8 @@ pub fn square<'t>(
     }
     if let Some(rest) = body.strip_prefix('^') {
         let digits = rest.strip_suffix('^').unwrap_or(rest);
-        return single_number(digits).map(|n| (Refs::Numbers(vec![n]), MarkerKind::Footnote));
+        return single_number(digits)
+            .map(|n| (Refs::Numbers(Labels::from(&[n][..])), MarkerKind::Footnote));
     }
     if let Some(refs) = labeled(body) {
         return Some((Refs::Numbers(refs), MarkerKind::Labeled));
@@ -56,13 +57,13 @@ pub fn lenticular(body: &str) -> Option<(Refs<'static>, MarkerKind)> {
     if let Some((message, index)) = head.split_once(':') {
         single_number(message)?;
         single_number(index)?;
-        return Some((Refs::Numbers(Vec::new()), MarkerKind::Provider));
+        return Some((Refs::Numbers(Labels::new()), MarkerKind::Provider));
     }
     number_list(head).map(|refs| (Refs::Numbers(refs), MarkerKind::Cjk))
 }
 
 /// A parenthetical body: `Source 3`, `Sources 2, 5`, `source: 4`.
-pub fn parenthetical(body: &str) -> Option<Vec<u32>> {
+pub fn parenthetical(body: &str) -> Option<Labels> {
     let rest = strip_word(body, "sources").or_else(|| strip_word(body, "source"))?;
     let rest = rest.strip_prefix(':').unwrap_or(rest);
     if rest.len() == body.len() {
@@ -73,8 +74,8 @@ pub fn parenthetical(body: &str) -> Option<Vec<u32>> {
 
 /// `1`, `1, 2`, `1; 2`, `1，2`, `1-3`, `1–3` (ranges expand; reversed ranges are not
 /// markers), with optional spaces around items.
-pub fn number_list(body: &str) -> Option<Vec<u32>> {
-    let mut refs = Vec::new();
+pub fn number_list(body: &str) -> Option<Labels> {
+    let mut refs = Labels::new();
     let mut rest = body;
     loop {
         rest = rest.trim_start_matches(' ');
@@ -92,7 +93,7 @@ pub fn number_list(body: &str) -> Option<Vec<u32>> {
         if refs.len() + (last - first) as usize >= MAX_REFS {
             return None;
         }
-        refs.extend(first..=last);
+        (first..=last).for_each(|label| refs.push(label));
         if rest.is_empty() {
             return Some(refs);
         }
@@ -100,7 +101,7 @@ pub fn number_list(body: &str) -> Option<Vec<u32>> {
     }
 }
 
-fn labeled(body: &str) -> Option<Vec<u32>> {
+fn labeled(body: &str) -> Option<Labels> {
     let word_len = body.bytes().take_while(u8::is_ascii_alphabetic).count();
     let word = &body[..word_len];
     if !LABEL_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
@@ -170,10 +171,10 @@ mod tests {
 
     #[test]
     fn number_lists_keep_order_and_duplicates_and_expand_ranges() {
-        assert_eq!(number_list("3, 1,1"), Some(vec![3, 1, 1]));
-        assert_eq!(number_list("1-3; 5"), Some(vec![1, 2, 3, 5]));
-        assert_eq!(number_list("2–4"), Some(vec![2, 3, 4]));
-        assert_eq!(number_list(" 7 "), Some(vec![7]));
+        assert_eq!(number_list("3, 1,1"), Some(vec![3, 1, 1].into()));
+        assert_eq!(number_list("1-3; 5"), Some(vec![1, 2, 3, 5].into()));
+        assert_eq!(number_list("2–4"), Some(vec![2, 3, 4].into()));
+        assert_eq!(number_list(" 7 "), Some(vec![7].into()));
     }
 
     #[test]
@@ -203,7 +204,7 @@ mod tests {
         );
         assert_eq!(
             square("Sources: 2, 5", &no_ids).map(|r| r.0),
-            Some(Refs::Numbers(vec![2, 5]))
+            Some(Refs::Numbers(vec![2, 5].into()))
         );
         assert_eq!(square("page 3", &no_ids), None);
     }

@@ -13,7 +13,7 @@
 //! let markers: Vec<_> = parser.find_iter(text, &[]).collect();
 //! assert_eq!(markers.len(), 3);
 //! assert_eq!(markers[0].raw, "[1]");
-//! assert_eq!(markers[2].refs, Refs::Numbers(vec![3, 4]));
+//! assert_eq!(markers[2].refs, Refs::Numbers(vec![3, 4].into()));
 //! assert_eq!(markers[2].kind, MarkerKind::Numeric);
 //! assert_eq!(&text[markers[2].span.range()], "[3-4]");
 //! ```
@@ -50,7 +50,7 @@ impl Parser {
     /// use citeproof::model::Refs;
     /// let parser = Parser::with_patterns(&[r"\{\{cite:(?P<refs>[^}]+)\}\}"]).unwrap();
     /// let markers: Vec<_> = parser.find_iter("Fact {{cite:2}}.", &[]).collect();
-    /// assert_eq!(markers[0].refs, Refs::Numbers(vec![2]));
+    /// assert_eq!(markers[0].refs, Refs::Numbers(vec![2].into()));
     /// assert!(Parser::with_patterns(&["(unclosed"]).is_err());
     /// ```
     pub fn with_patterns<S: AsRef<str>>(patterns: &[S]) -> Result<Parser, Error> {

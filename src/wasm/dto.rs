@@ -10,7 +10,7 @@
 use wasm_bindgen::prelude::*;
 
 use crate::model::{Marker, MarkerKind, Refs};
-use crate::offsets::{OffsetMap, Unit};
+use crate::offsets::{Cursor, Unit};
 
 #[wasm_bindgen(module = "/src/wasm/markers.js")]
 extern "C" {
@@ -28,18 +28,33 @@ thread_local! {
 }
 
 /// Converts `markers` of `text` (whose JS string is `js_text`) into JS marker objects.
-pub fn markers_to_js(js_text: &JsValue, text: &str, markers: &[Marker<'_>], unit: Unit) -> JsValue {
-    let map = OffsetMap::new(text);
-    // Spans come from the parser and lie on char boundaries; a failed conversion cannot
-    // happen, and would show as a 0 rather than a trap.
-    let utf16 = |byte: usize| map.to_unit(byte, Unit::Utf16).unwrap_or(0) as u32;
-    let in_unit = |byte: usize| map.to_unit(byte, unit).unwrap_or(0) as u32;
+pub fn markers_to_js<'t>(
+    js_text: &JsValue,
+    text: &'t str,
+    markers: impl Iterator<Item = Marker<'t>>,
+    unit: Unit,
+) -> JsValue {
+    // Offsets are converted in text order (start, ids, end, next marker …) by one forward
+    // walk. Spans come from the parser and lie on char boundaries, so a failed conversion
+    // cannot happen; it would show as a 0 rather than a trap.
+    let mut cursor = Cursor::new(text);
+    let mut convert = |byte: usize| {
+        let utf16 = cursor.to_unit(byte, Unit::Utf16).unwrap_or(0) as u32;
+        let in_unit = if unit == Unit::Utf16 {
+            utf16
+        } else {
+            cursor.to_unit(byte, unit).unwrap_or(0) as u32
+        };
+        (utf16, in_unit)
+    };
     let offset_in_text = |part: &str| part.as_ptr() as usize - text.as_ptr() as usize;
 
-    let mut flat = Vec::with_capacity(1 + markers.len() * 10);
-    flat.push(markers.len() as u32);
+    let mut flat = Vec::with_capacity(1 + 8 * 16);
+    flat.push(0); // the count, set below
     let mut refs = Vec::new();
     for marker in markers {
+        flat[0] += 1;
+        let (start16, start) = convert(marker.span.start);
         let (ref_kind, a, b) = match &marker.refs {
             Refs::Numbers(numbers) => {
                 let at = refs.len() as u32;
@@ -49,24 +64,27 @@ pub fn markers_to_js(js_text: &JsValue, text: &str, markers: &[Marker<'_>], unit
             Refs::Ids(ids) => {
                 let at = refs.len() as u32;
                 for id in ids {
-                    let start = offset_in_text(id);
-                    refs.extend([utf16(start), utf16(start + id.len())]);
+                    let id_start = offset_in_text(id);
+                    refs.extend([convert(id_start).0, convert(id_start + id.len()).0]);
                 }
                 (1, at, ids.len() as u32)
             }
             Refs::Section { chapter, section } => {
                 let at = refs.len() as u32;
-                let start = offset_in_text(chapter);
-                refs.extend([utf16(start), utf16(start + chapter.len())]);
+                let chapter_start = offset_in_text(chapter);
+                refs.extend([
+                    convert(chapter_start).0,
+                    convert(chapter_start + chapter.len()).0,
+                ]);
                 (2, at, *section)
             }
         };
-        let (start, end) = (marker.span.start, marker.span.end);
+        let (end16, end) = convert(marker.span.end);
         flat.extend([
-            utf16(start),
-            utf16(end),
-            in_unit(start),
-            in_unit(end),
+            start16,
+            end16,
+            start,
+            end,
             marker.kind as u32,
             ref_kind,
             a,

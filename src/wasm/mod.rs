@@ -119,6 +119,5 @@ fn read_text(value: &JsValue) -> Result<String, JsValue> {
 
 fn parse_to_js(parser: &Parser, js_text: &JsValue, text: &str, options: &ParseOptions) -> JsValue {
     let ids: Vec<&str> = options.source_ids.iter().map(String::as_str).collect();
-    let markers: Vec<_> = parser.find_iter(text, &ids).collect();
-    dto::markers_to_js(js_text, text, &markers, options.offsets)
+    dto::markers_to_js(js_text, text, parser.find_iter(text, &ids), options.offsets)
 }
