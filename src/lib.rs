@@ -20,6 +20,7 @@
 #![forbid(unsafe_code)]
 
 pub mod error;
+pub mod locate;
 pub mod model;
 pub mod offsets;
 pub mod parse;

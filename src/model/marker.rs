@@ -1,30 +1,8 @@
-//! The data model shared by every layer: spans and citation markers.
-//!
-//! Spans in the Rust API are UTF-8 byte offsets into the text they came from; the JS
-//! binding converts them (DESIGN.md §2).
+//! Citation markers: where they are, what form they have, what they point at.
 
 use serde::Serialize;
 
-/// A half-open range `start..end` of byte offsets into a text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub struct Span {
-    /// First byte of the range.
-    pub start: usize,
-    /// One past the last byte of the range.
-    pub end: usize,
-}
-
-impl Span {
-    /// Creates the span `start..end`.
-    pub const fn new(start: usize, end: usize) -> Span {
-        Span { start, end }
-    }
-
-    /// The range as a `std::ops::Range`, for slicing.
-    pub const fn range(self) -> std::ops::Range<usize> {
-        self.start..self.end
-    }
-}
+use super::Span;
 
 /// Which written form a marker has. The JS API spells these in snake_case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -215,7 +193,9 @@ impl Refs<'_> {
     }
 }
 
-/// One citation marker found in a text.
+/// One citation marker found in a text. Serialises as the JS API shows it:
+/// `{ span, refs, kind, raw }`, refs as numbers or strings, and `chapter`/`section` for
+/// section references.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Marker<'t> {
     /// Where the marker is, in bytes of the parsed text.
@@ -226,4 +206,25 @@ pub struct Marker<'t> {
     pub kind: MarkerKind,
     /// The marker as written: `&text[span.range()]`.
     pub raw: &'t str,
+}
+
+impl Serialize for Marker<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let section = matches!(self.refs, Refs::Section { .. });
+        let mut out = s.serialize_struct("Marker", if section { 6 } else { 4 })?;
+        out.serialize_field("span", &self.span)?;
+        match &self.refs {
+            Refs::Numbers(labels) => out.serialize_field("refs", &labels[..])?,
+            Refs::Ids(ids) => out.serialize_field("refs", ids)?,
+            Refs::Section { .. } => out.serialize_field("refs", &[0u32; 0])?,
+        }
+        out.serialize_field("kind", &self.kind)?;
+        out.serialize_field("raw", self.raw)?;
+        if let Refs::Section { chapter, section } = &self.refs {
+            out.serialize_field("chapter", chapter)?;
+            out.serialize_field("section", section)?;
+        }
+        out.end()
+    }
 }

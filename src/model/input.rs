@@ -1,0 +1,360 @@
+//! What `validate` reads: the answer, the retrieved sources, the declared citations.
+
+use std::fmt;
+
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
+
+/// One request to validate (DESIGN.md §4).
+///
+/// ```
+/// use citeproof::model::{Input, Source};
+/// let input = Input {
+///     answer: "Paris is the capital of France [1].".into(),
+///     sources: vec![Source { text: Some("Paris is the capital of France.".into()), ..Source::default() }],
+///     ..Input::default()
+/// };
+/// assert_eq!(input.sources.len(), 1);
+/// ```
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Input {
+    /// The model's answer, markdown.
+    pub answer: String,
+    /// The retrieved set, in prompt order (`[1]` is the first unless `index` says otherwise).
+    #[serde(default)]
+    pub sources: Vec<Source>,
+    /// What the model declared, when its output is structured: objects, or bare source
+    /// labels (`[1, 2]`, spec 002).
+    #[serde(default, deserialize_with = "declared_citations")]
+    pub citations: Option<Vec<DeclaredCitation>>,
+    /// The user's question (spec 000), used by `validateRequest` and the audit record.
+    #[serde(default, alias = "query")]
+    pub question: Option<String>,
+    /// `answer`, `clarify` or `refuse` (spec 003); anything else is an `invalid_mode`.
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// Caller's request id, copied to the audit record.
+    #[serde(default, alias = "request_id")]
+    pub request_id: Option<String>,
+    /// Caller's session id, copied to the audit record (spec 001).
+    #[serde(default, alias = "session_id")]
+    pub session_id: Option<String>,
+    /// The model response's id, copied to the audit record (spec 001).
+    #[serde(default, alias = "response_id")]
+    pub response_id: Option<String>,
+    /// The model that wrote the answer, copied to the audit record (spec 001).
+    #[serde(default, alias = "model_version")]
+    pub model_version: Option<String>,
+    /// How many sources retrieval asked for (spec 003's log fields).
+    #[serde(default, alias = "top_k")]
+    pub top_k: Option<u32>,
+}
+
+/// The answer modes of spec 003's output schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// A normal answer: citations are required.
+    Answer,
+    /// The model asks a clarifying question: no citations needed.
+    Clarify,
+    /// The model declines: no citations needed.
+    Refuse,
+}
+
+impl Mode {
+    /// Parses `answer`, `clarify` or `refuse`.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        match name {
+            "answer" => Some(Mode::Answer),
+            "clarify" => Some(Mode::Clarify),
+            "refuse" => Some(Mode::Refuse),
+            _ => None,
+        }
+    }
+}
+
+/// One retrieved source. All fields are optional; which ones matter depends on how the
+/// answer cites (labels, ids, chapter/section).
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Source {
+    /// 1-based label the prompt showed; defaults to position + 1.
+    pub index: Option<u32>,
+    /// Stable id (`[abc123]` markers name it).
+    pub id: Option<String>,
+    /// Document id (spec 003).
+    #[serde(alias = "doc_id")]
+    pub doc_id: Option<String>,
+    /// Chunk id (spec 003).
+    #[serde(alias = "chunk_id")]
+    pub chunk_id: Option<String>,
+    /// Title for chips and context.
+    #[serde(alias = "doc_title", alias = "section_title")]
+    pub title: Option<String>,
+    /// Link for chips (only `http:`/`https:` ones are ever rendered as links).
+    pub url: Option<String>,
+    /// CMS slug (spec 002).
+    pub slug: Option<String>,
+    /// CMS payload id (spec 002).
+    #[serde(alias = "payload_id")]
+    pub payload_id: Option<String>,
+    /// Chunk type (spec 002).
+    #[serde(alias = "chunk_type")]
+    pub chunk_type: Option<String>,
+    /// The retrieved text: quotes are located in it.
+    #[serde(alias = "content", alias = "excerpt", alias = "page_content")]
+    pub text: Option<String>,
+    /// Chapter (spec 000's `chapter_id`), a string or a number.
+    #[serde(alias = "chapter_id", deserialize_with = "string_or_number")]
+    pub chapter: Option<String>,
+    /// Section number (spec 000's `section_number`).
+    #[serde(alias = "section_number")]
+    pub section: Option<u32>,
+    /// Retrieval relevance in 0–1 (spec 000's `relevance_score`).
+    #[serde(alias = "relevance_score")]
+    pub relevance: Option<f64>,
+    /// Line number of the first line of `text` (spec 001's line ranges); default 1.
+    #[serde(alias = "first_line")]
+    pub first_line: Option<u32>,
+}
+
+/// A citation the model declared in structured output (specs 002–004). Fields that
+/// spec 004 checks for type and range are [`Loose`]: a wrong type there is an
+/// `invalid_field` finding, not an error.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DeclaredCitation {
+    /// The source: a label (number) or an id/title (string).
+    #[serde(alias = "index")]
+    pub source: Option<Loose<SourceRef>>,
+    /// Document id (spec 003).
+    #[serde(alias = "doc_id")]
+    pub doc_id: Option<Loose<String>>,
+    /// Chunk id (spec 003): must be one of the retrieved chunks.
+    #[serde(alias = "chunk_id")]
+    pub chunk_id: Option<Loose<String>>,
+    /// Text copied from the source (`snippet` in spec 003, `cited_text` in Anthropic's API).
+    #[serde(alias = "snippet", alias = "cited_text")]
+    pub quote: Option<Loose<String>>,
+    /// Lines of the source the quote comes from (spec 001): `[45, 120]` or `"45-120"`.
+    #[serde(alias = "line_range")]
+    pub line_range: Option<Loose<LineRange>>,
+    /// 0-based index into the sources (spec 004).
+    #[serde(alias = "evidence_idx")]
+    pub evidence_idx: Option<Loose<f64>>,
+    /// The model's own alignment score in 0–1 (spec 004).
+    #[serde(alias = "alignment_score")]
+    pub alignment_score: Option<Loose<f64>>,
+    /// The answer text this citation backs; must occur in the answer (spec 004).
+    #[serde(alias = "span_in_answer")]
+    pub span_in_answer: Option<Loose<String>>,
+    /// Relevance in 0–1 (spec 004).
+    #[serde(alias = "relevance_score")]
+    pub relevance: Option<Loose<f64>>,
+    /// The claim this citation supports (spec 002's `claim_text`).
+    #[serde(alias = "claim_text")]
+    pub claim: Option<Loose<String>>,
+}
+
+impl DeclaredCitation {
+    /// A declared citation that names source label `label` and nothing else.
+    pub fn label(label: f64) -> DeclaredCitation {
+        DeclaredCitation {
+            source: Some(Loose::Valid(SourceRef::Number(label))),
+            ..DeclaredCitation::default()
+        }
+    }
+}
+
+/// How a declared citation names its source.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SourceRef {
+    /// A label such as `3` (checked to be a positive integer).
+    Number(f64),
+    /// An id, chunk id, doc id or title.
+    Name(String),
+}
+
+/// Lines `first..=last` of a source (spec 001).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineRange {
+    /// First line, inclusive.
+    pub first: i64,
+    /// Last line, inclusive.
+    pub last: i64,
+}
+
+/// A field value whose type is checked by validation rather than by reading: either the
+/// expected type, or the name of the JS type found instead.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Loose<T> {
+    /// The expected type.
+    Valid(T),
+    /// Something else: `"boolean"`, `"number"`, `"string"`, `"array"` or `"object"`.
+    Invalid(&'static str),
+}
+
+impl<T> Loose<T> {
+    /// The value when it has the expected type.
+    pub fn valid(&self) -> Option<&T> {
+        match self {
+            Loose::Valid(v) => Some(v),
+            Loose::Invalid(_) => None,
+        }
+    }
+}
+
+/// Conversions a [`Loose`] field accepts.
+pub trait LooseValue: Sized {
+    /// From a JSON/JS number.
+    fn from_number(_: f64) -> Option<Self> {
+        None
+    }
+    /// From a string.
+    fn from_text(_: &str) -> Option<Self> {
+        None
+    }
+    /// From an array of two numbers.
+    fn from_pair(_: f64, _: f64) -> Option<Self> {
+        None
+    }
+}
+
+impl LooseValue for f64 {
+    fn from_number(n: f64) -> Option<f64> {
+        Some(n)
+    }
+}
+
+impl LooseValue for String {
+    fn from_text(s: &str) -> Option<String> {
+        Some(s.to_owned())
+    }
+}
+
+impl LooseValue for SourceRef {
+    fn from_number(n: f64) -> Option<SourceRef> {
+        Some(SourceRef::Number(n))
+    }
+    fn from_text(s: &str) -> Option<SourceRef> {
+        Some(SourceRef::Name(s.to_owned()))
+    }
+}
+
+impl LooseValue for LineRange {
+    fn from_text(s: &str) -> Option<LineRange> {
+        let (first, last) = s.split_once('-').unwrap_or((s, s));
+        Some(LineRange {
+            first: first.trim().parse().ok()?,
+            last: last.trim().parse().ok()?,
+        })
+    }
+    fn from_pair(first: f64, last: f64) -> Option<LineRange> {
+        let integral = |n: f64| (n.fract() == 0.0 && n.abs() < 1e15).then_some(n as i64);
+        Some(LineRange {
+            first: integral(first)?,
+            last: integral(last)?,
+        })
+    }
+}
+
+impl<'de, T: LooseValue> Deserialize<'de> for Loose<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(LooseVisitor(std::marker::PhantomData))
+    }
+}
+
+struct LooseVisitor<T>(std::marker::PhantomData<T>);
+
+impl<'de, T: LooseValue> Visitor<'de> for LooseVisitor<T> {
+    type Value = Loose<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Loose<T>, E> {
+        Ok(Loose::Invalid("boolean"))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Loose<T>, E> {
+        self.visit_f64(n as f64)
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Loose<T>, E> {
+        self.visit_f64(n as f64)
+    }
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Loose<T>, E> {
+        Ok(T::from_number(n).map_or(Loose::Invalid("number"), Loose::Valid))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Loose<T>, E> {
+        Ok(T::from_text(s).map_or(Loose::Invalid("string"), Loose::Valid))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Loose<T>, A::Error> {
+        let mut numbers = Vec::new();
+        while let Some(item) = seq.next_element::<Loose<f64>>()? {
+            numbers.push(item);
+        }
+        Ok(match numbers.as_slice() {
+            [Loose::Valid(a), Loose::Valid(b)] => T::from_pair(*a, *b).map_or(Loose::Invalid("array"), Loose::Valid),
+            _ => Loose::Invalid("array"),
+        })
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Loose<T>, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Loose::Invalid("object"))
+    }
+}
+
+/// `citations`: an array of objects or of bare labels.
+fn declared_citations<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<DeclaredCitation>>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Entry {
+        Label(f64),
+        Object(DeclaredCitation),
+    }
+    let entries = Option::<Vec<Entry>>::deserialize(d)?;
+    Ok(entries.map(|entries| {
+        entries
+            .into_iter()
+            .map(|entry| match entry {
+                Entry::Label(n) => DeclaredCitation::label(n),
+                Entry::Object(c) => c,
+            })
+            .collect()
+    }))
+}
+
+/// A string, or a number written as its decimal string (chapter ids).
+fn string_or_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    struct StringOrNumber;
+    impl<'de> Visitor<'de> for StringOrNumber {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string or a number")
+        }
+        fn visit_str<E>(self, s: &str) -> Result<Option<String>, E> {
+            Ok(Some(s.to_owned()))
+        }
+        fn visit_u64<E>(self, n: u64) -> Result<Option<String>, E> {
+            Ok(Some(n.to_string()))
+        }
+        fn visit_i64<E>(self, n: i64) -> Result<Option<String>, E> {
+            Ok(Some(n.to_string()))
+        }
+        fn visit_f64<E: de::Error>(self, n: f64) -> Result<Option<String>, E> {
+            if n.fract() == 0.0 && n.is_finite() {
+                Ok(Some(format!("{n:.0}")))
+            } else {
+                Err(E::invalid_value(de::Unexpected::Float(n), &self))
+            }
+        }
+        fn visit_none<E>(self) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+    }
+    d.deserialize_any(StringOrNumber)
+}

@@ -1,0 +1,298 @@
+//! What `validate` returns (DESIGN.md §6).
+
+use serde::Serialize;
+use serde::ser::Serializer;
+
+use super::{Marker, Span};
+
+/// The gate (spec 004): the audit record maps these to PASS / REVIEW / REJECT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Every check passed.
+    Pass,
+    /// Usable, with quality problems worth showing.
+    Warn,
+    /// Not usable as is.
+    Fail,
+}
+
+impl Status {
+    /// `"pass"`, `"warn"`, `"fail"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Warn => "warn",
+            Status::Fail => "fail",
+        }
+    }
+}
+
+/// How bad a finding is: an error makes its citation invalid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Makes the citation (or the answer) invalid.
+    Error,
+    /// Worth showing; the citation stays valid.
+    Warning,
+}
+
+/// The stable codes of findings (DESIGN.md §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FindingCode {
+    /// A label past the last source.
+    OutOfRange,
+    /// `[0]`: labels are 1-based.
+    ZeroIndex,
+    /// An id, chunk id, title or chapter/section that was not retrieved.
+    UnknownSource,
+    /// The same source twice in one marker or in adjacent markers.
+    DuplicateMarker,
+    /// Cited in the text but missing from the declared citations.
+    NotDeclared,
+    /// Declared but never cited in the text.
+    DeclaredUnused,
+    /// A required field is absent (spec 004).
+    MissingField,
+    /// A field has the wrong type or is out of range (spec 004).
+    InvalidField,
+    /// `evidenceIdx` outside `0..sources.len()` (spec 004).
+    EvidenceIdxOutOfRange,
+    /// `alignmentScore` below the threshold (spec 004).
+    LowAlignment,
+    /// `spanInAnswer` does not occur in the answer: a hallucinated span (spec 004).
+    SpanNotInAnswer,
+    /// The quote does not occur in the cited source (specs 001, 003).
+    QuoteNotFound,
+    /// The quote occurs only approximately (within `maxEditRatio`).
+    QuoteApproximate,
+    /// The quote is shorter or longer than `quoteLength` (spec 003).
+    QuoteLength,
+    /// The line range is not inside the source (spec 001).
+    LineRangeInvalid,
+    /// The quote was found outside the line range (spec 001).
+    LineRangeMismatch,
+    /// A claim the cited source does not support (spec 001).
+    UnsupportedClaim,
+    /// Another retrieved source supports the claim clearly better.
+    Misattributed,
+    /// A factual sentence without a citation.
+    UncitedClaim,
+    /// The answer cites nothing at all.
+    NoCitations,
+    /// `mode` is not `answer`, `clarify` or `refuse` (spec 003).
+    InvalidMode,
+    /// The request is malformed (spec 000).
+    RequestInvalid,
+}
+
+impl FindingCode {
+    /// The code as the API spells it: `out_of_range`, `zero_index`, …
+    pub const fn name(self) -> &'static str {
+        match self {
+            FindingCode::OutOfRange => "out_of_range",
+            FindingCode::ZeroIndex => "zero_index",
+            FindingCode::UnknownSource => "unknown_source",
+            FindingCode::DuplicateMarker => "duplicate_marker",
+            FindingCode::NotDeclared => "not_declared",
+            FindingCode::DeclaredUnused => "declared_unused",
+            FindingCode::MissingField => "missing_field",
+            FindingCode::InvalidField => "invalid_field",
+            FindingCode::EvidenceIdxOutOfRange => "evidence_idx_out_of_range",
+            FindingCode::LowAlignment => "low_alignment",
+            FindingCode::SpanNotInAnswer => "span_not_in_answer",
+            FindingCode::QuoteNotFound => "quote_not_found",
+            FindingCode::QuoteApproximate => "quote_approximate",
+            FindingCode::QuoteLength => "quote_length",
+            FindingCode::LineRangeInvalid => "line_range_invalid",
+            FindingCode::LineRangeMismatch => "line_range_mismatch",
+            FindingCode::UnsupportedClaim => "unsupported_claim",
+            FindingCode::Misattributed => "misattributed",
+            FindingCode::UncitedClaim => "uncited_claim",
+            FindingCode::NoCitations => "no_citations",
+            FindingCode::InvalidMode => "invalid_mode",
+            FindingCode::RequestInvalid => "request_invalid",
+        }
+    }
+}
+
+impl Serialize for FindingCode {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// One failed check.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    /// Stable code.
+    pub code: FindingCode,
+    /// Error or warning.
+    pub severity: Severity,
+    /// A sentence for people.
+    pub message: String,
+    /// Index into `Report::citations` of the citation it concerns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub citation: Option<usize>,
+    /// Where in the answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+}
+
+/// How a quote was found in its source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MatchKind {
+    /// Byte for byte.
+    Exact,
+    /// After normalising case, whitespace, quotes, dashes and emphasis.
+    Normalized,
+    /// Within `maxEditRatio` edits.
+    Approximate,
+    /// Not found.
+    None,
+}
+
+/// Where a citation's quote is in its source text.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QuoteLocation {
+    /// The matching part of the source text (bytes of the source's `text`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    /// Edits (in characters) between quote and match; 0 for exact and normalised.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance: Option<usize>,
+    /// How it was found.
+    #[serde(rename = "match")]
+    pub kind: MatchKind,
+}
+
+/// One use of a source: a marker's ref, a declared citation, or both merged.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CitationResult {
+    /// The source as written: `3`, `abc123`, `Chapter 2, Section 4`.
+    pub label: String,
+    /// The resolved source's label (1-based), when it was retrieved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_index: Option<u32>,
+    /// The resolved source's id, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_id: Option<String>,
+    /// Index into `Report::markers` of the marker, for a citation in the text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub marker: Option<usize>,
+    /// The marker's span in the answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    /// Index into the input's `citations`, for a declared citation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declared: Option<usize>,
+    /// No errors.
+    pub valid: bool,
+    /// Findings with severity error.
+    pub errors: Vec<Finding>,
+    /// Findings with severity warning.
+    pub warnings: Vec<Finding>,
+    /// 1.0 minus penalties (spec 004), floored at 0.
+    pub quality_score: f64,
+    /// Where the quote was found, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quote: Option<QuoteLocation>,
+    /// Claim-support score in 0–1, when scored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub support: Option<f64>,
+    /// The claim (sentence) the marker belongs to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<Span>,
+}
+
+/// Aggregates over all citations (spec 004).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    /// Citations checked.
+    pub total: usize,
+    /// Citations without errors.
+    pub valid: usize,
+    /// Citations with errors.
+    pub invalid: usize,
+    /// Mean `alignmentScore` of the citations that carry one.
+    pub avg_alignment: Option<f64>,
+    /// Claims with a citation / claims.
+    pub citation_coverage: f64,
+    /// Share of declared citation objects with `evidenceIdx`.
+    pub has_evidence_idx: f64,
+    /// Share with `alignmentScore`.
+    pub has_alignment_score: f64,
+    /// Share with `spanInAnswer`.
+    pub has_span: f64,
+    /// Citations pointing at something that does not exist: a source that was not
+    /// retrieved, a span not in the answer, a quote not in the source.
+    pub hallucinations: usize,
+    /// Claims without a citation.
+    pub uncited_claims: usize,
+}
+
+/// A piece of the cleaned answer, for rendering citation chips.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Segment {
+    /// Plain answer text (markdown).
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// A citation marker, to render as a chip.
+    #[serde(rename_all = "camelCase")]
+    Cite {
+        /// The marker as it stands in the cleaned answer.
+        label: String,
+        /// The source labels it cites.
+        refs: Vec<String>,
+        /// The first cited source's label, when it was retrieved.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        source_index: Option<u32>,
+        /// That source's title.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+        /// That source's URL.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        url: Option<String>,
+        /// Every ref of the marker resolves to a retrieved source.
+        valid: bool,
+    },
+}
+
+/// The result of validating one answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report<'a> {
+    /// The gate.
+    pub status: Status,
+    /// Spec 000's confidence.
+    pub confidence: f64,
+    /// Confidence below `uncertainBelow`.
+    pub uncertain: bool,
+    /// Spec 000's note for uncertain answers, when `uncertain`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uncertainty_note: Option<&'static str>,
+    /// The answer after the cleaning policy.
+    pub cleaned_answer: String,
+    /// The markers of the (original) answer.
+    pub markers: Vec<Marker<'a>>,
+    /// One per cited source use.
+    pub citations: Vec<CitationResult>,
+    /// Every finding, citation-level and answer-level.
+    pub findings: Vec<Finding>,
+    /// Aggregates.
+    pub summary: Summary,
+    /// `cleaned_answer` cut into text and chips.
+    pub segments: Vec<Segment>,
+    /// Wall time of `validate` in milliseconds, set by the caller that can measure it
+    /// (the JS binding, the CLI); 0 from the core.
+    pub timing_ms: f64,
+}
