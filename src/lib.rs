@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod claims;
 pub mod error;
 pub mod locate;
 pub mod model;

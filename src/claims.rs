@@ -1,0 +1,210 @@
+//! Splitting a markdown answer into claims (sentences) with their spans.
+//!
+//! A claim is a sentence of prose, a list item's sentence or a table row. Headings,
+//! questions, code blocks, table separators and fragments under three words are not
+//! claims. A sentence ends at `.`, `!`, `?` (or `。！？`) followed by space, a marker or
+//! the end — but not after an abbreviation (`e.g.`, `Dr.`, `U.S.`) or inside a number
+//! (`3.14`, `v1.2.3`). Markers right after the end (`fact. [1]`) belong to it.
+//!
+//! ```
+//! use citeproof::claims::split_claims;
+//! let answer = "# Title\n\nDr. Smith found 3.5% growth [1]. Prices rose. [2]\n\nWhy?";
+//! let claims = split_claims(answer, &[]);
+//! let texts: Vec<&str> = claims.iter().map(|c| &answer[c.span.range()]).collect();
+//! assert_eq!(texts, ["Dr. Smith found 3.5% growth [1].", "Prices rose. [2]"]);
+//! ```
+
+use crate::model::Span;
+
+/// One claim of an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// The sentence, including markers that follow it.
+    pub span: Span,
+    /// Indices (into the marker spans given to [`split_claims`]) of its markers.
+    pub markers: Vec<usize>,
+}
+
+/// Words that end with a period without ending a sentence (compared lower-case).
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "etc", "vs", "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "fig", "no", "al", "approx", "ca",
+    "cf", "inc", "ltd", "co", "corp", "dept", "est", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
+    "oct", "nov", "dec", "u.s", "u.k", "u.n", "e.u", "p", "pp", "vol", "ed", "eds", "op", "ph.d",
+];
+
+/// The claims of `answer`. `markers` are the marker spans in the answer, in order.
+pub fn split_claims(answer: &str, markers: &[Span]) -> Vec<Claim> {
+    let mut claims = Vec::new();
+    let mut in_fence: Option<&str> = None;
+    let mut line_start = 0;
+    for line in answer.split_inclusive('\n') {
+        let start = line_start;
+        line_start += line.len();
+        let trimmed = line.trim_start_matches([' ', '\t', '>']);
+        let fence = ["```", "~~~"].into_iter().find(|f| trimmed.starts_with(f));
+        match (in_fence, fence) {
+            (Some(open), Some(f)) if f == open => {
+                in_fence = None;
+                continue;
+            }
+            (Some(_), _) => continue,
+            (None, Some(f)) => {
+                in_fence = Some(f);
+                continue;
+            }
+            (None, None) => {}
+        }
+        let indent = line.len() - trimmed.len();
+        let body = trimmed.trim_end();
+        if body.is_empty() || body.starts_with('#') || is_table_separator(body) {
+            continue;
+        }
+        let content_start = start + indent + list_marker_len(body);
+        let content_end = start + indent + body.len();
+        if body.starts_with('|') {
+            push_claim(&mut claims, answer, Span::new(content_start, content_end));
+            continue;
+        }
+        split_sentences(answer, Span::new(content_start, content_end), markers, &mut claims);
+    }
+    for claim in &mut claims {
+        claim.markers = markers
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.start >= claim.span.start && m.end <= claim.span.end)
+            .map(|(i, _)| i)
+            .collect();
+    }
+    claims
+}
+
+fn split_sentences(answer: &str, line: Span, markers: &[Span], claims: &mut Vec<Claim>) {
+    let text = &answer[line.range()];
+    let mut sentence_start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if !matches!(c, '.' | '!' | '?' | '。' | '！' | '？') {
+            continue;
+        }
+        let mut end = at + c.len_utf8();
+        // Runs of terminators and closing quotes/brackets stay with the sentence.
+        while let Some(&(next_at, next)) = chars.peek() {
+            if matches!(next, '.' | '!' | '?' | '"' | '\'' | ')' | '”' | '’' | '*' | '_') {
+                end = next_at + next.len_utf8();
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        let rest = &text[end..];
+        let at_boundary = rest.is_empty() || rest.starts_with(char::is_whitespace) || rest.starts_with('[');
+        let ascii_end = c.is_ascii();
+        if ascii_end && (!at_boundary || is_abbreviation(&text[..at]) || is_inside_number(text, at)) {
+            continue;
+        }
+        // Markers after the terminator (`fact. [1]`) belong to this sentence.
+        let absolute_end = line.start + end;
+        let mut trailing = absolute_end;
+        for m in markers.iter().filter(|m| m.start >= absolute_end && m.end <= line.end) {
+            if !answer[trailing..m.start].trim().is_empty() {
+                break;
+            }
+            trailing = m.end;
+        }
+        push_claim(claims, answer, Span::new(line.start + sentence_start, trailing));
+        sentence_start = trailing - line.start;
+        while chars.peek().is_some_and(|&(i, _)| i < sentence_start) {
+            chars.next();
+        }
+    }
+    if sentence_start < text.len() {
+        push_claim(claims, answer, Span::new(line.start + sentence_start, line.end));
+    }
+}
+
+fn push_claim(claims: &mut Vec<Claim>, answer: &str, span: Span) {
+    let raw = &answer[span.range()];
+    let trimmed_start = raw.len() - raw.trim_start().len();
+    let span = Span::new(span.start + trimmed_start, span.start + raw.trim_end().len());
+    let text = &answer[span.range()];
+    let words = text.split_whitespace().filter(|w| w.chars().any(char::is_alphanumeric)).count();
+    let cjk = text.chars().filter(|c| ('\u{3040}'..='\u{9fff}').contains(c)).count();
+    let is_question = text.trim_end_matches(|c: char| c == ']' || c.is_ascii_digit() || c == '[').ends_with(['?', '？']);
+    if (words >= 3 || cjk >= 6) && !is_question {
+        claims.push(Claim {
+            span,
+            markers: Vec::new(),
+        });
+    }
+}
+
+fn is_abbreviation(before: &str) -> bool {
+    let word = before.rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("");
+    let word = word.to_ascii_lowercase();
+    ABBREVIATIONS.contains(&word.as_str()) || (word.len() == 1 && word.chars().all(|c| c.is_ascii_alphabetic()))
+}
+
+fn is_inside_number(text: &str, dot: usize) -> bool {
+    let before = text[..dot].chars().next_back();
+    let after = text[dot + 1..].chars().next();
+    before.is_some_and(|c| c.is_ascii_digit()) && after.is_some_and(|c| c.is_ascii_digit())
+}
+
+fn list_marker_len(body: &str) -> usize {
+    let bytes = body.as_bytes();
+    match bytes.first() {
+        Some(b'-' | b'*' | b'+') if bytes.get(1) == Some(&b' ') => 2,
+        Some(b'0'..=b'9') => {
+            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            match (bytes.get(digits), bytes.get(digits + 1)) {
+                (Some(b'.' | b')'), Some(b' ')) => digits + 2,
+                _ => 0,
+            }
+        }
+        _ => 0,
+    }
+}
+
+fn is_table_separator(body: &str) -> bool {
+    body.starts_with('|') && body.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(answer: &str) -> Vec<&str> {
+        let markers: Vec<Span> = crate::parse::parse(answer).iter().map(|m| m.span).collect();
+        split_claims(answer, &markers).iter().map(|c| &answer[c.span.range()]).collect()
+    }
+
+    #[test]
+    fn abbreviations_decimals_and_versions_do_not_split() {
+        assert_eq!(
+            texts("E.g. the U.S. economy grew 2.5% in v1.2.3 of the report [1]. Next it fell sharply [2]."),
+            ["E.g. the U.S. economy grew 2.5% in v1.2.3 of the report [1].", "Next it fell sharply [2]."]
+        );
+    }
+
+    #[test]
+    fn markers_after_the_period_belong_to_the_sentence_before() {
+        assert_eq!(texts("Prices rose quickly. [1][2] Then they fell back. [3]"), ["Prices rose quickly. [1][2]", "Then they fell back. [3]"]);
+    }
+
+    #[test]
+    fn headings_questions_code_and_short_fragments_are_not_claims() {
+        let answer = "## Heading here now\n\nIs this a question?\n\n```\nlet x = 1. And more code here.\n```\nOk.\n- A list item with facts [1]\n";
+        assert_eq!(texts(answer), ["A list item with facts [1]"]);
+    }
+
+    #[test]
+    fn table_rows_are_claims_and_separators_are_not() {
+        let answer = "| Metal | Melting point |\n|---|---|\n| Iron | 1538 °C [1] |\n";
+        assert_eq!(texts(answer), ["| Metal | Melting point |", "| Iron | 1538 °C [1] |"]);
+    }
+
+    #[test]
+    fn cjk_sentences_split_at_full_stops() {
+        assert_eq!(texts("东京是日本的首都城市【1】。大阪是第二大城市之一【2】。"), ["东京是日本的首都城市【1】。", "大阪是第二大城市之一【2】。"]);
+    }
+}
