@@ -8,10 +8,12 @@
 //!
 //! ```
 //! use citeproof::claims::split_claims;
-//! let answer = "# Title\n\nDr. Smith found 3.5% growth [1]. Prices rose. [2]\n\nWhy?";
-//! let claims = split_claims(answer, &[]);
+//! let answer = "# Title\n\nDr. Smith found 3.5% growth [1]. Prices rose sharply. [2]\n\nWhy?";
+//! let markers: Vec<_> = citeproof::parse::parse(answer).iter().map(|m| m.span).collect();
+//! let claims = split_claims(answer, &markers);
 //! let texts: Vec<&str> = claims.iter().map(|c| &answer[c.span.range()]).collect();
-//! assert_eq!(texts, ["Dr. Smith found 3.5% growth [1].", "Prices rose. [2]"]);
+//! assert_eq!(texts, ["Dr. Smith found 3.5% growth [1].", "Prices rose sharply. [2]"]);
+//! assert_eq!(claims[1].markers, [1]);
 //! ```
 
 use crate::model::Span;

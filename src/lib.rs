@@ -25,6 +25,8 @@ pub mod locate;
 pub mod model;
 pub mod offsets;
 pub mod parse;
+mod rewrite;
+pub mod validate;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

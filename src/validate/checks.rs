@@ -1,0 +1,241 @@
+//! Per-citation checks of a declared citation's fields (spec 004) and quote (specs 001,
+//! 003). Every threshold comes from [`Options`].
+
+use crate::locate::locate_quote;
+use crate::model::{
+    DeclaredCitation, Finding, FindingCode, Loose, MatchKind, Options, QuoteLocation, Severity, Source, Span,
+};
+
+use super::resolve::invalid_field;
+
+/// What the checks of one citation found.
+#[derive(Default)]
+pub struct CitationChecks {
+    pub findings: Vec<Finding>,
+    /// Enhanced fields (evidenceIdx, alignmentScore, spanInAnswer) that are absent.
+    pub missing_enhanced: usize,
+    pub hallucinated_span: bool,
+    pub quote: Option<QuoteLocation>,
+}
+
+fn finding(code: FindingCode, severity: Severity, message: String) -> Finding {
+    Finding {
+        code,
+        severity,
+        message,
+        citation: None,
+        span: None,
+    }
+}
+
+/// A number field in `[0, 1]`.
+fn unit_interval(field: &str, value: &Option<Loose<f64>>, findings: &mut Vec<Finding>) -> Option<f64> {
+    match value {
+        Some(Loose::Valid(v)) if (0.0..=1.0).contains(v) => Some(*v),
+        Some(Loose::Valid(v)) => {
+            findings.push(invalid_field(field, &format!("{v} is outside 0–1")));
+            None
+        }
+        Some(Loose::Invalid(kind)) => {
+            findings.push(invalid_field(field, &format!("expected a number, got {kind}")));
+            None
+        }
+        None => None,
+    }
+}
+
+/// Spec 004's structure, semantic and quality checks of a declared citation object.
+pub fn check_fields(
+    citation: &DeclaredCitation,
+    answer: &str,
+    source_count: usize,
+    options: &Options,
+    out: &mut CitationChecks,
+) {
+    let enhanced_style = citation.relevance.is_some()
+        || citation.evidence_idx.is_some()
+        || citation.alignment_score.is_some()
+        || citation.span_in_answer.is_some();
+    unit_interval("relevance", &citation.relevance, &mut out.findings);
+    if let Some(score) = unit_interval("alignmentScore", &citation.alignment_score, &mut out.findings) {
+        if score < options.low_alignment {
+            out.findings.push(finding(
+                FindingCode::LowAlignment,
+                Severity::Warning,
+                format!("alignmentScore {score} is below {}", options.low_alignment),
+            ));
+        }
+    }
+    match &citation.evidence_idx {
+        Some(Loose::Valid(idx)) if idx.fract() != 0.0 => {
+            out.findings.push(invalid_field("evidenceIdx", &format!("{idx} is not an integer")))
+        }
+        Some(Loose::Valid(idx)) if *idx < 0.0 || *idx >= source_count as f64 => out.findings.push(finding(
+            FindingCode::EvidenceIdxOutOfRange,
+            Severity::Error,
+            format!("evidenceIdx {idx} is outside 0..{source_count}"),
+        )),
+        Some(Loose::Invalid(kind)) => {
+            out.findings.push(invalid_field("evidenceIdx", &format!("expected a number, got {kind}")))
+        }
+        _ => {}
+    }
+    match &citation.span_in_answer {
+        Some(Loose::Valid(span)) if !span_is_in_answer(span, answer, options.partial_span_chars) => {
+            out.hallucinated_span = true;
+            out.findings.push(finding(
+                FindingCode::SpanNotInAnswer,
+                Severity::Error,
+                "hallucinated span: spanInAnswer does not occur in the answer".into(),
+            ));
+        }
+        Some(Loose::Invalid(kind)) => {
+            out.findings.push(invalid_field("spanInAnswer", &format!("expected a string, got {kind}")))
+        }
+        _ => {}
+    }
+    if let Some(Loose::Invalid(kind)) = &citation.quote {
+        out.findings.push(invalid_field("quote", &format!("expected a string, got {kind}")));
+    }
+    if let Some(Loose::Valid(quote)) = &citation.quote {
+        if quote.trim().is_empty() {
+            out.findings.push(invalid_field("quote", "must not be empty"));
+        }
+    }
+    if !enhanced_style {
+        return;
+    }
+    for (field, present) in [("relevance", citation.relevance.is_some()), ("quote", citation.quote.is_some())] {
+        if !present {
+            out.findings.push(missing(field, "a required field of spec 004 citations"));
+        }
+    }
+    for (field, present) in [
+        ("evidenceIdx", citation.evidence_idx.is_some()),
+        ("alignmentScore", citation.alignment_score.is_some()),
+        ("spanInAnswer", citation.span_in_answer.is_some()),
+    ] {
+        if !present {
+            out.missing_enhanced += 1;
+            out.findings.push(missing(field, "an enhanced field (−0.05 quality)"));
+        }
+    }
+}
+
+fn missing(field: &str, what: &str) -> Finding {
+    finding(FindingCode::MissingField, Severity::Warning, format!("{field} is missing: {what}"))
+}
+
+/// Spec 004: exact, else normalised, else the first `partial_chars` characters.
+fn span_is_in_answer(span: &str, answer: &str, partial_chars: usize) -> bool {
+    if span.is_empty() || answer.contains(span) {
+        return true;
+    }
+    if locate_quote(span, answer, 0.0).kind != MatchKind::None {
+        return true;
+    }
+    let cut = span.char_indices().nth(partial_chars).map_or(span.len(), |(i, _)| i);
+    answer.contains(&span[..cut])
+}
+
+/// Locates the quote in the source's text and checks its length and line range.
+pub fn check_quote(citation: &DeclaredCitation, source: Option<&Source>, options: &Options, out: &mut CitationChecks) {
+    let quote = citation.quote.as_ref().and_then(Loose::valid).filter(|q| !q.trim().is_empty());
+    let line_range = match &citation.line_range {
+        Some(Loose::Valid(range)) => Some(*range),
+        Some(Loose::Invalid(kind)) => {
+            out.findings.push(finding(
+                FindingCode::LineRangeInvalid,
+                Severity::Error,
+                format!("lineRange: expected [first, last] or \"first-last\", got {kind}"),
+            ));
+            None
+        }
+        None => None,
+    };
+    let Some(source) = source else { return };
+    let text = source.text.as_deref();
+    let lines = text.map(line_spans);
+    let first_line = i64::from(source.first_line.unwrap_or(1));
+    let mut valid_range = None;
+    if let Some(range) = line_range {
+        let last_line = first_line + lines.as_ref().map_or(0, |l| l.len() as i64) - 1;
+        if range.first > range.last || range.first < first_line || range.last > last_line || text.is_none() {
+            out.findings.push(finding(
+                FindingCode::LineRangeInvalid,
+                Severity::Error,
+                format!("lines {}-{} are not inside the source (lines {first_line}-{last_line})", range.first, range.last),
+            ));
+        } else {
+            valid_range = Some(range);
+        }
+    }
+    let Some(quote) = quote else { return };
+    let chars = quote.chars().count();
+    if let Some([min, max]) = options.quote_length {
+        if chars < min || chars > max {
+            out.findings.push(finding(
+                FindingCode::QuoteLength,
+                Severity::Warning,
+                format!("the quote has {chars} characters; {min}–{max} keeps it readable"),
+            ));
+        }
+    }
+    let Some(text) = text else {
+        out.quote = Some(QuoteLocation {
+            span: None,
+            distance: None,
+            kind: MatchKind::None,
+        });
+        out.findings.push(finding(
+            FindingCode::QuoteNotFound,
+            Severity::Error,
+            "the cited source has no text to check the quote against".into(),
+        ));
+        return;
+    };
+    let location = locate_quote(quote, text, options.max_edit_ratio);
+    out.quote = Some(location);
+    match (location.kind, location.span) {
+        (MatchKind::None, _) | (_, None) => out.findings.push(finding(
+            FindingCode::QuoteNotFound,
+            Severity::Error,
+            "the quote does not occur in the cited source".into(),
+        )),
+        (kind, Some(span)) => {
+            if kind == MatchKind::Approximate {
+                out.findings.push(finding(
+                    FindingCode::QuoteApproximate,
+                    Severity::Warning,
+                    format!("the quote matches the source only approximately ({} edits)", location.distance.unwrap_or(0)),
+                ));
+            }
+            if let (Some(range), Some(lines)) = (valid_range, lines.as_ref()) {
+                let first = first_line + lines.iter().position(|l| l.end > span.start).unwrap_or(0) as i64;
+                let last = first_line + lines.iter().position(|l| l.end >= span.end).unwrap_or(lines.len() - 1) as i64;
+                if first < range.first || last > range.last {
+                    out.findings.push(finding(
+                        FindingCode::LineRangeMismatch,
+                        Severity::Error,
+                        format!("the quote is on lines {first}-{last}, outside {}-{}", range.first, range.last),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// The byte span of every line (without its line break).
+fn line_spans(text: &str) -> Vec<Span> {
+    let mut spans = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_end_matches(['\n', '\r']);
+        spans.push(Span::new(start, start + content.len()));
+        start += line.len();
+    }
+    if spans.is_empty() {
+        spans.push(Span::new(0, 0));
+    }
+    spans
+}

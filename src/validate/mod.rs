@@ -1,0 +1,399 @@
+//! Runs the checks, scores, decides: the only place that knows thresholds (DESIGN.md §5–§6).
+//!
+//! ```
+//! use citeproof::model::{Input, Options, Source, Status};
+//! use citeproof::validate::Validator;
+//!
+//! let input = Input {
+//!     answer: "Litecoin was created in 2011 [1]. It uses Scrypt [3].".into(),
+//!     sources: vec![
+//!         Source { title: Some("History".into()), text: Some("Created in 2011".into()), ..Source::default() },
+//!         Source { title: Some("Tech".into()), text: Some("Uses Scrypt".into()), ..Source::default() },
+//!     ],
+//!     ..Input::default()
+//! };
+//! let report = Validator::new(Options::default()).unwrap().validate(&input).unwrap();
+//! assert_eq!(report.findings[0].code.name(), "out_of_range");
+//! assert_eq!(report.cleaned_answer, "Litecoin was created in 2011 [1]. It uses Scrypt.");
+//! assert_eq!(report.status, Status::Fail); // 1 of 2 citations invalid: over spec 004's 30%
+//! ```
+
+mod checks;
+mod resolve;
+
+use crate::claims::split_claims;
+use crate::error::{Error, ErrorCode};
+use crate::model::{
+    CitationResult, Finding, FindingCode, Input, Mode, Options, Report, Severity, Status, Summary,
+};
+use crate::parse::Parser;
+use crate::rewrite::{MarkerFate, rewrite};
+
+use checks::{CitationChecks, check_fields, check_quote};
+pub(crate) use resolve::SourceIndex;
+use resolve::{declared_use, marker_uses, merge};
+
+/// Spec 000's note for answers whose sources may not match.
+pub const UNCERTAINTY_NOTE: &str = "(Note: This answer is uncertain - sources may not match)";
+
+/// Quality penalty per missing enhanced field (spec 004).
+const MISSING_ENHANCED_PENALTY: f64 = 0.05;
+/// Quality penalty for a hallucinated span (spec 004).
+const HALLUCINATED_SPAN_PENALTY: f64 = 0.3;
+
+/// Validates answers with one set of options; build once, reuse for many answers.
+#[derive(Clone, Debug)]
+pub struct Validator {
+    options: Options,
+    parser: Parser,
+}
+
+impl Validator {
+    /// Checks the options and compiles their marker patterns.
+    pub fn new(options: Options) -> Result<Validator, Error> {
+        for (name, value) in [
+            ("maxInvalidRatio", options.max_invalid_ratio),
+            ("lowAlignment", options.low_alignment),
+            ("minAvgAlignment", options.min_avg_alignment),
+            ("minCoverage", options.min_coverage),
+            ("minEvidenceIdxRatio", options.min_evidence_idx_ratio),
+            ("maxEditRatio", options.max_edit_ratio),
+            ("uncertainBelow", options.uncertain_below),
+        ] {
+            if !(0.0..=1.0).contains(&value) {
+                return Err(Error::new(ErrorCode::InvalidOption, name, format!("{value} is outside 0–1")));
+            }
+        }
+        if let Some([min, max]) = options.quote_length {
+            if min > max {
+                return Err(Error::new(ErrorCode::InvalidOption, "quoteLength", "min is greater than max"));
+            }
+        }
+        let parser = Parser::with_patterns(&options.marker_patterns)?;
+        Ok(Validator { options, parser })
+    }
+
+    /// The options in use.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Validates one answer. `Err` only for input that cannot be used (limits, NaN
+    /// relevance); every problem with the citations is a finding in the report.
+    pub fn validate<'a>(&self, input: &'a Input) -> Result<Report<'a>, Error> {
+        self.check_input(input)?;
+        let options = &self.options;
+        let answer = input.answer.as_str();
+        let index = SourceIndex::new(&input.sources);
+        let ids = index.marker_ids();
+        let markers: Vec<_> = self.parser.find_iter(answer, &ids).collect();
+
+        let mut findings = Vec::new();
+        let mode = input.mode.as_deref().map(|m| (m, Mode::from_name(m)));
+        if let Some((name, None)) = mode {
+            findings.push(answer_finding(
+                FindingCode::InvalidMode,
+                format!("mode \"{name}\" is not one of answer, clarify, refuse"),
+            ));
+        }
+        let declared = input.citations.as_deref().unwrap_or_default();
+        let declared_uses = declared.iter().enumerate().map(|(i, c)| declared_use(i, c, &index)).collect();
+        let uses = merge(marker_uses(&markers, &index, answer), declared_uses);
+
+        let has_declared_list = input.citations.is_some();
+        let mut citations = Vec::with_capacity(uses.len());
+        // The retrieved source (position in `sources`) of each citation, for rewriting.
+        let mut positions = Vec::with_capacity(uses.len());
+        for (ci, u) in uses.into_iter().enumerate() {
+            positions.push(u.resolved.as_ref().ok().copied());
+            let mut checks = CitationChecks { findings: u.findings, ..CitationChecks::default() };
+            if let Err((code, message)) = &u.resolved {
+                checks.findings.push(Finding {
+                    code: *code,
+                    severity: Severity::Error,
+                    message: message.clone(),
+                    citation: None,
+                    span: u.span,
+                });
+            }
+            if has_declared_list && u.marker.is_some() && u.declared.is_none() {
+                checks.findings.push(Finding {
+                    code: FindingCode::NotDeclared,
+                    severity: Severity::Error,
+                    message: format!("source {} is cited in the text but not in the declared citations", u.label),
+                    citation: None,
+                    span: u.span,
+                });
+            }
+            if u.marker.is_none() && !markers.is_empty() {
+                checks.findings.push(answer_finding(
+                    FindingCode::DeclaredUnused,
+                    format!("declared citation of source {} is never cited in the text", u.label),
+                ));
+            }
+            let source = u.resolved.as_ref().ok().map(|&i| index.source(i));
+            if let Some(d) = u.declared.map(|d| &declared[d]) {
+                check_fields(d, answer, index.len(), options, &mut checks);
+                check_quote(d, source, options, &mut checks);
+            }
+            citations.push(citation_result(ci, u.label, u.resolved.ok(), &index, u.marker, u.span, u.declared, checks));
+        }
+
+        let marker_spans: Vec<_> = markers.iter().map(|m| m.span).collect();
+        let claims = split_claims(answer, &marker_spans);
+        let declared_spans: Vec<&str> = declared
+            .iter()
+            .filter_map(|c| c.span_in_answer.as_ref()?.valid().map(String::as_str))
+            .collect();
+        let cited_claims = claims
+            .iter()
+            .filter(|c| !c.markers.is_empty() || declared_spans.iter().any(|s| answer[c.span.range()].contains(s)))
+            .count();
+        for citation in &mut citations {
+            citation.claim = citation
+                .span
+                .and_then(|s| claims.iter().find(|c| c.span.start <= s.start && s.end <= c.span.end))
+                .map(|c| c.span);
+        }
+
+        let requires_citations = options.require_citations && matches!(mode, None | Some((_, Some(Mode::Answer))));
+        if citations.is_empty() && requires_citations {
+            findings.push(Finding {
+                code: FindingCode::NoCitations,
+                severity: Severity::Error,
+                message: "the answer cites no source".into(),
+                citation: None,
+                span: None,
+            });
+        }
+
+        let summary = summarize(&citations, declared, claims.len(), cited_claims);
+        let status = gate(&citations, &findings, &summary, declared, options);
+        let confidence = confidence(input, &citations);
+        let uncertain = confidence < options.uncertain_below;
+
+        let fates: Vec<MarkerFate> = markers
+            .iter()
+            .enumerate()
+            .map(|(mi, _)| MarkerFate {
+                refs: citations
+                    .iter()
+                    .zip(&positions)
+                    .filter(|(c, _)| c.marker == Some(mi))
+                    .map(|(c, &position)| (c.label.clone(), position.filter(|_| !has_resolution_error(c))))
+                    .collect(),
+            })
+            .collect();
+        let (cleaned_answer, segments) = rewrite(answer, &markers, &fates, &index, options);
+
+        for (ci, citation) in citations.iter().enumerate() {
+            for f in citation.errors.iter().chain(&citation.warnings) {
+                findings.push(Finding { citation: Some(ci), ..f.clone() });
+            }
+        }
+        findings.sort_by_key(|f| (f.span.map_or(usize::MAX, |s| s.start), f.citation));
+        Ok(Report {
+            status,
+            confidence,
+            uncertain,
+            uncertainty_note: uncertain.then_some(UNCERTAINTY_NOTE),
+            cleaned_answer,
+            markers,
+            citations,
+            findings,
+            summary,
+            segments,
+            timing_ms: 0.0,
+        })
+    }
+
+    fn check_input(&self, input: &Input) -> Result<(), Error> {
+        let chars = input.answer.chars().count();
+        if chars > self.options.max_answer_chars {
+            return Err(Error::new(
+                ErrorCode::TooLarge,
+                "input.answer",
+                format!("{chars} characters exceed maxAnswerChars ({})", self.options.max_answer_chars),
+            ));
+        }
+        if input.sources.len() > self.options.max_sources {
+            return Err(Error::new(
+                ErrorCode::TooLarge,
+                "input.sources",
+                format!("{} sources exceed maxSources ({})", input.sources.len(), self.options.max_sources),
+            ));
+        }
+        for (i, source) in input.sources.iter().enumerate() {
+            if let Some(r) = source.relevance {
+                if !r.is_finite() {
+                    return Err(Error::new(
+                        ErrorCode::InvalidInput,
+                        format!("input.sources[{i}].relevance"),
+                        format!("{r} is not a finite number"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn answer_finding(code: FindingCode, message: String) -> Finding {
+    let severity = match code {
+        FindingCode::DeclaredUnused => Severity::Warning,
+        _ => Severity::Error,
+    };
+    Finding {
+        code,
+        severity,
+        message,
+        citation: None,
+        span: None,
+    }
+}
+
+/// A citation whose source does not exist (as opposed to one with bad fields).
+fn has_resolution_error(c: &CitationResult) -> bool {
+    c.errors.iter().any(|f| {
+        matches!(
+            f.code,
+            FindingCode::OutOfRange | FindingCode::ZeroIndex | FindingCode::UnknownSource | FindingCode::MissingField
+        )
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn citation_result(
+    _ci: usize,
+    label: String,
+    resolved: Option<usize>,
+    index: &SourceIndex<'_>,
+    marker: Option<usize>,
+    span: Option<crate::model::Span>,
+    declared: Option<usize>,
+    checks: CitationChecks,
+) -> CitationResult {
+    let (errors, warnings): (Vec<_>, Vec<_>) =
+        checks.findings.into_iter().partition(|f| f.severity == Severity::Error);
+    let mut quality = 1.0;
+    if checks.hallucinated_span {
+        quality -= HALLUCINATED_SPAN_PENALTY;
+    }
+    if errors.is_empty() {
+        quality -= MISSING_ENHANCED_PENALTY * checks.missing_enhanced as f64;
+    }
+    CitationResult {
+        label,
+        source_index: resolved.map(|i| index.label(i)),
+        source_id: resolved.and_then(|i| index.source(i).id.clone()),
+        marker,
+        span,
+        declared,
+        valid: errors.is_empty(),
+        errors,
+        warnings,
+        quality_score: round3(quality.max(0.0)),
+        quote: checks.quote,
+        support: None,
+        claim: None,
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+fn summarize(
+    citations: &[CitationResult],
+    declared: &[crate::model::DeclaredCitation],
+    claims: usize,
+    cited_claims: usize,
+) -> Summary {
+    let total = citations.len();
+    let valid = citations.iter().filter(|c| c.valid).count();
+    let alignments: Vec<f64> = declared
+        .iter()
+        .filter_map(|d| d.alignment_score.as_ref()?.valid().copied())
+        .filter(|v| (0.0..=1.0).contains(v))
+        .collect();
+    let share = |count: usize| if declared.is_empty() { 0.0 } else { count as f64 / declared.len() as f64 };
+    let hallucinations = citations
+        .iter()
+        .filter(|c| {
+            c.errors.iter().any(|f| {
+                matches!(
+                    f.code,
+                    FindingCode::OutOfRange
+                        | FindingCode::ZeroIndex
+                        | FindingCode::UnknownSource
+                        | FindingCode::SpanNotInAnswer
+                        | FindingCode::QuoteNotFound
+                )
+            })
+        })
+        .count();
+    Summary {
+        total,
+        valid,
+        invalid: total - valid,
+        avg_alignment: (!alignments.is_empty()).then(|| round3(alignments.iter().sum::<f64>() / alignments.len() as f64)),
+        citation_coverage: if claims == 0 { 1.0 } else { round3(cited_claims as f64 / claims as f64) },
+        has_evidence_idx: round3(share(declared.iter().filter(|d| d.evidence_idx.is_some()).count())),
+        has_alignment_score: round3(share(declared.iter().filter(|d| d.alignment_score.is_some()).count())),
+        has_span: round3(share(declared.iter().filter(|d| d.span_in_answer.is_some()).count())),
+        hallucinations,
+        uncited_claims: claims - cited_claims,
+    }
+}
+
+/// Spec 004's quality gate (DESIGN.md §6), plus: any invalid citation is at least a warning.
+fn gate(
+    citations: &[CitationResult],
+    findings: &[Finding],
+    summary: &Summary,
+    declared: &[crate::model::DeclaredCitation],
+    options: &Options,
+) -> Status {
+    let any_code = |code: FindingCode| {
+        findings.iter().any(|f| f.code == code)
+            || citations.iter().any(|c| c.errors.iter().chain(&c.warnings).any(|f| f.code == code))
+    };
+    let answer_error = findings.iter().any(|f| f.severity == Severity::Error);
+    let invalid_ratio = if summary.total == 0 { 0.0 } else { summary.invalid as f64 / summary.total as f64 };
+    if answer_error
+        || invalid_ratio > options.max_invalid_ratio
+        || any_code(FindingCode::SpanNotInAnswer)
+        || any_code(FindingCode::QuoteNotFound)
+    {
+        return Status::Fail;
+    }
+    let uses_enhanced = declared
+        .iter()
+        .any(|d| d.evidence_idx.is_some() || d.alignment_score.is_some() || d.span_in_answer.is_some());
+    let warn = summary.invalid > 0
+        || summary.avg_alignment.is_some_and(|a| a < options.min_avg_alignment)
+        || summary.citation_coverage < options.min_coverage
+        || (uses_enhanced && summary.has_evidence_idx < options.min_evidence_idx_ratio)
+        || any_code(FindingCode::UnsupportedClaim);
+    if warn { Status::Warn } else { Status::Pass }
+}
+
+/// Spec 000: base from mean source relevance, +0.1 when every citation is grounded,
+/// −0.2 otherwise, clamped to [0, 1].
+fn confidence(input: &Input, citations: &[CitationResult]) -> f64 {
+    let relevances: Vec<f64> = input.sources.iter().filter_map(|s| s.relevance).collect();
+    let base: f64 = if relevances.is_empty() {
+        0.7
+    } else {
+        let mean = relevances.iter().sum::<f64>() / relevances.len() as f64;
+        if mean < 0.7 {
+            0.5
+        } else if mean < 0.85 {
+            0.7
+        } else {
+            0.9
+        }
+    };
+    let grounded = citations.iter().all(|c| c.valid);
+    round3((base + if grounded { 0.1 } else { -0.2 }).clamp(0.0, 1.0))
+}

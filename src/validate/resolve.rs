@@ -1,0 +1,253 @@
+//! Which retrieved source does each citation mean? Membership in *this* request's
+//! retrieved set: labels, ids, chunk and doc ids, titles, chapter + section.
+
+use std::collections::HashMap;
+
+use crate::model::{DeclaredCitation, Finding, FindingCode, Loose, Marker, Refs, Severity, Source, SourceRef, Span};
+
+/// Lookup tables over the retrieved sources.
+pub(crate) struct SourceIndex<'a> {
+    sources: &'a [Source],
+    by_label: HashMap<u32, usize>,
+    by_name: HashMap<&'a str, usize>,
+    by_chunk: HashMap<&'a str, usize>,
+    by_doc: HashMap<&'a str, usize>,
+}
+
+impl<'a> SourceIndex<'a> {
+    /// Indexes `sources` by label, name, chunk id and doc id (first one wins).
+    pub fn new(sources: &'a [Source]) -> SourceIndex<'a> {
+        let mut index = SourceIndex {
+            sources,
+            by_label: HashMap::with_capacity(sources.len()),
+            by_name: HashMap::new(),
+            by_chunk: HashMap::new(),
+            by_doc: HashMap::new(),
+        };
+        for (i, source) in sources.iter().enumerate() {
+            index.by_label.entry(label_of(source, i)).or_insert(i);
+            for name in [&source.id, &source.chunk_id, &source.doc_id, &source.title].into_iter().flatten() {
+                index.by_name.entry(name.as_str()).or_insert(i);
+            }
+            if let Some(chunk) = &source.chunk_id {
+                index.by_chunk.entry(chunk.as_str()).or_insert(i);
+            }
+            if let Some(doc) = &source.doc_id {
+                index.by_doc.entry(doc.as_str()).or_insert(i);
+            }
+        }
+        index
+    }
+
+    /// The ids a bracketed `[id]` marker may name.
+    pub fn marker_ids(&self) -> Vec<&'a str> {
+        self.sources
+            .iter()
+            .flat_map(|s| [&s.id, &s.chunk_id, &s.doc_id])
+            .flatten()
+            .map(String::as_str)
+            .collect()
+    }
+
+    /// The 1-based label of the source at position `i`.
+    pub fn label(&self, i: usize) -> u32 {
+        label_of(&self.sources[i], i)
+    }
+
+    /// The source at position `i`.
+    pub fn source(&self, i: usize) -> &'a Source {
+        &self.sources[i]
+    }
+
+    /// Number of sources.
+    pub fn len(&self) -> usize {
+        self.sources.len()
+    }
+
+    fn by_number(&self, n: u32) -> Result<usize, (FindingCode, String)> {
+        match n {
+            0 => Err((FindingCode::ZeroIndex, "source labels start at 1; [0] names no source".into())),
+            n => self.by_label.get(&n).copied().ok_or_else(|| {
+                (
+                    FindingCode::OutOfRange,
+                    format!("source {n} does not exist: {} sources were retrieved", self.sources.len()),
+                )
+            }),
+        }
+    }
+
+    fn by_name(&self, name: &str) -> Result<usize, (FindingCode, String)> {
+        self.by_name
+            .get(name)
+            .copied()
+            .ok_or_else(|| (FindingCode::UnknownSource, format!("\"{name}\" is not among the retrieved sources")))
+    }
+
+    fn by_section(&self, chapter: &str, section: u32) -> Result<usize, (FindingCode, String)> {
+        self.sources
+            .iter()
+            .position(|s| s.chapter.as_deref() == Some(chapter) && s.section == Some(section))
+            .ok_or_else(|| {
+                (
+                    FindingCode::UnknownSource,
+                    format!("Chapter {chapter}, Section {section} is not among the retrieved sources"),
+                )
+            })
+    }
+}
+
+fn label_of(source: &Source, position: usize) -> u32 {
+    source.index.unwrap_or(position as u32 + 1)
+}
+
+/// One cited source use, before checks: where it came from and what it resolved to.
+pub struct Use {
+    pub label: String,
+    pub resolved: Result<usize, (FindingCode, String)>,
+    pub marker: Option<usize>,
+    pub span: Option<Span>,
+    pub declared: Option<usize>,
+    /// Findings found while resolving (duplicates, invalid fields).
+    pub findings: Vec<Finding>,
+}
+
+/// The uses of the answer's markers, one per ref, in text order.
+pub fn marker_uses(markers: &[Marker<'_>], index: &SourceIndex<'_>, answer: &str) -> Vec<Use> {
+    let mut uses = Vec::new();
+    let mut previous: Option<(usize, Vec<String>)> = None; // (end, labels) of the last marker
+    for (mi, marker) in markers.iter().enumerate() {
+        let mut labels: Vec<String> = Vec::new();
+        let resolved: Vec<(String, Result<usize, (FindingCode, String)>)> = match &marker.refs {
+            Refs::Numbers(numbers) if numbers.is_empty() => vec![(
+                marker.raw.to_string(),
+                Err((
+                    FindingCode::UnknownSource,
+                    format!("{} is a provider marker; convert the response with its adapter (fromOpenAI) first", marker.raw),
+                )),
+            )],
+            Refs::Numbers(numbers) => numbers.iter().map(|&n| (n.to_string(), index.by_number(n))).collect(),
+            Refs::Ids(ids) => ids.iter().map(|id| (id.to_string(), index.by_name(id))).collect(),
+            Refs::Section { chapter, section } => {
+                vec![(marker.raw.to_string(), index.by_section(chapter, *section))]
+            }
+        };
+        let adjacent = previous
+            .as_ref()
+            .filter(|(end, _)| answer[*end..marker.span.start].trim().is_empty())
+            .map(|(_, labels)| labels.clone())
+            .unwrap_or_default();
+        for (label, resolved) in resolved {
+            let mut findings = Vec::new();
+            if labels.contains(&label) || adjacent.contains(&label) {
+                findings.push(Finding {
+                    code: FindingCode::DuplicateMarker,
+                    severity: Severity::Warning,
+                    message: format!("source {label} is cited twice in a row"),
+                    citation: None,
+                    span: Some(marker.span),
+                });
+            }
+            labels.push(label.clone());
+            uses.push(Use {
+                label,
+                resolved,
+                marker: Some(mi),
+                span: Some(marker.span),
+                declared: None,
+                findings,
+            });
+        }
+        previous = Some((marker.span.end, labels));
+    }
+    uses
+}
+
+/// The use a declared citation makes of a source.
+pub fn declared_use(di: usize, citation: &DeclaredCitation, index: &SourceIndex<'_>) -> Use {
+    let mut findings = Vec::new();
+    let mut attempts: Vec<(String, Result<usize, (FindingCode, String)>)> = Vec::new();
+    match &citation.source {
+        Some(Loose::Valid(SourceRef::Number(n))) => {
+            if n.fract() == 0.0 && *n >= 0.0 && *n <= f64::from(u32::MAX) {
+                attempts.push((format!("{n:.0}"), index.by_number(*n as u32)));
+            } else {
+                findings.push(invalid_field("source", &format!("{n} is not a source label")));
+            }
+        }
+        Some(Loose::Valid(SourceRef::Name(name))) if name.trim().is_empty() => {
+            findings.push(invalid_field("source", "must not be empty"));
+        }
+        Some(Loose::Valid(SourceRef::Name(name))) => attempts.push((name.clone(), index.by_name(name))),
+        Some(Loose::Invalid(kind)) => findings.push(invalid_field("source", &format!("expected a number or a string, got {kind}"))),
+        None => {}
+    }
+    for (field, value, table) in [
+        ("chunkId", &citation.chunk_id, &index.by_chunk),
+        ("docId", &citation.doc_id, &index.by_doc),
+    ] {
+        match value {
+            Some(Loose::Valid(id)) => attempts.push((
+                id.clone(),
+                table.get(id.as_str()).copied().ok_or_else(|| {
+                    (FindingCode::UnknownSource, format!("{field} \"{id}\" was not retrieved for this request"))
+                }),
+            )),
+            Some(Loose::Invalid(kind)) => findings.push(invalid_field(field, &format!("expected a string, got {kind}"))),
+            None => {}
+        }
+    }
+    // The first identification that resolves wins; otherwise the first failure stands.
+    let chosen = attempts
+        .iter()
+        .position(|(_, r)| r.is_ok())
+        .or(if attempts.is_empty() { None } else { Some(0) });
+    let (label, resolved) = match chosen {
+        Some(i) => attempts.swap_remove(i),
+        None => (
+            format!("citation {di}"),
+            Err((FindingCode::MissingField, "nothing identifies the source (no source, chunkId or docId)".into())),
+        ),
+    };
+    Use {
+        label,
+        resolved,
+        marker: None,
+        span: None,
+        declared: Some(di),
+        findings,
+    }
+}
+
+pub fn invalid_field(field: &str, problem: &str) -> Finding {
+    Finding {
+        code: FindingCode::InvalidField,
+        severity: Severity::Error,
+        message: format!("{field}: {problem}"),
+        citation: None,
+        span: None,
+    }
+}
+
+/// Merges each declared use into the first unmatched marker use of the same source
+/// (DESIGN.md §5); returns the merged list and, for the checks that need it, whether
+/// each merged use came from a marker, a declaration, or both.
+pub fn merge(marker_uses: Vec<Use>, declared_uses: Vec<Use>) -> Vec<Use> {
+    let mut merged = marker_uses;
+    let mut leftovers = Vec::new();
+    for declared in declared_uses {
+        let same = |u: &Use| match (&u.resolved, &declared.resolved) {
+            (Ok(a), Ok(b)) => a == b,
+            (Err(_), Err(_)) => u.label == declared.label,
+            _ => false,
+        };
+        match merged.iter_mut().find(|u| u.declared.is_none() && same(u)) {
+            Some(target) => {
+                target.declared = declared.declared;
+                target.findings.extend(declared.findings);
+            }
+            None => leftovers.push(declared),
+        }
+    }
+    merged.extend(leftovers);
+    merged
+}
