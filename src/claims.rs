@@ -29,9 +29,10 @@ pub struct Claim {
 
 /// Words that end with a period without ending a sentence (compared lower-case).
 const ABBREVIATIONS: &[&str] = &[
-    "e.g", "i.e", "etc", "vs", "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "fig", "no", "al", "approx", "ca",
-    "cf", "inc", "ltd", "co", "corp", "dept", "est", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
-    "oct", "nov", "dec", "u.s", "u.k", "u.n", "e.u", "p", "pp", "vol", "ed", "eds", "op", "ph.d",
+    "e.g", "i.e", "etc", "vs", "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "fig", "no",
+    "al", "approx", "ca", "cf", "inc", "ltd", "co", "corp", "dept", "est", "jan", "feb", "mar",
+    "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "u.s", "u.k", "u.n", "e.u",
+    "p", "pp", "vol", "ed", "eds", "op", "ph.d",
 ];
 
 /// The claims of `answer`. `markers` are the marker spans in the answer, in order.
@@ -67,7 +68,12 @@ pub fn split_claims(answer: &str, markers: &[Span]) -> Vec<Claim> {
             push_claim(&mut claims, answer, Span::new(content_start, content_end));
             continue;
         }
-        split_sentences(answer, Span::new(content_start, content_end), markers, &mut claims);
+        split_sentences(
+            answer,
+            Span::new(content_start, content_end),
+            markers,
+            &mut claims,
+        );
     }
     for claim in &mut claims {
         claim.markers = markers
@@ -91,7 +97,10 @@ fn split_sentences(answer: &str, line: Span, markers: &[Span], claims: &mut Vec<
         let mut end = at + c.len_utf8();
         // Runs of terminators and closing quotes/brackets stay with the sentence.
         while let Some(&(next_at, next)) = chars.peek() {
-            if matches!(next, '.' | '!' | '?' | '"' | '\'' | ')' | '”' | '’' | '*' | '_') {
+            if matches!(
+                next,
+                '.' | '!' | '?' | '"' | '\'' | ')' | '”' | '’' | '*' | '_'
+            ) {
                 end = next_at + next.len_utf8();
                 chars.next();
             } else {
@@ -99,39 +108,63 @@ fn split_sentences(answer: &str, line: Span, markers: &[Span], claims: &mut Vec<
             }
         }
         let rest = &text[end..];
-        let at_boundary = rest.is_empty() || rest.starts_with(char::is_whitespace) || rest.starts_with('[');
+        let at_boundary =
+            rest.is_empty() || rest.starts_with(char::is_whitespace) || rest.starts_with('[');
         let ascii_end = c.is_ascii();
-        if ascii_end && (!at_boundary || is_abbreviation(&text[..at]) || is_inside_number(text, at)) {
+        if ascii_end && (!at_boundary || is_abbreviation(&text[..at]) || is_inside_number(text, at))
+        {
             continue;
         }
         // Markers after the terminator (`fact. [1]`) belong to this sentence.
         let absolute_end = line.start + end;
         let mut trailing = absolute_end;
-        for m in markers.iter().filter(|m| m.start >= absolute_end && m.end <= line.end) {
+        for m in markers
+            .iter()
+            .filter(|m| m.start >= absolute_end && m.end <= line.end)
+        {
             if !answer[trailing..m.start].trim().is_empty() {
                 break;
             }
             trailing = m.end;
         }
-        push_claim(claims, answer, Span::new(line.start + sentence_start, trailing));
+        push_claim(
+            claims,
+            answer,
+            Span::new(line.start + sentence_start, trailing),
+        );
         sentence_start = trailing - line.start;
         while chars.peek().is_some_and(|&(i, _)| i < sentence_start) {
             chars.next();
         }
     }
     if sentence_start < text.len() {
-        push_claim(claims, answer, Span::new(line.start + sentence_start, line.end));
+        push_claim(
+            claims,
+            answer,
+            Span::new(line.start + sentence_start, line.end),
+        );
     }
 }
 
 fn push_claim(claims: &mut Vec<Claim>, answer: &str, span: Span) {
     let raw = &answer[span.range()];
     let trimmed_start = raw.len() - raw.trim_start().len();
-    let span = Span::new(span.start + trimmed_start, span.start + raw.trim_end().len());
+    let span = Span::new(
+        span.start + trimmed_start,
+        span.start + raw.trim_end().len(),
+    );
     let text = &answer[span.range()];
-    let words = text.split_whitespace().filter(|w| w.chars().any(char::is_alphanumeric)).count();
-    let cjk = text.chars().filter(|c| ('\u{3040}'..='\u{9fff}').contains(c)).count();
-    let is_question = text.trim_end_matches(|c: char| c == ']' || c.is_ascii_digit() || c == '[').ends_with(['?', '？']);
+    let words = text
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .count();
+    let cjk = text
+        .chars()
+        .filter(|c| ('\u{3040}'..='\u{9fff}').contains(c))
+        .count();
+    let is_question = text
+        .trim_end_matches(|c: char| c == ']' || c.is_ascii_digit() || c == '[')
+        .ends_with(['?', '？']);
     if (words >= 3 || cjk >= 6) && !is_question {
         claims.push(Claim {
             span,
@@ -141,9 +174,13 @@ fn push_claim(claims: &mut Vec<Claim>, answer: &str, span: Span) {
 }
 
 fn is_abbreviation(before: &str) -> bool {
-    let word = before.rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("");
+    let word = before
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or("");
     let word = word.to_ascii_lowercase();
-    ABBREVIATIONS.contains(&word.as_str()) || (word.len() == 1 && word.chars().all(|c| c.is_ascii_alphabetic()))
+    ABBREVIATIONS.contains(&word.as_str())
+        || (word.len() == 1 && word.chars().all(|c| c.is_ascii_alphabetic()))
 }
 
 fn is_inside_number(text: &str, dot: usize) -> bool {
@@ -177,20 +214,31 @@ mod tests {
 
     fn texts(answer: &str) -> Vec<&str> {
         let markers: Vec<Span> = crate::parse::parse(answer).iter().map(|m| m.span).collect();
-        split_claims(answer, &markers).iter().map(|c| &answer[c.span.range()]).collect()
+        split_claims(answer, &markers)
+            .iter()
+            .map(|c| &answer[c.span.range()])
+            .collect()
     }
 
     #[test]
     fn abbreviations_decimals_and_versions_do_not_split() {
         assert_eq!(
-            texts("E.g. the U.S. economy grew 2.5% in v1.2.3 of the report [1]. Next it fell sharply [2]."),
-            ["E.g. the U.S. economy grew 2.5% in v1.2.3 of the report [1].", "Next it fell sharply [2]."]
+            texts(
+                "E.g. the U.S. economy grew 2.5% in v1.2.3 of the report [1]. Next it fell sharply [2]."
+            ),
+            [
+                "E.g. the U.S. economy grew 2.5% in v1.2.3 of the report [1].",
+                "Next it fell sharply [2]."
+            ]
         );
     }
 
     #[test]
     fn markers_after_the_period_belong_to_the_sentence_before() {
-        assert_eq!(texts("Prices rose quickly. [1][2] Then they fell back. [3]"), ["Prices rose quickly. [1][2]", "Then they fell back. [3]"]);
+        assert_eq!(
+            texts("Prices rose quickly. [1][2] Then they fell back. [3]"),
+            ["Prices rose quickly. [1][2]", "Then they fell back. [3]"]
+        );
     }
 
     #[test]
@@ -202,11 +250,17 @@ mod tests {
     #[test]
     fn table_rows_are_claims_and_separators_are_not() {
         let answer = "| Metal | Melting point |\n|---|---|\n| Iron | 1538 °C [1] |\n";
-        assert_eq!(texts(answer), ["| Metal | Melting point |", "| Iron | 1538 °C [1] |"]);
+        assert_eq!(
+            texts(answer),
+            ["| Metal | Melting point |", "| Iron | 1538 °C [1] |"]
+        );
     }
 
     #[test]
     fn cjk_sentences_split_at_full_stops() {
-        assert_eq!(texts("东京是日本的首都城市【1】。大阪是第二大城市之一【2】。"), ["东京是日本的首都城市【1】。", "大阪是第二大城市之一【2】。"]);
+        assert_eq!(
+            texts("东京是日本的首都城市【1】。大阪是第二大城市之一【2】。"),
+            ["东京是日本的首都城市【1】。", "大阪是第二大城市之一【2】。"]
+        );
     }
 }

@@ -41,10 +41,14 @@ pub fn locate_quote(quote: &str, source: &str, max_edit_ratio: f64) -> QuoteLoca
     if pattern.chars.is_empty() || text.chars.is_empty() {
         return not_found();
     }
-    let max_edits = ((pattern.chars.len() as f64) * max_edit_ratio.clamp(0.0, 1.0)).floor() as usize;
+    let max_edits =
+        ((pattern.chars.len() as f64) * max_edit_ratio.clamp(0.0, 1.0)).floor() as usize;
     match best_match(&pattern.chars, &text.chars, max_edits) {
         Some(m) => QuoteLocation {
-            span: Some(Span::new(text.spans[m.start].start, text.spans[m.end - 1].end)),
+            span: Some(Span::new(
+                text.spans[m.start].start,
+                text.spans[m.end - 1].end,
+            )),
             distance: Some(m.distance),
             kind: if m.distance == 0 {
                 MatchKind::Normalized
@@ -129,7 +133,9 @@ fn best_match(pattern: &[char], text: &[char], max_edits: usize) -> Option<Match
         let forward = BitPattern::new(pattern.iter().copied());
         if let Some((distance, end)) = forward.search(&text[window.clone()], false) {
             let end = window.start + end;
-            if distance <= max_edits && best.is_none_or(|(d, e)| distance < d || (distance == d && end < e)) {
+            if distance <= max_edits
+                && best.is_none_or(|(d, e)| distance < d || (distance == d && end < e))
+            {
                 best = Some((distance, end));
             }
         }
@@ -150,7 +156,11 @@ fn best_match(pattern: &[char], text: &[char], max_edits: usize) -> Option<Match
 
 /// Text ranges worth searching: around exact hits of the `k + 1` pattern pieces, merged.
 /// Falls back to the whole text when pieces would be too short to be selective.
-fn candidate_windows(pattern: &[char], text: &[char], max_edits: usize) -> Vec<std::ops::Range<usize>> {
+fn candidate_windows(
+    pattern: &[char],
+    text: &[char],
+    max_edits: usize,
+) -> Vec<std::ops::Range<usize>> {
     let m = pattern.len();
     let pieces = max_edits + 1;
     let piece_len = m / pieces;
@@ -184,7 +194,9 @@ fn find_chars(haystack: &[char], needle: &[char]) -> Option<usize> {
     let first = *needle.first()?;
     let mut at = 0;
     while at + needle.len() <= haystack.len() {
-        let offset = haystack[at..=haystack.len() - needle.len()].iter().position(|&c| c == first)?;
+        let offset = haystack[at..=haystack.len() - needle.len()]
+            .iter()
+            .position(|&c| c == first)?;
         at += offset;
         if haystack[at..at + needle.len()] == *needle {
             return Some(at);
@@ -304,7 +316,9 @@ mod tests {
             row[0] = 0;
             for i in 1..=pattern.len() {
                 let up = row[i];
-                row[i] = (diag + usize::from(pattern[i - 1] != c)).min(row[i - 1] + 1).min(up + 1);
+                row[i] = (diag + usize::from(pattern[i - 1] != c))
+                    .min(row[i - 1] + 1)
+                    .min(up + 1);
                 diag = up;
             }
             best = best.min(row[pattern.len()]);
@@ -327,9 +341,16 @@ mod tests {
         };
         for &m in &[1usize, 5, 63, 64, 65, 130, 200] {
             for _ in 0..20 {
-                let pattern: Vec<char> = (0..m).map(|_| (b'a' + (next() % 4) as u8) as char).collect();
-                let text: Vec<char> = (0..(m + 40)).map(|_| (b'a' + (next() % 4) as u8) as char).collect();
-                let bits = BitPattern::new(pattern.iter().copied()).search(&text, false).unwrap().0;
+                let pattern: Vec<char> = (0..m)
+                    .map(|_| (b'a' + (next() % 4) as u8) as char)
+                    .collect();
+                let text: Vec<char> = (0..(m + 40))
+                    .map(|_| (b'a' + (next() % 4) as u8) as char)
+                    .collect();
+                let bits = BitPattern::new(pattern.iter().copied())
+                    .search(&text, false)
+                    .unwrap()
+                    .0;
                 assert_eq!(bits, reference_distance(&pattern, &text), "m = {m}");
             }
         }
@@ -338,8 +359,16 @@ mod tests {
     #[test]
     fn long_quote_over_many_blocks_is_found_with_its_span() {
         let sentence = "The committee reviewed every submission in detail before voting. ";
-        let source = format!("{}{}{}", "Intro text. ".repeat(40), sentence.repeat(5), "Outro.".repeat(10));
-        let quote = sentence.repeat(5).replace("committee", "comittee").replace("voting", "votng");
+        let source = format!(
+            "{}{}{}",
+            "Intro text. ".repeat(40),
+            sentence.repeat(5),
+            "Outro.".repeat(10)
+        );
+        let quote = sentence
+            .repeat(5)
+            .replace("committee", "comittee")
+            .replace("voting", "votng");
         let found = locate_quote(quote.trim(), &source, 0.1);
         assert_eq!(found.kind, MatchKind::Approximate);
         assert_eq!(found.distance, Some(10));
@@ -352,23 +381,36 @@ mod tests {
         let source = "He said “it’s **fine** — really”\u{a0}today.";
         let found = locate_quote("he said \"it's fine - really\" today", source, 0.0);
         assert_eq!(found.kind, MatchKind::Normalized);
-        assert_eq!(&source[found.span.unwrap().range()], "He said “it’s **fine** — really”\u{a0}today");
+        assert_eq!(
+            &source[found.span.unwrap().range()],
+            "He said “it’s **fine** — really”\u{a0}today"
+        );
     }
 
     #[test]
     fn too_many_edits_is_not_found() {
-        let found = locate_quote("super fast web framework", "FastAPI is a modern web framework.", 0.1);
+        let found = locate_quote(
+            "super fast web framework",
+            "FastAPI is a modern web framework.",
+            0.1,
+        );
         assert_eq!(found.kind, MatchKind::None);
         assert_eq!(found.span, None);
     }
 
     #[test]
     fn filter_windows_agree_with_a_full_scan() {
-        let source = format!("{}a modern web framework for building APIs{}", "x ".repeat(500), " y".repeat(500));
+        let source = format!(
+            "{}a modern web framework for building APIs{}",
+            "x ".repeat(500),
+            " y".repeat(500)
+        );
         let quote = chars("a modern web framewrk for bilding apis");
         let text = Normalized::new(&source).chars;
         let filtered = best_match(&quote, &text, 3).unwrap();
-        let full = BitPattern::new(quote.iter().copied()).search(&text, false).unwrap();
+        let full = BitPattern::new(quote.iter().copied())
+            .search(&text, false)
+            .unwrap();
         assert_eq!((filtered.distance, filtered.end), full);
     }
 

@@ -38,7 +38,9 @@ pub(crate) fn rewrite(
         if !keep {
             if let Some(trimmed) = before.strip_suffix(' ') {
                 before = trimmed;
-            } else if (start == 0 || answer[..start].ends_with('\n')) && answer[marker.span.end..].starts_with(' ') {
+            } else if (start == 0 || answer[..start].ends_with('\n'))
+                && answer[marker.span.end..].starts_with(' ')
+            {
                 skip_after = 1;
             }
         }
@@ -51,16 +53,24 @@ pub(crate) fn rewrite(
             fate.refs.iter().map(|(label, _)| label.clone()).collect()
         } else {
             kept.iter()
-                .map(|&p| new_labels.as_ref().map_or_else(|| index.label(p), |map| map[p]).to_string())
+                .map(|&p| {
+                    new_labels
+                        .as_ref()
+                        .map_or_else(|| index.label(p), |map| map[p])
+                        .to_string()
+                })
                 .collect()
         };
-        let text = if flag || (all_valid && !renumbering) || !matches!(marker.refs, Refs::Numbers(_)) {
-            marker.raw.to_string()
-        } else {
-            relabel(marker, &labels)
-        };
+        let text =
+            if flag || (all_valid && !renumbering) || !matches!(marker.refs, Refs::Numbers(_)) {
+                marker.raw.to_string()
+            } else {
+                relabel(marker, &labels)
+            };
         if out.len() > text_start {
-            segments.push(Segment::Text { text: out[text_start..].to_string() });
+            segments.push(Segment::Text {
+                text: out[text_start..].to_string(),
+            });
         }
         let first = kept.first().map(|&p| index.source(p));
         segments.push(Segment::Cite {
@@ -76,7 +86,9 @@ pub(crate) fn rewrite(
     }
     out.push_str(&answer[last..]);
     if out.len() > text_start {
-        segments.push(Segment::Text { text: out[text_start..].to_string() });
+        segments.push(Segment::Text {
+            text: out[text_start..].to_string(),
+        });
     }
     (out, segments)
 }
@@ -85,7 +97,10 @@ pub(crate) fn rewrite(
 fn first_use_order(fates: &[MarkerFate], sources: usize) -> Vec<u32> {
     let mut labels = vec![0; sources];
     let mut next = 1;
-    for &p in fates.iter().flat_map(|f| f.refs.iter().filter_map(|(_, p)| p.as_ref())) {
+    for &p in fates
+        .iter()
+        .flat_map(|f| f.refs.iter().filter_map(|(_, p)| p.as_ref()))
+    {
         if labels[p] == 0 {
             labels[p] = next;
             next += 1;
@@ -104,8 +119,10 @@ fn relabel(marker: &Marker<'_>, labels: &[String]) -> String {
         _ => raw.len(),
     };
     let head = &raw[..limit];
-    let (Some(first), Some(last)) = (head.find(|c: char| c.is_ascii_digit()), head.rfind(|c: char| c.is_ascii_digit()))
-    else {
+    let (Some(first), Some(last)) = (
+        head.find(|c: char| c.is_ascii_digit()),
+        head.rfind(|c: char| c.is_ascii_digit()),
+    ) else {
         return raw.to_string();
     };
     format!("{}{}{}", &raw[..first], labels.join(", "), &raw[last + 1..])

@@ -295,7 +295,9 @@ impl<'de, T: LooseValue> Visitor<'de> for LooseVisitor<T> {
             numbers.push(item);
         }
         Ok(match numbers.as_slice() {
-            [Loose::Valid(a), Loose::Valid(b)] => T::from_pair(*a, *b).map_or(Loose::Invalid("array"), Loose::Valid),
+            [Loose::Valid(a), Loose::Valid(b)] => {
+                T::from_pair(*a, *b).map_or(Loose::Invalid("array"), Loose::Valid)
+            }
             _ => Loose::Invalid("array"),
         })
     }
@@ -306,7 +308,9 @@ impl<'de, T: LooseValue> Visitor<'de> for LooseVisitor<T> {
 }
 
 /// `citations`: an array of objects or of bare labels.
-fn declared_citations<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<DeclaredCitation>>, D::Error> {
+fn declared_citations<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Vec<DeclaredCitation>>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Entry {

@@ -14,7 +14,8 @@ pub use input::{DeclaredCitation, Input, LineRange, Loose, Mode, Source, SourceR
 pub use marker::{Labels, Marker, MarkerKind, Refs};
 pub use options::{Options, Policy};
 pub use report::{
-    CitationResult, Finding, FindingCode, MatchKind, QuoteLocation, Report, Segment, Severity, Status, Summary,
+    CitationResult, Finding, FindingCode, MatchKind, QuoteLocation, Report, Segment, Severity,
+    Status, Summary,
 };
 
 use serde::Serialize;

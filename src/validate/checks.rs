@@ -3,7 +3,8 @@
 
 use crate::locate::locate_quote;
 use crate::model::{
-    DeclaredCitation, Finding, FindingCode, Loose, MatchKind, Options, QuoteLocation, Severity, Source, Span,
+    DeclaredCitation, Finding, FindingCode, Loose, MatchKind, Options, QuoteLocation, Severity,
+    Source, Span,
 };
 
 use super::resolve::invalid_field;
@@ -29,7 +30,11 @@ fn finding(code: FindingCode, severity: Severity, message: String) -> Finding {
 }
 
 /// A number field in `[0, 1]`.
-fn unit_interval(field: &str, value: &Option<Loose<f64>>, findings: &mut Vec<Finding>) -> Option<f64> {
+fn unit_interval(
+    field: &str,
+    value: &Option<Loose<f64>>,
+    findings: &mut Vec<Finding>,
+) -> Option<f64> {
     match value {
         Some(Loose::Valid(v)) if (0.0..=1.0).contains(v) => Some(*v),
         Some(Loose::Valid(v)) => {
@@ -37,7 +42,10 @@ fn unit_interval(field: &str, value: &Option<Loose<f64>>, findings: &mut Vec<Fin
             None
         }
         Some(Loose::Invalid(kind)) => {
-            findings.push(invalid_field(field, &format!("expected a number, got {kind}")));
+            findings.push(invalid_field(
+                field,
+                &format!("expected a number, got {kind}"),
+            ));
             None
         }
         None => None,
@@ -57,7 +65,11 @@ pub fn check_fields(
         || citation.alignment_score.is_some()
         || citation.span_in_answer.is_some();
     unit_interval("relevance", &citation.relevance, &mut out.findings);
-    if let Some(score) = unit_interval("alignmentScore", &citation.alignment_score, &mut out.findings) {
+    if let Some(score) = unit_interval(
+        "alignmentScore",
+        &citation.alignment_score,
+        &mut out.findings,
+    ) {
         if score < options.low_alignment {
             out.findings.push(finding(
                 FindingCode::LowAlignment,
@@ -67,21 +79,27 @@ pub fn check_fields(
         }
     }
     match &citation.evidence_idx {
-        Some(Loose::Valid(idx)) if idx.fract() != 0.0 => {
-            out.findings.push(invalid_field("evidenceIdx", &format!("{idx} is not an integer")))
-        }
-        Some(Loose::Valid(idx)) if *idx < 0.0 || *idx >= source_count as f64 => out.findings.push(finding(
-            FindingCode::EvidenceIdxOutOfRange,
-            Severity::Error,
-            format!("evidenceIdx {idx} is outside 0..{source_count}"),
+        Some(Loose::Valid(idx)) if idx.fract() != 0.0 => out.findings.push(invalid_field(
+            "evidenceIdx",
+            &format!("{idx} is not an integer"),
         )),
-        Some(Loose::Invalid(kind)) => {
-            out.findings.push(invalid_field("evidenceIdx", &format!("expected a number, got {kind}")))
+        Some(Loose::Valid(idx)) if *idx < 0.0 || *idx >= source_count as f64 => {
+            out.findings.push(finding(
+                FindingCode::EvidenceIdxOutOfRange,
+                Severity::Error,
+                format!("evidenceIdx {idx} is outside 0..{source_count}"),
+            ))
         }
+        Some(Loose::Invalid(kind)) => out.findings.push(invalid_field(
+            "evidenceIdx",
+            &format!("expected a number, got {kind}"),
+        )),
         _ => {}
     }
     match &citation.span_in_answer {
-        Some(Loose::Valid(span)) if !span_is_in_answer(span, answer, options.partial_span_chars) => {
+        Some(Loose::Valid(span))
+            if !span_is_in_answer(span, answer, options.partial_span_chars) =>
+        {
             out.hallucinated_span = true;
             out.findings.push(finding(
                 FindingCode::SpanNotInAnswer,
@@ -89,25 +107,34 @@ pub fn check_fields(
                 "hallucinated span: spanInAnswer does not occur in the answer".into(),
             ));
         }
-        Some(Loose::Invalid(kind)) => {
-            out.findings.push(invalid_field("spanInAnswer", &format!("expected a string, got {kind}")))
-        }
+        Some(Loose::Invalid(kind)) => out.findings.push(invalid_field(
+            "spanInAnswer",
+            &format!("expected a string, got {kind}"),
+        )),
         _ => {}
     }
     if let Some(Loose::Invalid(kind)) = &citation.quote {
-        out.findings.push(invalid_field("quote", &format!("expected a string, got {kind}")));
+        out.findings.push(invalid_field(
+            "quote",
+            &format!("expected a string, got {kind}"),
+        ));
     }
     if let Some(Loose::Valid(quote)) = &citation.quote {
         if quote.trim().is_empty() {
-            out.findings.push(invalid_field("quote", "must not be empty"));
+            out.findings
+                .push(invalid_field("quote", "must not be empty"));
         }
     }
     if !enhanced_style {
         return;
     }
-    for (field, present) in [("relevance", citation.relevance.is_some()), ("quote", citation.quote.is_some())] {
+    for (field, present) in [
+        ("relevance", citation.relevance.is_some()),
+        ("quote", citation.quote.is_some()),
+    ] {
         if !present {
-            out.findings.push(missing(field, "a required field of spec 004 citations"));
+            out.findings
+                .push(missing(field, "a required field of spec 004 citations"));
         }
     }
     for (field, present) in [
@@ -117,13 +144,18 @@ pub fn check_fields(
     ] {
         if !present {
             out.missing_enhanced += 1;
-            out.findings.push(missing(field, "an enhanced field (−0.05 quality)"));
+            out.findings
+                .push(missing(field, "an enhanced field (−0.05 quality)"));
         }
     }
 }
 
 fn missing(field: &str, what: &str) -> Finding {
-    finding(FindingCode::MissingField, Severity::Warning, format!("{field} is missing: {what}"))
+    finding(
+        FindingCode::MissingField,
+        Severity::Warning,
+        format!("{field} is missing: {what}"),
+    )
 }
 
 /// Spec 004: exact, else normalised, else the first `partial_chars` characters.
@@ -134,13 +166,25 @@ fn span_is_in_answer(span: &str, answer: &str, partial_chars: usize) -> bool {
     if locate_quote(span, answer, 0.0).kind != MatchKind::None {
         return true;
     }
-    let cut = span.char_indices().nth(partial_chars).map_or(span.len(), |(i, _)| i);
+    let cut = span
+        .char_indices()
+        .nth(partial_chars)
+        .map_or(span.len(), |(i, _)| i);
     answer.contains(&span[..cut])
 }
 
 /// Locates the quote in the source's text and checks its length and line range.
-pub fn check_quote(citation: &DeclaredCitation, source: Option<&Source>, options: &Options, out: &mut CitationChecks) {
-    let quote = citation.quote.as_ref().and_then(Loose::valid).filter(|q| !q.trim().is_empty());
+pub fn check_quote(
+    citation: &DeclaredCitation,
+    source: Option<&Source>,
+    options: &Options,
+    out: &mut CitationChecks,
+) {
+    let quote = citation
+        .quote
+        .as_ref()
+        .and_then(Loose::valid)
+        .filter(|q| !q.trim().is_empty());
     let line_range = match &citation.line_range {
         Some(Loose::Valid(range)) => Some(*range),
         Some(Loose::Invalid(kind)) => {
@@ -160,11 +204,18 @@ pub fn check_quote(citation: &DeclaredCitation, source: Option<&Source>, options
     let mut valid_range = None;
     if let Some(range) = line_range {
         let last_line = first_line + lines.as_ref().map_or(0, |l| l.len() as i64) - 1;
-        if range.first > range.last || range.first < first_line || range.last > last_line || text.is_none() {
+        if range.first > range.last
+            || range.first < first_line
+            || range.last > last_line
+            || text.is_none()
+        {
             out.findings.push(finding(
                 FindingCode::LineRangeInvalid,
                 Severity::Error,
-                format!("lines {}-{} are not inside the source (lines {first_line}-{last_line})", range.first, range.last),
+                format!(
+                    "lines {}-{} are not inside the source (lines {first_line}-{last_line})",
+                    range.first, range.last
+                ),
             ));
         } else {
             valid_range = Some(range);
@@ -207,17 +258,28 @@ pub fn check_quote(citation: &DeclaredCitation, source: Option<&Source>, options
                 out.findings.push(finding(
                     FindingCode::QuoteApproximate,
                     Severity::Warning,
-                    format!("the quote matches the source only approximately ({} edits)", location.distance.unwrap_or(0)),
+                    format!(
+                        "the quote matches the source only approximately ({} edits)",
+                        location.distance.unwrap_or(0)
+                    ),
                 ));
             }
             if let (Some(range), Some(lines)) = (valid_range, lines.as_ref()) {
-                let first = first_line + lines.iter().position(|l| l.end > span.start).unwrap_or(0) as i64;
-                let last = first_line + lines.iter().position(|l| l.end >= span.end).unwrap_or(lines.len() - 1) as i64;
+                let first =
+                    first_line + lines.iter().position(|l| l.end > span.start).unwrap_or(0) as i64;
+                let last = first_line
+                    + lines
+                        .iter()
+                        .position(|l| l.end >= span.end)
+                        .unwrap_or(lines.len() - 1) as i64;
                 if first < range.first || last > range.last {
                     out.findings.push(finding(
                         FindingCode::LineRangeMismatch,
                         Severity::Error,
-                        format!("the quote is on lines {first}-{last}, outside {}-{}", range.first, range.last),
+                        format!(
+                            "the quote is on lines {first}-{last}, outside {}-{}",
+                            range.first, range.last
+                        ),
                     ));
                 }
             }

@@ -61,12 +61,20 @@ impl Validator {
             ("uncertainBelow", options.uncertain_below),
         ] {
             if !(0.0..=1.0).contains(&value) {
-                return Err(Error::new(ErrorCode::InvalidOption, name, format!("{value} is outside 0–1")));
+                return Err(Error::new(
+                    ErrorCode::InvalidOption,
+                    name,
+                    format!("{value} is outside 0–1"),
+                ));
             }
         }
         if let Some([min, max]) = options.quote_length {
             if min > max {
-                return Err(Error::new(ErrorCode::InvalidOption, "quoteLength", "min is greater than max"));
+                return Err(Error::new(
+                    ErrorCode::InvalidOption,
+                    "quoteLength",
+                    "min is greater than max",
+                ));
             }
         }
         let parser = Parser::with_patterns(&options.marker_patterns)?;
@@ -97,7 +105,11 @@ impl Validator {
             ));
         }
         let declared = input.citations.as_deref().unwrap_or_default();
-        let declared_uses = declared.iter().enumerate().map(|(i, c)| declared_use(i, c, &index)).collect();
+        let declared_uses = declared
+            .iter()
+            .enumerate()
+            .map(|(i, c)| declared_use(i, c, &index))
+            .collect();
         let uses = merge(marker_uses(&markers, &index, answer), declared_uses);
 
         let has_declared_list = input.citations.is_some();
@@ -106,7 +118,10 @@ impl Validator {
         let mut positions = Vec::with_capacity(uses.len());
         for (ci, u) in uses.into_iter().enumerate() {
             positions.push(u.resolved.as_ref().ok().copied());
-            let mut checks = CitationChecks { findings: u.findings, ..CitationChecks::default() };
+            let mut checks = CitationChecks {
+                findings: u.findings,
+                ..CitationChecks::default()
+            };
             if let Err((code, message)) = &u.resolved {
                 checks.findings.push(Finding {
                     code: *code,
@@ -120,7 +135,10 @@ impl Validator {
                 checks.findings.push(Finding {
                     code: FindingCode::NotDeclared,
                     severity: Severity::Error,
-                    message: format!("source {} is cited in the text but not in the declared citations", u.label),
+                    message: format!(
+                        "source {} is cited in the text but not in the declared citations",
+                        u.label
+                    ),
                     citation: None,
                     span: u.span,
                 });
@@ -128,7 +146,10 @@ impl Validator {
             if u.marker.is_none() && !markers.is_empty() {
                 checks.findings.push(answer_finding(
                     FindingCode::DeclaredUnused,
-                    format!("declared citation of source {} is never cited in the text", u.label),
+                    format!(
+                        "declared citation of source {} is never cited in the text",
+                        u.label
+                    ),
                 ));
             }
             let source = u.resolved.as_ref().ok().map(|&i| index.source(i));
@@ -136,7 +157,16 @@ impl Validator {
                 check_fields(d, answer, index.len(), options, &mut checks);
                 check_quote(d, source, options, &mut checks);
             }
-            citations.push(citation_result(ci, u.label, u.resolved.ok(), &index, u.marker, u.span, u.declared, checks));
+            citations.push(citation_result(
+                ci,
+                u.label,
+                u.resolved.ok(),
+                &index,
+                u.marker,
+                u.span,
+                u.declared,
+                checks,
+            ));
         }
 
         let marker_spans: Vec<_> = markers.iter().map(|m| m.span).collect();
@@ -145,18 +175,33 @@ impl Validator {
             .iter()
             .filter_map(|c| c.span_in_answer.as_ref()?.valid().map(String::as_str))
             .collect();
+        // Without markers, a declared citation without `spanInAnswer` is attached to the
+        // answer as a whole (spec 003's output schema) and covers every claim.
+        let whole_answer_cited =
+            markers.is_empty() && declared.iter().any(|d| d.span_in_answer.is_none());
         let cited_claims = claims
             .iter()
-            .filter(|c| !c.markers.is_empty() || declared_spans.iter().any(|s| answer[c.span.range()].contains(s)))
+            .filter(|c| {
+                whole_answer_cited
+                    || !c.markers.is_empty()
+                    || declared_spans
+                        .iter()
+                        .any(|s| answer[c.span.range()].contains(s))
+            })
             .count();
         for citation in &mut citations {
             citation.claim = citation
                 .span
-                .and_then(|s| claims.iter().find(|c| c.span.start <= s.start && s.end <= c.span.end))
+                .and_then(|s| {
+                    claims
+                        .iter()
+                        .find(|c| c.span.start <= s.start && s.end <= c.span.end)
+                })
                 .map(|c| c.span);
         }
 
-        let requires_citations = options.require_citations && matches!(mode, None | Some((_, Some(Mode::Answer))));
+        let requires_citations =
+            options.require_citations && matches!(mode, None | Some((_, Some(Mode::Answer))));
         if citations.is_empty() && requires_citations {
             findings.push(Finding {
                 code: FindingCode::NoCitations,
@@ -180,7 +225,12 @@ impl Validator {
                     .iter()
                     .zip(&positions)
                     .filter(|(c, _)| c.marker == Some(mi))
-                    .map(|(c, &position)| (c.label.clone(), position.filter(|_| !has_resolution_error(c))))
+                    .map(|(c, &position)| {
+                        (
+                            c.label.clone(),
+                            position.filter(|_| !has_resolution_error(c)),
+                        )
+                    })
                     .collect(),
             })
             .collect();
@@ -188,7 +238,10 @@ impl Validator {
 
         for (ci, citation) in citations.iter().enumerate() {
             for f in citation.errors.iter().chain(&citation.warnings) {
-                findings.push(Finding { citation: Some(ci), ..f.clone() });
+                findings.push(Finding {
+                    citation: Some(ci),
+                    ..f.clone()
+                });
             }
         }
         findings.sort_by_key(|f| (f.span.map_or(usize::MAX, |s| s.start), f.citation));
@@ -213,14 +266,21 @@ impl Validator {
             return Err(Error::new(
                 ErrorCode::TooLarge,
                 "input.answer",
-                format!("{chars} characters exceed maxAnswerChars ({})", self.options.max_answer_chars),
+                format!(
+                    "{chars} characters exceed maxAnswerChars ({})",
+                    self.options.max_answer_chars
+                ),
             ));
         }
         if input.sources.len() > self.options.max_sources {
             return Err(Error::new(
                 ErrorCode::TooLarge,
                 "input.sources",
-                format!("{} sources exceed maxSources ({})", input.sources.len(), self.options.max_sources),
+                format!(
+                    "{} sources exceed maxSources ({})",
+                    input.sources.len(),
+                    self.options.max_sources
+                ),
             ));
         }
         for (i, source) in input.sources.iter().enumerate() {
@@ -257,7 +317,10 @@ fn has_resolution_error(c: &CitationResult) -> bool {
     c.errors.iter().any(|f| {
         matches!(
             f.code,
-            FindingCode::OutOfRange | FindingCode::ZeroIndex | FindingCode::UnknownSource | FindingCode::MissingField
+            FindingCode::OutOfRange
+                | FindingCode::ZeroIndex
+                | FindingCode::UnknownSource
+                | FindingCode::MissingField
         )
     })
 }
@@ -273,8 +336,10 @@ fn citation_result(
     declared: Option<usize>,
     checks: CitationChecks,
 ) -> CitationResult {
-    let (errors, warnings): (Vec<_>, Vec<_>) =
-        checks.findings.into_iter().partition(|f| f.severity == Severity::Error);
+    let (errors, warnings): (Vec<_>, Vec<_>) = checks
+        .findings
+        .into_iter()
+        .partition(|f| f.severity == Severity::Error);
     let mut quality = 1.0;
     if checks.hallucinated_span {
         quality -= HALLUCINATED_SPAN_PENALTY;
@@ -316,7 +381,13 @@ fn summarize(
         .filter_map(|d| d.alignment_score.as_ref()?.valid().copied())
         .filter(|v| (0.0..=1.0).contains(v))
         .collect();
-    let share = |count: usize| if declared.is_empty() { 0.0 } else { count as f64 / declared.len() as f64 };
+    let share = |count: usize| {
+        if declared.is_empty() {
+            0.0
+        } else {
+            count as f64 / declared.len() as f64
+        }
+    };
     let hallucinations = citations
         .iter()
         .filter(|c| {
@@ -336,11 +407,28 @@ fn summarize(
         total,
         valid,
         invalid: total - valid,
-        avg_alignment: (!alignments.is_empty()).then(|| round3(alignments.iter().sum::<f64>() / alignments.len() as f64)),
-        citation_coverage: if claims == 0 { 1.0 } else { round3(cited_claims as f64 / claims as f64) },
-        has_evidence_idx: round3(share(declared.iter().filter(|d| d.evidence_idx.is_some()).count())),
-        has_alignment_score: round3(share(declared.iter().filter(|d| d.alignment_score.is_some()).count())),
-        has_span: round3(share(declared.iter().filter(|d| d.span_in_answer.is_some()).count())),
+        avg_alignment: (!alignments.is_empty())
+            .then(|| round3(alignments.iter().sum::<f64>() / alignments.len() as f64)),
+        citation_coverage: if claims == 0 {
+            1.0
+        } else {
+            round3(cited_claims as f64 / claims as f64)
+        },
+        has_evidence_idx: round3(share(
+            declared.iter().filter(|d| d.evidence_idx.is_some()).count(),
+        )),
+        has_alignment_score: round3(share(
+            declared
+                .iter()
+                .filter(|d| d.alignment_score.is_some())
+                .count(),
+        )),
+        has_span: round3(share(
+            declared
+                .iter()
+                .filter(|d| d.span_in_answer.is_some())
+                .count(),
+        )),
         hallucinations,
         uncited_claims: claims - cited_claims,
     }
@@ -356,10 +444,16 @@ fn gate(
 ) -> Status {
     let any_code = |code: FindingCode| {
         findings.iter().any(|f| f.code == code)
-            || citations.iter().any(|c| c.errors.iter().chain(&c.warnings).any(|f| f.code == code))
+            || citations
+                .iter()
+                .any(|c| c.errors.iter().chain(&c.warnings).any(|f| f.code == code))
     };
     let answer_error = findings.iter().any(|f| f.severity == Severity::Error);
-    let invalid_ratio = if summary.total == 0 { 0.0 } else { summary.invalid as f64 / summary.total as f64 };
+    let invalid_ratio = if summary.total == 0 {
+        0.0
+    } else {
+        summary.invalid as f64 / summary.total as f64
+    };
     if answer_error
         || invalid_ratio > options.max_invalid_ratio
         || any_code(FindingCode::SpanNotInAnswer)
@@ -367,11 +461,13 @@ fn gate(
     {
         return Status::Fail;
     }
-    let uses_enhanced = declared
-        .iter()
-        .any(|d| d.evidence_idx.is_some() || d.alignment_score.is_some() || d.span_in_answer.is_some());
+    let uses_enhanced = declared.iter().any(|d| {
+        d.evidence_idx.is_some() || d.alignment_score.is_some() || d.span_in_answer.is_some()
+    });
     let warn = summary.invalid > 0
-        || summary.avg_alignment.is_some_and(|a| a < options.min_avg_alignment)
+        || summary
+            .avg_alignment
+            .is_some_and(|a| a < options.min_avg_alignment)
         || summary.citation_coverage < options.min_coverage
         || (uses_enhanced && summary.has_evidence_idx < options.min_evidence_idx_ratio)
         || any_code(FindingCode::UnsupportedClaim);

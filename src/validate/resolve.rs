@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 
-use crate::model::{DeclaredCitation, Finding, FindingCode, Loose, Marker, Refs, Severity, Source, SourceRef, Span};
+use crate::model::{
+    DeclaredCitation, Finding, FindingCode, Loose, Marker, Refs, Severity, Source, SourceRef, Span,
+};
 
 /// Lookup tables over the retrieved sources.
 pub(crate) struct SourceIndex<'a> {
@@ -26,7 +28,10 @@ impl<'a> SourceIndex<'a> {
         };
         for (i, source) in sources.iter().enumerate() {
             index.by_label.entry(label_of(source, i)).or_insert(i);
-            for name in [&source.id, &source.chunk_id, &source.doc_id, &source.title].into_iter().flatten() {
+            for name in [&source.id, &source.chunk_id, &source.doc_id, &source.title]
+                .into_iter()
+                .flatten()
+            {
                 index.by_name.entry(name.as_str()).or_insert(i);
             }
             if let Some(chunk) = &source.chunk_id {
@@ -66,21 +71,29 @@ impl<'a> SourceIndex<'a> {
 
     fn by_number(&self, n: u32) -> Result<usize, (FindingCode, String)> {
         match n {
-            0 => Err((FindingCode::ZeroIndex, "source labels start at 1; [0] names no source".into())),
+            0 => Err((
+                FindingCode::ZeroIndex,
+                "source labels start at 1; [0] names no source".into(),
+            )),
             n => self.by_label.get(&n).copied().ok_or_else(|| {
                 (
                     FindingCode::OutOfRange,
-                    format!("source {n} does not exist: {} sources were retrieved", self.sources.len()),
+                    format!(
+                        "source {n} does not exist: {} sources were retrieved",
+                        self.sources.len()
+                    ),
                 )
             }),
         }
     }
 
     fn by_name(&self, name: &str) -> Result<usize, (FindingCode, String)> {
-        self.by_name
-            .get(name)
-            .copied()
-            .ok_or_else(|| (FindingCode::UnknownSource, format!("\"{name}\" is not among the retrieved sources")))
+        self.by_name.get(name).copied().ok_or_else(|| {
+            (
+                FindingCode::UnknownSource,
+                format!("\"{name}\" is not among the retrieved sources"),
+            )
+        })
     }
 
     fn by_section(&self, chapter: &str, section: u32) -> Result<usize, (FindingCode, String)> {
@@ -90,7 +103,9 @@ impl<'a> SourceIndex<'a> {
             .ok_or_else(|| {
                 (
                     FindingCode::UnknownSource,
-                    format!("Chapter {chapter}, Section {section} is not among the retrieved sources"),
+                    format!(
+                        "Chapter {chapter}, Section {section} is not among the retrieved sources"
+                    ),
                 )
             })
     }
@@ -122,11 +137,20 @@ pub fn marker_uses(markers: &[Marker<'_>], index: &SourceIndex<'_>, answer: &str
                 marker.raw.to_string(),
                 Err((
                     FindingCode::UnknownSource,
-                    format!("{} is a provider marker; convert the response with its adapter (fromOpenAI) first", marker.raw),
+                    format!(
+                        "{} is a provider marker; convert the response with its adapter (fromOpenAI) first",
+                        marker.raw
+                    ),
                 )),
             )],
-            Refs::Numbers(numbers) => numbers.iter().map(|&n| (n.to_string(), index.by_number(n))).collect(),
-            Refs::Ids(ids) => ids.iter().map(|id| (id.to_string(), index.by_name(id))).collect(),
+            Refs::Numbers(numbers) => numbers
+                .iter()
+                .map(|&n| (n.to_string(), index.by_number(n)))
+                .collect(),
+            Refs::Ids(ids) => ids
+                .iter()
+                .map(|id| (id.to_string(), index.by_name(id)))
+                .collect(),
             Refs::Section { chapter, section } => {
                 vec![(marker.raw.to_string(), index.by_section(chapter, *section))]
             }
@@ -171,14 +195,22 @@ pub fn declared_use(di: usize, citation: &DeclaredCitation, index: &SourceIndex<
             if n.fract() == 0.0 && *n >= 0.0 && *n <= f64::from(u32::MAX) {
                 attempts.push((format!("{n:.0}"), index.by_number(*n as u32)));
             } else {
-                findings.push(invalid_field("source", &format!("{n} is not a source label")));
+                findings.push(invalid_field(
+                    "source",
+                    &format!("{n} is not a source label"),
+                ));
             }
         }
         Some(Loose::Valid(SourceRef::Name(name))) if name.trim().is_empty() => {
             findings.push(invalid_field("source", "must not be empty"));
         }
-        Some(Loose::Valid(SourceRef::Name(name))) => attempts.push((name.clone(), index.by_name(name))),
-        Some(Loose::Invalid(kind)) => findings.push(invalid_field("source", &format!("expected a number or a string, got {kind}"))),
+        Some(Loose::Valid(SourceRef::Name(name))) => {
+            attempts.push((name.clone(), index.by_name(name)))
+        }
+        Some(Loose::Invalid(kind)) => findings.push(invalid_field(
+            "source",
+            &format!("expected a number or a string, got {kind}"),
+        )),
         None => {}
     }
     for (field, value, table) in [
@@ -189,10 +221,16 @@ pub fn declared_use(di: usize, citation: &DeclaredCitation, index: &SourceIndex<
             Some(Loose::Valid(id)) => attempts.push((
                 id.clone(),
                 table.get(id.as_str()).copied().ok_or_else(|| {
-                    (FindingCode::UnknownSource, format!("{field} \"{id}\" was not retrieved for this request"))
+                    (
+                        FindingCode::UnknownSource,
+                        format!("{field} \"{id}\" was not retrieved for this request"),
+                    )
                 }),
             )),
-            Some(Loose::Invalid(kind)) => findings.push(invalid_field(field, &format!("expected a string, got {kind}"))),
+            Some(Loose::Invalid(kind)) => findings.push(invalid_field(
+                field,
+                &format!("expected a string, got {kind}"),
+            )),
             None => {}
         }
     }
@@ -205,7 +243,10 @@ pub fn declared_use(di: usize, citation: &DeclaredCitation, index: &SourceIndex<
         Some(i) => attempts.swap_remove(i),
         None => (
             format!("citation {di}"),
-            Err((FindingCode::MissingField, "nothing identifies the source (no source, chunkId or docId)".into())),
+            Err((
+                FindingCode::MissingField,
+                "nothing identifies the source (no source, chunkId or docId)".into(),
+            )),
         ),
     };
     Use {
