@@ -186,6 +186,22 @@ pub struct LineRange {
     pub last: i64,
 }
 
+impl LineRange {
+    /// Parses spec 001's `"45-120"` (or a single line `"45"`).
+    ///
+    /// ```
+    /// use citeproof::model::LineRange;
+    /// assert_eq!(LineRange::from_str_range("45-120"), Some(LineRange { first: 45, last: 120 }));
+    /// ```
+    pub fn from_str_range(text: &str) -> Option<LineRange> {
+        let (first, last) = text.split_once('-').unwrap_or((text, text));
+        Some(LineRange {
+            first: first.trim().parse().ok()?,
+            last: last.trim().parse().ok()?,
+        })
+    }
+}
+
 /// A field value whose type is checked by validation rather than by reading: either the
 /// expected type, or the name of the JS type found instead.
 #[derive(Clone, Debug, PartialEq)]
@@ -245,11 +261,7 @@ impl LooseValue for SourceRef {
 
 impl LooseValue for LineRange {
     fn from_text(s: &str) -> Option<LineRange> {
-        let (first, last) = s.split_once('-').unwrap_or((s, s));
-        Some(LineRange {
-            first: first.trim().parse().ok()?,
-            last: last.trim().parse().ok()?,
-        })
+        LineRange::from_str_range(s)
     }
     fn from_pair(first: f64, last: f64) -> Option<LineRange> {
         let integral = |n: f64| (n.fract() == 0.0 && n.abs() < 1e15).then_some(n as i64);

@@ -1,0 +1,540 @@
+//! Validation through the public Rust API: one test per finding code, the gate, the
+//! confidence formula, and cleaning.
+#![cfg(not(target_arch = "wasm32"))]
+
+use citeproof::model::{
+    DeclaredCitation, FindingCode, Input, Loose, MatchKind, Options, Policy, Report, Segment,
+    Source, SourceRef, Status,
+};
+use citeproof::validate::Validator;
+
+fn source(title: &str, text: &str) -> Source {
+    Source {
+        title: Some(title.into()),
+        url: Some(format!(
+            "https://example.org/{}",
+            title.to_lowercase().replace(' ', "-")
+        )),
+        text: Some(text.into()),
+        ..Source::default()
+    }
+}
+
+fn sources(n: usize) -> Vec<Source> {
+    (1..=n)
+        .map(|i| source(&format!("Doc {i}"), &format!("Text of document {i}.")))
+        .collect()
+}
+
+fn input(answer: &str, sources: Vec<Source>) -> Input {
+    Input {
+        answer: answer.into(),
+        sources,
+        ..Input::default()
+    }
+}
+
+fn run(input: &Input) -> Report<'_> {
+    run_with(input, Options::default())
+}
+
+fn run_with(input: &Input, options: Options) -> Report<'_> {
+    Validator::new(options).unwrap().validate(input).unwrap()
+}
+
+fn codes(report: &Report<'_>) -> Vec<&'static str> {
+    report.findings.iter().map(|f| f.code.name()).collect()
+}
+
+fn quoted(source: f64, quote: &str) -> DeclaredCitation {
+    DeclaredCitation {
+        quote: Some(Loose::Valid(quote.into())),
+        ..DeclaredCitation::label(source)
+    }
+}
+
+// ---- markers -------------------------------------------------------------------------
+
+#[test]
+fn marker_past_the_last_source_is_out_of_range() {
+    let i = input("Fact one is true [1]. Fact two is true [4].", sources(2));
+    let report = run(&i);
+    assert_eq!(codes(&report), ["out_of_range"]);
+    assert_eq!(
+        report.findings[0].span.map(|s| &i.answer[s.range()]),
+        Some("[4]")
+    );
+    assert_eq!(report.findings[0].citation, Some(1));
+}
+
+#[test]
+fn zero_marker_is_zero_index() {
+    let i = input("Arrays start at zero [0] in this claim here.", sources(2));
+    let report = run(&i);
+    assert_eq!(codes(&report), ["zero_index"]);
+}
+
+#[test]
+fn unknown_named_or_chunk_marker_is_unknown_source() {
+    let mut srcs = sources(1);
+    srcs[0].id = Some("abc123".into());
+    let i = input("Named id works [abc123] but [chunk:zzz] does not.", srcs);
+    let report = run(&i);
+    assert_eq!(codes(&report), ["unknown_source"]);
+    assert_eq!(report.citations[0].source_index, Some(1));
+    assert_eq!(report.citations[0].source_id.as_deref(), Some("abc123"));
+}
+
+#[test]
+fn repeated_source_in_one_marker_or_adjacent_markers_is_duplicate_marker() {
+    let i = input(
+        "Claim one is here [1, 1]. Claim two is here [2][2].",
+        sources(2),
+    );
+    let report = run(&i);
+    assert_eq!(codes(&report), ["duplicate_marker", "duplicate_marker"]);
+    assert!(
+        report.citations.iter().all(|c| c.valid),
+        "a warning leaves citations valid"
+    );
+}
+
+#[test]
+fn marker_missing_from_the_declared_list_is_not_declared() {
+    let mut i = input(
+        "First claim is here [1]. Second claim is here [2].",
+        sources(2),
+    );
+    i.citations = Some(vec![DeclaredCitation::label(1.0)]);
+    assert_eq!(codes(&run(&i)), ["not_declared"]);
+}
+
+#[test]
+fn declared_citation_never_cited_in_the_text_is_declared_unused() {
+    let mut i = input("Only the first claim is cited here [1].", sources(2));
+    i.citations = Some(vec![
+        DeclaredCitation::label(1.0),
+        DeclaredCitation::label(2.0),
+    ]);
+    let report = run(&i);
+    assert_eq!(codes(&report), ["declared_unused"]);
+    assert_eq!(
+        report.citations.len(),
+        2,
+        "the marker and declaration 1 merged; 2 stands alone"
+    );
+}
+
+// ---- declared fields (spec 004) --------------------------------------------------------
+
+#[test]
+fn declared_citation_naming_nothing_is_a_missing_field_error() {
+    let mut i = input("A claim without markers but declared.", sources(1));
+    i.citations = Some(vec![DeclaredCitation {
+        quote: Some(Loose::Valid("Text".into())),
+        ..DeclaredCitation::default()
+    }]);
+    let report = run(&i);
+    assert_eq!(codes(&report), ["missing_field"]);
+    assert!(!report.citations[0].valid);
+}
+
+#[test]
+fn wrong_types_and_ranges_in_declared_fields_are_invalid_field() {
+    let mut i = input(
+        "The claim is backed by the first document text.",
+        sources(1),
+    );
+    i.citations = Some(vec![DeclaredCitation {
+        relevance: Some(Loose::Valid(1.7)),
+        alignment_score: Some(Loose::Invalid("string")),
+        evidence_idx: Some(Loose::Valid(0.0)),
+        span_in_answer: Some(Loose::Valid("The claim".into())),
+        quote: Some(Loose::Valid("Text of document 1".into())),
+        ..DeclaredCitation::label(1.0)
+    }]);
+    let report = run(&i);
+    assert_eq!(codes(&report), ["invalid_field", "invalid_field"]);
+    assert_eq!(report.status, Status::Fail);
+}
+
+#[test]
+fn evidence_index_past_the_sources_is_out_of_range() {
+    let mut i = input(
+        "The claim is backed by the first document text.",
+        sources(2),
+    );
+    i.citations = Some(vec![DeclaredCitation {
+        evidence_idx: Some(Loose::Valid(2.0)),
+        ..quoted(1.0, "Text of document 1")
+    }]);
+    assert!(codes(&run(&i)).contains(&"evidence_idx_out_of_range"));
+}
+
+#[test]
+fn alignment_below_threshold_is_low_alignment() {
+    let mut i = input(
+        "The claim is backed by the first document text.",
+        sources(1),
+    );
+    i.citations = Some(vec![DeclaredCitation {
+        relevance: Some(Loose::Valid(0.9)),
+        evidence_idx: Some(Loose::Valid(0.0)),
+        alignment_score: Some(Loose::Valid(0.2)),
+        span_in_answer: Some(Loose::Valid("The claim is backed".into())),
+        ..quoted(1.0, "Text of document 1")
+    }]);
+    let report = run(&i);
+    assert_eq!(codes(&report), ["low_alignment"]);
+    assert_eq!(report.status, Status::Warn, "average alignment 0.2 < 0.4");
+}
+
+#[test]
+fn span_matching_only_in_its_first_fifty_characters_is_accepted() {
+    let answer = "The quick brown fox jumps over the lazy dog near the river bank today.";
+    let mut i = input(answer, sources(1));
+    let span = "The quick brown fox jumps over the lazy dog near th — and then something invented";
+    i.citations = Some(vec![DeclaredCitation {
+        span_in_answer: Some(Loose::Valid(span.into())),
+        ..quoted(1.0, "Text of document 1")
+    }]);
+    assert!(!codes(&run(&i)).contains(&"span_not_in_answer"));
+}
+
+// ---- quotes -----------------------------------------------------------------------------
+
+#[test]
+fn quote_with_a_typo_is_approximate_with_its_distance_and_span() {
+    let mut srcs = sources(1);
+    srcs[0].text = Some("Intro. The committee approved the budget in March. Outro.".into());
+    let mut i = input("The budget was approved in March [1].", srcs);
+    i.citations = Some(vec![quoted(
+        1.0,
+        "The comittee approved the budget in March",
+    )]);
+    let report = run(&i);
+    assert_eq!(codes(&report), ["quote_approximate"]);
+    let quote = report.citations[0].quote.unwrap();
+    assert_eq!(
+        (quote.kind, quote.distance),
+        (MatchKind::Approximate, Some(1))
+    );
+    let text = i.sources[0].text.as_deref().unwrap();
+    assert_eq!(
+        &text[quote.span.unwrap().range()],
+        "The committee approved the budget in March"
+    );
+}
+
+#[test]
+fn quote_against_a_source_without_text_is_not_found() {
+    let mut srcs = sources(1);
+    srcs[0].text = None;
+    let mut i = input("A claim cited to a bare URL here [1].", srcs);
+    i.citations = Some(vec![quoted(1.0, "anything")]);
+    assert_eq!(codes(&run(&i)), ["quote_not_found"]);
+}
+
+#[test]
+fn quote_outside_the_configured_length_is_quote_length() {
+    let mut i = input("A claim with a short quote here [1].", sources(1));
+    i.citations = Some(vec![quoted(1.0, "Text of document 1")]);
+    let report = run_with(
+        &i,
+        Options {
+            quote_length: Some([120, 300]),
+            ..Options::default()
+        },
+    );
+    assert_eq!(codes(&report), ["quote_length"]);
+}
+
+fn engine_source() -> Source {
+    let text: String = (1..=150)
+        .map(|n| format!("line {n} of engine.py\n"))
+        .collect();
+    Source {
+        id: Some("src/delegation/engine.py".into()),
+        text: Some(text),
+        ..Source::default()
+    }
+}
+
+fn line_cited(range: &str, quote: &str) -> Input {
+    let mut i = input(
+        "The DelegationEngine class is defined in the engine module.",
+        vec![engine_source()],
+    );
+    i.citations = Some(vec![DeclaredCitation {
+        source: Some(Loose::Valid(SourceRef::Name(
+            "src/delegation/engine.py".into(),
+        ))),
+        line_range: Some(Loose::Valid(
+            citeproof::model::LineRange::from_str_range(range).unwrap(),
+        )),
+        quote: Some(Loose::Valid(quote.into())),
+        ..DeclaredCitation::default()
+    }]);
+    i
+}
+
+#[test]
+fn spec_001_quote_inside_its_line_range_is_valid() {
+    assert_eq!(
+        codes(&run(&line_cited("45-120", "line 50 of engine.py"))),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn spec_001_line_range_past_the_end_is_line_range_invalid() {
+    assert_eq!(
+        codes(&run(&line_cited("140-160", "line 145 of engine.py"))),
+        ["line_range_invalid"]
+    );
+}
+
+#[test]
+fn spec_001_quote_outside_its_line_range_is_line_range_mismatch() {
+    assert_eq!(
+        codes(&run(&line_cited("45-120", "line 10 of engine.py"))),
+        ["line_range_mismatch"]
+    );
+}
+
+// ---- answer level -----------------------------------------------------------------------
+
+#[test]
+fn answer_without_any_citation_is_no_citations_and_fails() {
+    let i = input("A confident claim with nothing behind it.", sources(2));
+    let report = run(&i);
+    assert_eq!(codes(&report), ["no_citations"]);
+    assert_eq!(report.status, Status::Fail);
+}
+
+#[test]
+fn refusal_needs_no_citations_but_an_unknown_mode_is_invalid() {
+    let mut refuse = input("I cannot answer that from the documents.", sources(1));
+    refuse.mode = Some("refuse".into());
+    assert_eq!(codes(&run(&refuse)), Vec::<&str>::new());
+    let mut odd = input("Claim [1].", sources(1));
+    odd.mode = Some("chat".into());
+    assert_eq!(codes(&run(&odd)), ["invalid_mode"]);
+}
+
+// ---- gate and confidence -------------------------------------------------------------------
+
+#[test]
+fn gate_fails_above_thirty_percent_invalid_and_warns_below() {
+    let fail = input("A one [1]. B two [2]. C three [7].", sources(2));
+    assert_eq!(run(&fail).status, Status::Fail, "1 of 3 invalid = 33%");
+    let warn = input("A one [1]. B two [2]. C three [1]. D four [7].", sources(2));
+    assert_eq!(run(&warn).status, Status::Warn, "1 of 4 invalid = 25%");
+    let pass = input("A one is true [1]. B two is true [2].", sources(2));
+    assert_eq!(run(&pass).status, Status::Pass);
+}
+
+#[test]
+fn gate_warns_when_less_than_half_of_the_claims_are_cited() {
+    let i = input(
+        "First claim is cited [1]. Second claim is not. Third claim is not either.",
+        sources(1),
+    );
+    let report = run(&i);
+    assert_eq!(report.summary.citation_coverage, 0.333);
+    assert_eq!(report.summary.uncited_claims, 2);
+    assert_eq!(report.status, Status::Warn);
+}
+
+#[test]
+fn confidence_follows_spec_000_relevance_bands() {
+    for (relevance, grounded, expected) in [
+        (0.69, true, 0.6),
+        (0.70, true, 0.8),
+        (0.849, true, 0.8),
+        (0.85, true, 1.0),
+        (0.85, false, 0.7),
+        (0.5, false, 0.3),
+    ] {
+        let mut srcs = sources(1);
+        srcs[0].relevance = Some(relevance);
+        let answer = if grounded {
+            "A claim here [1]."
+        } else {
+            "A claim here [1][5]."
+        };
+        let i = input(answer, srcs);
+        let report = run(&i);
+        assert_eq!(
+            report.confidence, expected,
+            "relevance {relevance}, grounded {grounded}"
+        );
+        assert_eq!(report.uncertain, expected < 0.7);
+    }
+}
+
+#[test]
+fn input_limits_and_nan_relevance_are_errors_not_findings() {
+    let validator = Validator::new(Options {
+        max_answer_chars: 10,
+        max_sources: 1,
+        ..Options::default()
+    })
+    .unwrap();
+    let long = input("This answer is longer than ten characters.", sources(1));
+    assert_eq!(
+        validator.validate(&long).unwrap_err().code,
+        citeproof::ErrorCode::TooLarge
+    );
+    let many = input("Short.", sources(2));
+    assert_eq!(validator.validate(&many).unwrap_err().path, "input.sources");
+    let mut nan = input("Claim [1].", sources(1));
+    nan.sources[0].relevance = Some(f64::NAN);
+    let err = Validator::new(Options::default())
+        .unwrap()
+        .validate(&nan)
+        .unwrap_err();
+    assert_eq!(
+        (err.code, err.path.as_str()),
+        (
+            citeproof::ErrorCode::InvalidInput,
+            "input.sources[0].relevance"
+        )
+    );
+}
+
+#[test]
+fn options_out_of_range_are_invalid_options() {
+    let err = Validator::new(Options {
+        max_edit_ratio: 2.0,
+        ..Options::default()
+    })
+    .unwrap_err();
+    assert_eq!(
+        (err.code, err.path.as_str()),
+        (citeproof::ErrorCode::InvalidOption, "maxEditRatio")
+    );
+}
+
+// ---- cleaning --------------------------------------------------------------------------------
+
+const MARKDOWN: &str = "# Title\n\nClaim one [1] and bad [9].\r\n\n| a | b [7] |\n|---|---|\n\n```\ncode[9]\n```\n- item [2][8]\n";
+
+#[test]
+fn clean_removes_bad_markers_and_one_space_keeping_every_other_byte() {
+    let i = input(MARKDOWN, sources(2));
+    let report = run(&i);
+    assert_eq!(
+        report.cleaned_answer,
+        "# Title\n\nClaim one [1] and bad.\r\n\n| a | b |\n|---|---|\n\n```\ncode[9]\n```\n- item [2]\n"
+    );
+}
+
+#[test]
+fn flag_leaves_the_answer_untouched_and_marks_chips_invalid() {
+    let i = input(MARKDOWN, sources(2));
+    let report = run_with(
+        &i,
+        Options {
+            policy: Policy::Flag,
+            ..Options::default()
+        },
+    );
+    assert_eq!(report.cleaned_answer, MARKDOWN);
+    let invalid: Vec<&str> = report
+        .segments
+        .iter()
+        .filter_map(|s| match s {
+            Segment::Cite {
+                label,
+                valid: false,
+                ..
+            } => Some(label.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(invalid, ["[9]", "[7]", "[8]"]);
+}
+
+#[test]
+fn mixed_marker_keeps_its_valid_refs_in_its_own_form() {
+    let i = input(
+        "Claim A [1, 9]. Claim B 【2, 8†source】. Claim C [Sources: 1, 7].",
+        sources(2),
+    );
+    let report = run(&i);
+    assert_eq!(
+        report.cleaned_answer,
+        "Claim A [1]. Claim B 【2†source】. Claim C [Sources: 1]."
+    );
+}
+
+#[test]
+fn renumber_relabels_sources_by_first_use() {
+    let i = input("First [3]. Then [1][3]. Finally [2, 3].", sources(3));
+    let report = run_with(
+        &i,
+        Options {
+            renumber: true,
+            ..Options::default()
+        },
+    );
+    assert_eq!(
+        report.cleaned_answer,
+        "First [1]. Then [2][1]. Finally [3, 1]."
+    );
+    let chips: Vec<(String, Option<u32>)> = report
+        .segments
+        .iter()
+        .filter_map(|s| match s {
+            Segment::Cite {
+                refs, source_index, ..
+            } => Some((refs.join(","), *source_index)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        chips[0],
+        ("1".to_string(), Some(3)),
+        "chip shows the new label, points at original source 3"
+    );
+}
+
+#[test]
+fn segments_rebuild_the_cleaned_answer_and_carry_source_details() {
+    let i = input("Water boils [1]. Ice melts [2][5].", sources(2));
+    let report = run(&i);
+    let rebuilt: String = report
+        .segments
+        .iter()
+        .map(|s| match s {
+            Segment::Text { text } => text.as_str(),
+            Segment::Cite { label, .. } => label.as_str(),
+        })
+        .collect();
+    assert_eq!(rebuilt, report.cleaned_answer);
+    let Segment::Cite {
+        title, url, valid, ..
+    } = &report.segments[1]
+    else {
+        panic!("chip second")
+    };
+    assert_eq!(
+        (title.as_deref(), url.as_deref(), *valid),
+        (Some("Doc 1"), Some("https://example.org/doc-1"), true)
+    );
+}
+
+#[test]
+fn quote_found_reports_exact_match_and_source_span() {
+    let mut i = input(
+        "Paris is the capital [1].",
+        vec![source("Atlas", "Facts: Paris is the capital of France.")],
+    );
+    i.citations = Some(vec![quoted(1.0, "Paris is the capital of France")]);
+    let report = run(&i);
+    let quote = report.citations[0].quote.unwrap();
+    assert_eq!(quote.kind, MatchKind::Exact);
+    assert_eq!(quote.span.map(|s| s.start), Some(7));
+    let _ = FindingCode::OutOfRange; // codes are public API
+}
