@@ -165,7 +165,10 @@ fn candidate_windows(
     let pieces = max_edits + 1;
     let piece_len = m / pieces;
     if piece_len < 4 || text.len() <= 4 * m {
-        return vec![0..text.len()];
+        return vec![std::ops::Range {
+            start: 0,
+            end: text.len(),
+        }];
     }
     let reach = m + max_edits;
     let mut windows: Vec<std::ops::Range<usize>> = Vec::new();

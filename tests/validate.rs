@@ -538,3 +538,13 @@ fn quote_found_reports_exact_match_and_source_span() {
     assert_eq!(quote.span.map(|s| s.start), Some(7));
     let _ = FindingCode::OutOfRange; // codes are public API
 }
+
+#[test]
+fn a_declared_source_cited_twice_in_the_text_is_not_undeclared() {
+    let mut i = input(
+        "First claim is here [1]. Second claim repeats it [1].",
+        sources(1),
+    );
+    i.citations = Some(vec![DeclaredCitation::label(1.0)]);
+    assert_eq!(codes(&run(&i)), Vec::<&str>::new());
+}

@@ -231,3 +231,52 @@ fn offset_map_agrees_with_js_string_indexing_on_random_unicode() {
         }
     }
 }
+
+fn js(json: &str) -> JsValue {
+    js_sys::JSON::parse(json).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn validate_reports_utf16_spans_and_cleans_the_answer() {
+    use citeproof::wasm::validate;
+    let answer = "東京 😀 is big [1]. Osaka [3].";
+    let input = js(&format!(
+        r#"{{"answer":{answer:?},"sources":[{{"title":"T","text":"Tokyo is big."}}],"citations":[{{"source":1,"quote":"tokyo is BIG"}}]}}"#
+    ));
+    let report = validate(input.unchecked_into(), None).unwrap();
+    assert_eq!(get(&report, "status").as_string().unwrap(), "fail");
+    assert_eq!(
+        get(&report, "cleanedAnswer").as_string().unwrap(),
+        "東京 😀 is big [1]. Osaka."
+    );
+    let js_answer = JsString::from(answer);
+    let markers: Array = get(&report, "markers").dyn_into().unwrap();
+    for m in markers.iter() {
+        let span = get(&m, "span");
+        let (s, e) = (
+            get(&span, "start").as_f64().unwrap() as u32,
+            get(&span, "end").as_f64().unwrap() as u32,
+        );
+        assert_eq!(
+            String::from(js_answer.slice(s, e)),
+            get(&m, "raw").as_string().unwrap()
+        );
+    }
+    let citation = Array::from(&get(&report, "citations")).get(0);
+    assert_eq!(
+        get(&get(&citation, "quote"), "match").as_string().unwrap(),
+        "normalized"
+    );
+}
+
+#[wasm_bindgen_test]
+fn validate_rejects_unreadable_input_with_a_code_and_path() {
+    use citeproof::wasm::validate;
+    let input = js(r#"{"answer":"x","sources":[{"relevance":"high"}]}"#);
+    let (code, message) = error_code(validate(input.unchecked_into(), None));
+    assert_eq!(code, "invalid_input");
+    assert!(
+        message.starts_with("input.sources[0].relevance:"),
+        "{message}"
+    );
+}

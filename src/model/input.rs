@@ -327,7 +327,7 @@ fn declared_citations<'de, D: Deserializer<'de>>(
     #[serde(untagged)]
     enum Entry {
         Label(f64),
-        Object(DeclaredCitation),
+        Object(Box<DeclaredCitation>),
     }
     let entries = Option::<Vec<Entry>>::deserialize(d)?;
     Ok(entries.map(|entries| {
@@ -335,7 +335,7 @@ fn declared_citations<'de, D: Deserializer<'de>>(
             .into_iter()
             .map(|entry| match entry {
                 Entry::Label(n) => DeclaredCitation::label(n),
-                Entry::Object(c) => c,
+                Entry::Object(c) => *c,
             })
             .collect()
     }))

@@ -51,6 +51,13 @@ pub struct Validator {
 impl Validator {
     /// Checks the options and compiles their marker patterns.
     pub fn new(options: Options) -> Result<Validator, Error> {
+        let parser = Parser::with_patterns(&options.marker_patterns)?;
+        Validator::with_parser(options, parser)
+    }
+
+    /// Like [`Validator::new`] with `options.marker_patterns` already compiled into
+    /// `parser` (the JS binding caches compiled patterns across calls).
+    pub(crate) fn with_parser(options: Options, parser: Parser) -> Result<Validator, Error> {
         for (name, value) in [
             ("maxInvalidRatio", options.max_invalid_ratio),
             ("lowAlignment", options.low_alignment),
@@ -77,7 +84,6 @@ impl Validator {
                 ));
             }
         }
-        let parser = Parser::with_patterns(&options.marker_patterns)?;
         Ok(Validator { options, parser })
     }
 
@@ -105,10 +111,15 @@ impl Validator {
             ));
         }
         let declared = input.citations.as_deref().unwrap_or_default();
-        let declared_uses = declared
+        let declared_uses: Vec<_> = declared
             .iter()
             .enumerate()
             .map(|(i, c)| declared_use(i, c, &index))
+            .collect();
+        // Sources the declared list names (by position, or by label when unresolved).
+        let declared_sources: Vec<Result<usize, String>> = declared_uses
+            .iter()
+            .map(|u| source_key(&u.resolved, &u.label))
             .collect();
         let uses = merge(marker_uses(&markers, &index, answer), declared_uses);
 
@@ -131,7 +142,8 @@ impl Validator {
                     span: u.span,
                 });
             }
-            if has_declared_list && u.marker.is_some() && u.declared.is_none() {
+            let undeclared = !declared_sources.contains(&source_key(&u.resolved, &u.label));
+            if has_declared_list && u.marker.is_some() && u.declared.is_none() && undeclared {
                 checks.findings.push(Finding {
                     code: FindingCode::NotDeclared,
                     severity: Severity::Error,
@@ -296,6 +308,14 @@ impl Validator {
         }
         Ok(())
     }
+}
+
+/// What identifies a cited source: its position, or its label when it did not resolve.
+fn source_key(
+    resolved: &Result<usize, (FindingCode, String)>,
+    label: &str,
+) -> Result<usize, String> {
+    resolved.as_ref().copied().map_err(|_| label.to_string())
 }
 
 fn answer_finding(code: FindingCode, message: String) -> Finding {

@@ -7,6 +7,9 @@ use crate::model::{
     DeclaredCitation, Finding, FindingCode, Loose, Marker, Refs, Severity, Source, SourceRef, Span,
 };
 
+/// A source position, or why there is none (the finding code and its message).
+pub type Resolution = Result<usize, (FindingCode, String)>;
+
 /// Lookup tables over the retrieved sources.
 pub(crate) struct SourceIndex<'a> {
     sources: &'a [Source],
@@ -69,7 +72,7 @@ impl<'a> SourceIndex<'a> {
         self.sources.len()
     }
 
-    fn by_number(&self, n: u32) -> Result<usize, (FindingCode, String)> {
+    fn by_number(&self, n: u32) -> Resolution {
         match n {
             0 => Err((
                 FindingCode::ZeroIndex,
@@ -87,7 +90,7 @@ impl<'a> SourceIndex<'a> {
         }
     }
 
-    fn by_name(&self, name: &str) -> Result<usize, (FindingCode, String)> {
+    fn by_name(&self, name: &str) -> Resolution {
         self.by_name.get(name).copied().ok_or_else(|| {
             (
                 FindingCode::UnknownSource,
@@ -96,7 +99,7 @@ impl<'a> SourceIndex<'a> {
         })
     }
 
-    fn by_section(&self, chapter: &str, section: u32) -> Result<usize, (FindingCode, String)> {
+    fn by_section(&self, chapter: &str, section: u32) -> Resolution {
         self.sources
             .iter()
             .position(|s| s.chapter.as_deref() == Some(chapter) && s.section == Some(section))
@@ -118,7 +121,7 @@ fn label_of(source: &Source, position: usize) -> u32 {
 /// One cited source use, before checks: where it came from and what it resolved to.
 pub struct Use {
     pub label: String,
-    pub resolved: Result<usize, (FindingCode, String)>,
+    pub resolved: Resolution,
     pub marker: Option<usize>,
     pub span: Option<Span>,
     pub declared: Option<usize>,
@@ -132,7 +135,7 @@ pub fn marker_uses(markers: &[Marker<'_>], index: &SourceIndex<'_>, answer: &str
     let mut previous: Option<(usize, Vec<String>)> = None; // (end, labels) of the last marker
     for (mi, marker) in markers.iter().enumerate() {
         let mut labels: Vec<String> = Vec::new();
-        let resolved: Vec<(String, Result<usize, (FindingCode, String)>)> = match &marker.refs {
+        let resolved: Vec<(String, Resolution)> = match &marker.refs {
             Refs::Numbers(numbers) if numbers.is_empty() => vec![(
                 marker.raw.to_string(),
                 Err((
@@ -189,7 +192,7 @@ pub fn marker_uses(markers: &[Marker<'_>], index: &SourceIndex<'_>, answer: &str
 /// The use a declared citation makes of a source.
 pub fn declared_use(di: usize, citation: &DeclaredCitation, index: &SourceIndex<'_>) -> Use {
     let mut findings = Vec::new();
-    let mut attempts: Vec<(String, Result<usize, (FindingCode, String)>)> = Vec::new();
+    let mut attempts: Vec<(String, Resolution)> = Vec::new();
     match &citation.source {
         Some(Loose::Valid(SourceRef::Number(n))) => {
             if n.fract() == 0.0 && *n >= 0.0 && *n <= f64::from(u32::MAX) {

@@ -5,6 +5,9 @@
 mod dto;
 mod errors;
 mod options;
+mod validate;
+
+pub use validate::{CitationValidator, InputArg, ValidateOptionsArg, validate};
 
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -52,3 +52,154 @@ export type CiteproofErrorCode = "invalid_input" | "too_large" | "invalid_option
 export interface CiteproofError extends Error {
   code: CiteproofErrorCode;
 }
+
+/** A retrieved source. Every field also accepts its snake_case spelling. */
+export interface Source {
+  /** 1-based label shown in the prompt; default position + 1. */
+  index?: number;
+  id?: string;
+  docId?: string;
+  chunkId?: string;
+  title?: string;
+  url?: string;
+  slug?: string;
+  payloadId?: string;
+  chunkType?: string;
+  /** The retrieved text (also `content`, `excerpt`, `page_content`). */
+  text?: string | null;
+  /** Spec 000's `chapter_id`. */
+  chapter?: string | number;
+  /** Spec 000's `section_number`. */
+  section?: number;
+  /** 0–1 (spec 000's `relevance_score`). */
+  relevance?: number;
+  /** Line number of the first line of `text` (spec 001); default 1. */
+  firstLine?: number;
+}
+
+/** A citation the model declared in structured output (specs 002–004). */
+export interface DeclaredCitation {
+  /** A source label (number) or an id / chunk id / doc id / title (string). */
+  source?: number | string;
+  docId?: string;
+  chunkId?: string;
+  /** Also `snippet` (spec 003) and `cited_text`. */
+  quote?: string;
+  /** `[first, last]` or `"first-last"` (spec 001). */
+  lineRange?: [number, number] | string;
+  evidenceIdx?: number;
+  alignmentScore?: number;
+  spanInAnswer?: string;
+  relevance?: number;
+  claim?: string;
+  [snakeCase: string]: unknown;
+}
+
+/** One answer to validate (DESIGN.md §4). */
+export interface Input {
+  answer: string;
+  sources?: Source[];
+  citations?: DeclaredCitation[] | number[];
+  question?: string;
+  mode?: "answer" | "clarify" | "refuse";
+  requestId?: string;
+  sessionId?: string;
+  responseId?: string;
+  modelVersion?: string;
+  topK?: number;
+}
+
+/** Options of `validate` / `new CitationValidator`; every field has a default. */
+export interface ValidateOptions {
+  offsets?: OffsetUnit;
+  policy?: "flag" | "clean" | "strict";
+  renumber?: boolean;
+  requireCitations?: boolean;
+  maxInvalidRatio?: number;
+  lowAlignment?: number;
+  minAvgAlignment?: number;
+  minCoverage?: number;
+  minEvidenceIdxRatio?: number;
+  maxEditRatio?: number;
+  /** `[min, max]` characters; unset: no length check. */
+  quoteLength?: [number, number];
+  partialSpanChars?: number;
+  uncertainBelow?: number;
+  maxAnswerChars?: number;
+  maxSources?: number;
+  markerPatterns?: string[];
+}
+
+/** Stable finding codes (DESIGN.md §5). */
+export type FindingCode =
+  | "out_of_range" | "zero_index" | "unknown_source" | "duplicate_marker" | "not_declared"
+  | "declared_unused" | "missing_field" | "invalid_field" | "evidence_idx_out_of_range"
+  | "low_alignment" | "span_not_in_answer" | "quote_not_found" | "quote_approximate"
+  | "quote_length" | "line_range_invalid" | "line_range_mismatch" | "unsupported_claim"
+  | "misattributed" | "uncited_claim" | "no_citations" | "invalid_mode" | "request_invalid";
+
+export interface Finding {
+  code: FindingCode;
+  severity: "error" | "warning";
+  message: string;
+  /** Index into `report.citations`. */
+  citation?: number;
+  span?: Span;
+}
+
+export interface QuoteLocation {
+  /** In the cited source's `text`. */
+  span?: Span;
+  distance?: number;
+  match: "exact" | "normalized" | "approximate" | "none";
+}
+
+export interface CitationResult {
+  label: string;
+  sourceIndex?: number;
+  sourceId?: string;
+  /** Index into `report.markers`. */
+  marker?: number;
+  span?: Span;
+  /** Index into `input.citations`. */
+  declared?: number;
+  valid: boolean;
+  errors: Finding[];
+  warnings: Finding[];
+  qualityScore: number;
+  quote?: QuoteLocation;
+  support?: number;
+  claim?: Span;
+}
+
+export interface Summary {
+  total: number;
+  valid: number;
+  invalid: number;
+  avgAlignment: number | null;
+  citationCoverage: number;
+  hasEvidenceIdx: number;
+  hasAlignmentScore: number;
+  hasSpan: number;
+  hallucinations: number;
+  uncitedClaims: number;
+}
+
+export type Segment =
+  | { type: "text"; text: string }
+  | { type: "cite"; label: string; refs: string[]; sourceIndex?: number; title?: string; url?: string; valid: boolean };
+
+/** The result of `validate` (DESIGN.md §6). */
+export interface Report {
+  status: "pass" | "warn" | "fail";
+  confidence: number;
+  uncertain: boolean;
+  uncertaintyNote?: string;
+  cleanedAnswer: string;
+  markers: Marker[];
+  citations: CitationResult[];
+  findings: Finding[];
+  summary: Summary;
+  segments: Segment[];
+  timingMs: number;
+}

@@ -1,0 +1,189 @@
+//! `validate` and `CitationValidator`: reading `Input`/`Options` from JS objects with
+//! exact field paths in errors, and the report back with spans in the caller's unit.
+
+use std::cell::RefCell;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use wasm_bindgen::prelude::*;
+
+use super::enter;
+use super::errors::{invalid, to_js_error};
+use crate::model::{Input, Options, Report, Span};
+use crate::offsets::{OffsetMap, Unit};
+use crate::parse::Parser;
+use crate::validate::Validator;
+
+#[wasm_bindgen(module = "/src/wasm/time.js")]
+extern "C" {
+    fn now() -> f64;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The input of `validate` (see `types.d.ts`).
+    #[wasm_bindgen(typescript_type = "Input")]
+    pub type InputArg;
+    /// The options of `validate` (see `types.d.ts`).
+    #[wasm_bindgen(typescript_type = "ValidateOptions")]
+    pub type ValidateOptionsArg;
+}
+
+thread_local! {
+    /// Compiled `markerPatterns` of the last call, reused while they stay the same.
+    static LAST_PATTERNS: RefCell<Option<(Vec<String>, Parser)>> = const { RefCell::new(None) };
+}
+
+/// Reads a serde value from a JS value; errors name the field path under `root`.
+fn read<T: DeserializeOwned>(value: &JsValue, root: &str, code: &str) -> Result<T, JsValue> {
+    let deserializer = serde_wasm_bindgen::Deserializer::from(value.clone());
+    serde_path_to_error::deserialize(deserializer).map_err(|e| {
+        let path = e.path().to_string();
+        let full = if path == "." {
+            root.to_string()
+        } else {
+            format!("{root}.{path}")
+        };
+        let message = e.inner().to_string();
+        invalid(
+            code,
+            &full,
+            message.strip_prefix("Error: ").unwrap_or(&message),
+        )
+    })
+}
+
+/// Options and the offset unit from a JS options object (`undefined`/`null`: defaults).
+fn read_options(value: Option<&JsValue>) -> Result<(Options, Unit), JsValue> {
+    let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
+        return Ok((Options::default(), Unit::Utf16));
+    };
+    if !value.is_object() || value.is_array() {
+        return Err(invalid("invalid_option", "options", "expected an object"));
+    }
+    let unit = super::options::ParseOptions::read(Some(value), "options")?.offsets;
+    Ok((read(value, "options", "invalid_option")?, unit))
+}
+
+fn validator_for(options: Options) -> Result<Validator, JsValue> {
+    LAST_PATTERNS.with(|cell| {
+        let mut cache = cell.borrow_mut();
+        let parser = match cache.as_ref() {
+            Some((patterns, parser)) if *patterns == options.marker_patterns => parser.clone(),
+            _ => {
+                let parser = Parser::with_patterns(&options.marker_patterns)
+                    .map_err(|e| to_js_error(&e.under("options")))?;
+                *cache = Some((options.marker_patterns.clone(), parser.clone()));
+                parser
+            }
+        };
+        Validator::with_parser(options, parser).map_err(|e| to_js_error(&e.under("options")))
+    })
+}
+
+fn read_input(value: &JsValue) -> Result<Input, JsValue> {
+    if !value.is_object() || value.is_array() {
+        return Err(invalid(
+            "invalid_input",
+            "input",
+            "expected an object with `answer` and `sources`",
+        ));
+    }
+    read(value, "input", "invalid_input")
+}
+
+fn run(validator: &Validator, input: &JsValue, unit: Unit) -> Result<JsValue, JsValue> {
+    let started = now();
+    let input = read_input(input)?;
+    let mut report = validator.validate(&input).map_err(|e| to_js_error(&e))?;
+    convert_spans(&mut report, &input, unit);
+    report.timing_ms = now() - started;
+    report
+        .serialize(&serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true))
+        .map_err(|e| invalid("invalid_input", "input", &e.to_string()))
+}
+
+/// Validates `input`'s citations; returns the report (see `types.d.ts`).
+#[wasm_bindgen(unchecked_return_type = "Report")]
+pub fn validate(input: InputArg, options: Option<ValidateOptionsArg>) -> Result<JsValue, JsValue> {
+    enter();
+    let (options, unit) = read_options(options.as_deref())?;
+    run(&validator_for(options)?, &input, unit)
+}
+
+/// A validator whose options are read and compiled once, for many answers.
+#[wasm_bindgen]
+pub struct CitationValidator {
+    validator: Validator,
+    unit: Unit,
+}
+
+#[wasm_bindgen]
+impl CitationValidator {
+    /// Reads and checks `options`; throws an `Error` with `code: "invalid_option"`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: Option<ValidateOptionsArg>) -> Result<CitationValidator, JsValue> {
+        enter();
+        let (options, unit) = read_options(options.as_deref())?;
+        let validator = Validator::new(options).map_err(|e| to_js_error(&e.under("options")))?;
+        Ok(CitationValidator { validator, unit })
+    }
+
+    /// Validates `input` as `validate(input, options)` would.
+    #[wasm_bindgen(unchecked_return_type = "Report")]
+    pub fn validate(&self, input: InputArg) -> Result<JsValue, JsValue> {
+        enter();
+        run(&self.validator, &input, self.unit)
+    }
+}
+
+/// Every span of the report in `unit`: answer spans against the answer, quote spans
+/// against the text of the source they were found in.
+fn convert_spans(report: &mut Report<'_>, input: &Input, unit: Unit) {
+    if unit == Unit::Utf8 {
+        return;
+    }
+    let answer = OffsetMap::new(&input.answer);
+    let on = |map: &OffsetMap<'_>, span: &mut Span| {
+        span.start = map.to_unit(span.start, unit).unwrap_or(span.start);
+        span.end = map.to_unit(span.end, unit).unwrap_or(span.end);
+    };
+    for marker in &mut report.markers {
+        on(&answer, &mut marker.span);
+    }
+    for finding in &mut report.findings {
+        if let Some(span) = finding.span.as_mut() {
+            on(&answer, span);
+        }
+    }
+    for citation in &mut report.citations {
+        for span in [citation.span.as_mut(), citation.claim.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            on(&answer, span);
+        }
+        for finding in citation
+            .errors
+            .iter_mut()
+            .chain(citation.warnings.iter_mut())
+        {
+            if let Some(span) = finding.span.as_mut() {
+                on(&answer, span);
+            }
+        }
+        let source_text = citation.source_index.and_then(|label| {
+            input
+                .sources
+                .iter()
+                .enumerate()
+                .find(|(i, s)| s.index.unwrap_or(*i as u32 + 1) == label)
+                .and_then(|(_, s)| s.text.as_deref())
+        });
+        if let (Some(quote), Some(text)) = (citation.quote.as_mut(), source_text) {
+            if let Some(span) = quote.span.as_mut() {
+                on(&OffsetMap::new(text), span);
+            }
+        }
+    }
+}

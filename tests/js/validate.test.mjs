@@ -1,0 +1,124 @@
+// validate / CitationValidator through the built package (pkg/node).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+import { pkgDir, root } from "./helpers.mjs";
+
+const require = createRequire(import.meta.url);
+const { validate, CitationValidator } = require(join(pkgDir, "node", "citeproof.js"));
+
+const fixtureDir = join(root, "tests", "fixtures", "specs");
+for (const file of readdirSync(fixtureDir).filter((f) => f.endsWith(".json"))) {
+  test(`spec fixture ${file} has the outcome the spec describes`, () => {
+    const { input, expect } = JSON.parse(readFileSync(join(fixtureDir, file), "utf8"));
+    const report = validate(input);
+    assert.equal(report.status, expect.status);
+    const codes = (severity) => report.findings.filter((f) => f.severity === severity).map((f) => f.code);
+    assert.deepEqual(codes("error"), expect.errors);
+    assert.deepEqual(codes("warning"), expect.warnings);
+    if ("valid" in expect) assert.equal(report.citations.every((c) => c.valid), expect.valid);
+    if ("qualityScore" in expect) assert.equal(report.citations[0].qualityScore, expect.qualityScore);
+    for (const field of ["cleanedAnswer", "confidence", "uncertain"]) {
+      if (field in expect) assert.equal(report[field], expect[field], field);
+    }
+  });
+}
+
+test("every answer span is a UTF-16 index and every quote span indexes its source", () => {
+  const input = {
+    answer: "東京 😀 is the capital [1]. The 👩‍👩‍👧 live in Osaka【2】 and 🇫🇷 [9].\r\nDone [2].",
+    sources: [
+      { title: "Tokyo", text: "Intro 😀. Tokyo is the capital of Japan." },
+      { title: "Osaka", text: "大阪 😀 people live in Osaka." },
+    ],
+    citations: [
+      { source: 1, quote: "Tokyo is the capital" },
+      { source: 2, quote: "people live in osaka" },
+    ],
+  };
+  const report = validate(input);
+  for (const m of report.markers) assert.equal(input.answer.slice(m.span.start, m.span.end), m.raw);
+  for (const f of report.findings.filter((f) => f.span)) {
+    assert.equal(input.answer.slice(f.span.start, f.span.end), "[9]");
+  }
+  const [tokyo, osaka] = report.citations;
+  assert.equal(input.sources[0].text.slice(tokyo.quote.span.start, tokyo.quote.span.end), "Tokyo is the capital");
+  assert.equal(osaka.quote.match, "normalized");
+  assert.equal(input.sources[1].text.slice(osaka.quote.span.start, osaka.quote.span.end), "people live in Osaka");
+  assert.equal(report.cleanedAnswer, input.answer.replace(" [9]", ""));
+  const rebuilt = report.segments.map((s) => (s.type === "text" ? s.text : s.label)).join("");
+  assert.equal(rebuilt, report.cleanedAnswer);
+});
+
+test("offsets: utf8 and codepoint units apply to the report too", () => {
+  const input = { answer: "😀 claim here [1].", sources: [{ text: "x" }] };
+  assert.deepEqual(validate(input, { offsets: "utf8" }).markers[0].span, { start: 16, end: 19 });
+  assert.deepEqual(validate(input, { offsets: "codepoint" }).markers[0].span, { start: 13, end: 16 });
+});
+
+test("snake_case fields and spec payload shapes are read", () => {
+  const report = validate({
+    answer: "FastAPI is a modern web framework.",
+    sources: [{ chunk_id: "c1", page_content: "FastAPI is a modern web framework for building APIs." }],
+    citations: [{ chunk_id: "c1", snippet: "modern web framework", evidence_idx: 0, alignment_score: 0.9, span_in_answer: "FastAPI is", relevance_score: 0.8 }],
+  });
+  assert.equal(report.status, "pass");
+  assert.equal(report.citations[0].quote.match, "exact");
+});
+
+test("bad input throws an Error with a code and the field path, never a trap", () => {
+  const cases = [
+    [undefined, undefined, "invalid_input", /^input:/],
+    ["text", undefined, "invalid_input", /^input:/],
+    [{ sources: [] }, undefined, "invalid_input", /^input: missing field `answer`/],
+    [{ answer: 3 }, undefined, "invalid_input", /^input\.answer:/],
+    [{ answer: "x", sources: {} }, undefined, "invalid_input", /^input\.sources:/],
+    [{ answer: "x", sources: [{ relevance: "high" }] }, undefined, "invalid_input", /^input\.sources\[0\]\.relevance:/],
+    [{ answer: "x", sources: [{ relevance: NaN }] }, undefined, "invalid_input", /^input\.sources\[0\]\.relevance:/],
+    [{ answer: "x", sources: [{}, { index: -1 }] }, undefined, "invalid_input", /^input\.sources\[1\]\.index:/],
+    [{ answer: "x", citations: [true] }, undefined, "invalid_input", /^input\.citations/],
+    [{ answer: "x".repeat(10_000_001) }, undefined, "too_large", /^input\.answer:/],
+    [{ answer: "x", sources: Array.from({ length: 20_000 }, () => ({})) }, undefined, "too_large", /^input\.sources:/],
+    [{ answer: "x" }, { policy: "nuke" }, "invalid_option", /^options\.policy:/],
+    [{ answer: "x" }, { maxEditRatio: 3 }, "invalid_option", /^options\.maxEditRatio:/],
+    [{ answer: "x" }, { markerPatterns: ["("] }, "invalid_option", /^options\.markerPatterns\[0\]:/],
+    [{ answer: "x" }, { offsets: "bytes" }, "invalid_option", /^options\.offsets:/],
+  ];
+  for (const [input, options, code, message] of cases) {
+    assert.throws(
+      () => validate(input, options),
+      (e) => e instanceof Error && e.code === code && message.test(e.message),
+      `${JSON.stringify(input)?.slice(0, 60)} / ${JSON.stringify(options)}`,
+    );
+  }
+  // After all of that the instance still works.
+  assert.equal(validate({ answer: "Fine claim here [1].", sources: [{ text: "t" }] }).status, "pass");
+});
+
+test("wrong types inside a declared citation are findings (spec 004), not errors", () => {
+  const report = validate({
+    answer: "A claim that is cited here.",
+    sources: [{ title: "S", text: "t" }],
+    citations: [{ source: "S", relevance: "high", alignment_score: [1], evidence_idx: 1.5 }],
+  });
+  assert.deepEqual(report.findings.filter((f) => f.code === "invalid_field").length, 3);
+  assert.equal(report.status, "fail");
+});
+
+test("lone surrogates are read as U+FFFD without shifting UTF-16 offsets", () => {
+  const answer = "bad \uD800 half [1] and \uDC00 [2]";
+  const report = validate({ answer, sources: [{ text: "a" }, { text: "b" }] });
+  for (const m of report.markers) assert.equal(answer.slice(m.span.start, m.span.end), m.raw);
+});
+
+test("a CitationValidator applies its options to every answer", () => {
+  const validator = new CitationValidator({ policy: "flag", renumber: true });
+  const input = { answer: "Claim one here [2]. Claim two here [5].", sources: [{ text: "a" }, { text: "b" }] };
+  const report = validator.validate(input);
+  assert.equal(report.cleanedAnswer, input.answer, "flag leaves the answer untouched");
+  assert.deepEqual(report.segments.filter((s) => s.type === "cite").map((s) => s.valid), [true, false]);
+  assert.ok(report.timingMs >= 0);
+  validator.free();
+});
