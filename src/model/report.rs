@@ -141,6 +141,16 @@ pub struct Finding {
     pub span: Option<Span>,
 }
 
+impl Finding {
+    /// `"error"` or `"warning"`.
+    pub const fn severity_name(&self) -> &'static str {
+        match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
 /// How a quote was found in its source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
