@@ -19,12 +19,15 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod audit;
 pub mod claims;
 pub mod error;
 pub mod locate;
+pub mod metrics;
 pub mod model;
 pub mod offsets;
 pub mod parse;
+pub mod prompt;
 mod rewrite;
 pub mod validate;
 

@@ -387,7 +387,7 @@ fn input_limits_and_nan_relevance_are_errors_not_findings() {
         citeproof::ErrorCode::TooLarge
     );
     let many = input("Short.", sources(2));
-    assert_eq!(validator.validate(&many).unwrap_err().path, "input.sources");
+    assert_eq!(validator.validate(&many).unwrap_err().path, "sources");
     let mut nan = input("Claim [1].", sources(1));
     nan.sources[0].relevance = Some(f64::NAN);
     let err = Validator::new(Options::default())
@@ -396,10 +396,7 @@ fn input_limits_and_nan_relevance_are_errors_not_findings() {
         .unwrap_err();
     assert_eq!(
         (err.code, err.path.as_str()),
-        (
-            citeproof::ErrorCode::InvalidInput,
-            "input.sources[0].relevance"
-        )
+        (citeproof::ErrorCode::InvalidInput, "sources[0].relevance")
     );
 }
 

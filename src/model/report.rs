@@ -6,7 +6,7 @@ use serde::ser::Serializer;
 use super::{Marker, Span};
 
 /// The gate (spec 004): the audit record maps these to PASS / REVIEW / REJECT.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Every check passed.

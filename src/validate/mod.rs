@@ -18,8 +18,11 @@
 //! assert_eq!(report.status, Status::Fail); // 1 of 2 citations invalid: over spec 004's 30%
 //! ```
 
+mod batch;
 mod checks;
 mod resolve;
+
+pub use batch::BatchSummary;
 
 use crate::claims::split_claims;
 use crate::error::{Error, ErrorCode};
@@ -277,7 +280,7 @@ impl Validator {
         if chars > self.options.max_answer_chars {
             return Err(Error::new(
                 ErrorCode::TooLarge,
-                "input.answer",
+                "answer",
                 format!(
                     "{chars} characters exceed maxAnswerChars ({})",
                     self.options.max_answer_chars
@@ -287,7 +290,7 @@ impl Validator {
         if input.sources.len() > self.options.max_sources {
             return Err(Error::new(
                 ErrorCode::TooLarge,
-                "input.sources",
+                "sources",
                 format!(
                     "{} sources exceed maxSources ({})",
                     input.sources.len(),
@@ -300,7 +303,7 @@ impl Validator {
                 if !r.is_finite() {
                     return Err(Error::new(
                         ErrorCode::InvalidInput,
-                        format!("input.sources[{i}].relevance"),
+                        format!("sources[{i}].relevance"),
                         format!("{r} is not a finite number"),
                     ));
                 }

@@ -2,12 +2,18 @@
 //! `JsValue` (DESIGN.md §1). It reads JS arguments with exact field paths in its errors,
 //! calls the core, and converts byte spans to the caller's offset unit.
 
+mod around;
 mod dto;
 mod errors;
 mod options;
+mod report_view;
 mod validate;
 
-pub use validate::{CitationValidator, InputArg, ValidateOptionsArg, validate};
+pub use around::{
+    Metrics, audit_record, citation_schema, format_context, rejection_response, repair_prompt,
+    validate_request,
+};
+pub use validate::{CitationValidator, InputArg, ValidateOptionsArg, validate, validate_batch};
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -30,7 +36,7 @@ extern "C" {
 
 /// Called first by every export: installs the panic hook (a cheap `Once` after the
 /// first call). Not a `#[wasm_bindgen(start)]` function, which would also be exported.
-fn enter() {
+pub(crate) fn enter() {
     console_error_panic_hook::set_once();
 }
 

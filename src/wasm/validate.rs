@@ -14,7 +14,7 @@ use crate::offsets::{OffsetMap, Unit};
 use crate::parse::Parser;
 use crate::validate::Validator;
 
-#[wasm_bindgen(module = "/src/wasm/time.js")]
+#[wasm_bindgen(module = "/src/wasm/env.js")]
 extern "C" {
     fn now() -> f64;
 }
@@ -35,7 +35,11 @@ thread_local! {
 }
 
 /// Reads a serde value from a JS value; errors name the field path under `root`.
-fn read<T: DeserializeOwned>(value: &JsValue, root: &str, code: &str) -> Result<T, JsValue> {
+pub(crate) fn read<T: DeserializeOwned>(
+    value: &JsValue,
+    root: &str,
+    code: &str,
+) -> Result<T, JsValue> {
     let deserializer = serde_wasm_bindgen::Deserializer::from(value.clone());
     serde_path_to_error::deserialize(deserializer).map_err(|e| {
         let path = e.path().to_string();
@@ -81,26 +85,26 @@ fn validator_for(options: Options) -> Result<Validator, JsValue> {
     })
 }
 
-fn read_input(value: &JsValue) -> Result<Input, JsValue> {
+fn read_input(value: &JsValue, path: &str) -> Result<Input, JsValue> {
     if !value.is_object() || value.is_array() {
         return Err(invalid(
             "invalid_input",
-            "input",
+            path,
             "expected an object with `answer` and `sources`",
         ));
     }
-    read(value, "input", "invalid_input")
+    read(value, path, "invalid_input")
 }
 
 fn run(validator: &Validator, input: &JsValue, unit: Unit) -> Result<JsValue, JsValue> {
     let started = now();
-    let input = read_input(input)?;
-    let mut report = validator.validate(&input).map_err(|e| to_js_error(&e))?;
+    let input = read_input(input, "input")?;
+    let mut report = validator
+        .validate(&input)
+        .map_err(|e| to_js_error(&e.under("input")))?;
     convert_spans(&mut report, &input, unit);
     report.timing_ms = now() - started;
-    report
-        .serialize(&serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true))
-        .map_err(|e| invalid("invalid_input", "input", &e.to_string()))
+    to_js(&report)
 }
 
 /// Validates `input`'s citations; returns the report (see `types.d.ts`).
@@ -109,6 +113,47 @@ pub fn validate(input: InputArg, options: Option<ValidateOptionsArg>) -> Result<
     enter();
     let (options, unit) = read_options(options.as_deref())?;
     run(&validator_for(options)?, &input, unit)
+}
+
+/// Validates every input with the same options: `{ reports, summary, status }`, the
+/// status being the worst report's (spec 004's batch gate). A bad input throws, naming
+/// `inputs[i]`.
+#[wasm_bindgen(js_name = validateBatch, unchecked_return_type = "BatchResult")]
+pub fn validate_batch(
+    #[wasm_bindgen(unchecked_param_type = "Input[]")] inputs: JsValue,
+    options: Option<ValidateOptionsArg>,
+) -> Result<JsValue, JsValue> {
+    enter();
+    let inputs: js_sys::Array = inputs
+        .dyn_into()
+        .map_err(|_| invalid("invalid_input", "inputs", "expected an array of inputs"))?;
+    let (options, unit) = read_options(options.as_deref())?;
+    let validator = validator_for(options)?;
+    let reports = js_sys::Array::new();
+    let mut summary = crate::validate::BatchSummary::default();
+    for (i, input) in inputs.iter().enumerate() {
+        let started = now();
+        let path = format!("inputs[{i}]");
+        let parsed = read_input(&input, &path)?;
+        let mut report = validator
+            .validate(&parsed)
+            .map_err(|e| to_js_error(&e.under(&path)))?;
+        summary.add_report(&report);
+        convert_spans(&mut report, &parsed, unit);
+        report.timing_ms = now() - started;
+        reports.push(&to_js(&report)?);
+    }
+    let result = js_sys::Object::new();
+    js_sys::Reflect::set(&result, &"reports".into(), &reports)?;
+    js_sys::Reflect::set(&result, &"summary".into(), &to_js(&summary)?)?;
+    js_sys::Reflect::set(&result, &"status".into(), &summary.status().name().into())?;
+    Ok(result.into())
+}
+
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true))
+        .map_err(|e| invalid("invalid_input", "input", &e.to_string()))
 }
 
 /// A validator whose options are read and compiled once, for many answers.

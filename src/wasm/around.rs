@@ -1,0 +1,239 @@
+//! The JS API around a validation: `formatContext`, `citationSchema`, `validateRequest`,
+//! `repairPrompt`, `rejectionResponse`, `auditRecord`, and the `Metrics` class.
+
+use js_sys::Reflect;
+use wasm_bindgen::prelude::*;
+
+use super::enter;
+use super::errors::invalid;
+use super::report_view::ReportView;
+use super::validate::{read, to_js};
+use crate::audit::{self, AuditContext};
+use crate::metrics::Metrics as CoreMetrics;
+use crate::model::{Input, Source};
+use crate::offsets::Unit;
+use crate::prompt::{self, SchemaStyle};
+
+#[wasm_bindgen(module = "/src/wasm/env.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = isoNow)]
+    fn iso_now() -> String;
+    #[wasm_bindgen(js_name = randomId)]
+    fn random_id() -> String;
+}
+
+fn field(object: &JsValue, name: &str) -> Option<JsValue> {
+    if !object.is_object() {
+        return None;
+    }
+    Reflect::get(object, &JsValue::from_str(name))
+        .ok()
+        .filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+fn string_field(object: &JsValue, name: &str, path: &str) -> Result<Option<String>, JsValue> {
+    field(object, name)
+        .map(|v| {
+            v.as_string().ok_or_else(|| {
+                invalid(
+                    "invalid_option",
+                    &format!("{path}.{name}"),
+                    "expected a string",
+                )
+            })
+        })
+        .transpose()
+}
+
+/// `ctx.input` (or an empty input), and the offset unit of the report (`ctx.offsets`).
+fn context_input(ctx: &JsValue) -> Result<(Input, Unit), JsValue> {
+    let input = match field(ctx, "input") {
+        Some(value) => read(&value, "ctx.input", "invalid_input")?,
+        None => Input::default(),
+    };
+    let unit = match string_field(ctx, "offsets", "ctx")? {
+        Some(name) => Unit::from_name(&name).ok_or_else(|| {
+            invalid(
+                "invalid_option",
+                "ctx.offsets",
+                r#"expected "utf16", "utf8" or "codepoint""#,
+            )
+        })?,
+        None => Unit::Utf16,
+    };
+    Ok((input, unit))
+}
+
+/// Spec 002's numbered context for the prompt: `[1] text (Source: title)`, each text
+/// cut to `options.maxChars` (default 500) characters.
+#[wasm_bindgen(js_name = formatContext)]
+pub fn format_context(
+    #[wasm_bindgen(unchecked_param_type = "Source[]")] sources: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "{ maxChars?: number }")] options: Option<JsValue>,
+) -> Result<String, JsValue> {
+    enter();
+    let sources: Vec<Source> = read(&sources, "sources", "invalid_input")?;
+    let max_chars = match options.as_ref().and_then(|o| field(o, "maxChars")) {
+        Some(v) => v
+            .as_f64()
+            .filter(|n| n.fract() == 0.0 && *n >= 0.0)
+            .ok_or_else(|| {
+                invalid(
+                    "invalid_option",
+                    "options.maxChars",
+                    "expected a non-negative integer",
+                )
+            })? as usize,
+        None => 500,
+    };
+    Ok(prompt::format_context(&sources, max_chars))
+}
+
+/// A JSON Schema for the model's structured output: `indexed` (spec 002), `chunks`
+/// (spec 003) or `enhanced` (spec 004).
+#[wasm_bindgen(js_name = citationSchema, unchecked_return_type = "Record<string, unknown>")]
+pub fn citation_schema(
+    #[wasm_bindgen(unchecked_param_type = "{ style?: \"indexed\" | \"chunks\" | \"enhanced\" }")]
+    options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    enter();
+    let style = match options
+        .as_ref()
+        .map(|o| string_field(o, "style", "options"))
+        .transpose()?
+        .flatten()
+    {
+        Some(name) => SchemaStyle::from_name(&name).ok_or_else(|| {
+            invalid(
+                "invalid_option",
+                "options.style",
+                r#"expected "indexed", "chunks" or "enhanced""#,
+            )
+        })?,
+        None => SchemaStyle::Indexed,
+    };
+    js_sys::JSON::parse(prompt::citation_schema(style))
+}
+
+/// Spec 000's request validation (question of 1–2000 characters, well-formed sources):
+/// a list of `request_invalid` findings, empty when the request is fine.
+#[wasm_bindgen(js_name = validateRequest, unchecked_return_type = "Finding[]")]
+pub fn validate_request(
+    #[wasm_bindgen(unchecked_param_type = "Partial<Input>")] request: JsValue,
+) -> Result<JsValue, JsValue> {
+    enter();
+    if !request.is_object() {
+        return Err(invalid("invalid_input", "request", "expected an object"));
+    }
+    // `answer` is not part of a request; read the rest with the Input rules.
+    let object = js_sys::Object::assign(&js_sys::Object::new(), request.unchecked_ref());
+    Reflect::set(
+        &object,
+        &JsValue::from_str("answer"),
+        &JsValue::from_str(""),
+    )?;
+    let input: Input = read(&object, "request", "invalid_input")?;
+    to_js(&audit::validate_request(&input))
+}
+
+/// Spec 003's one repair instruction naming each failed citation; `ctx.input` adds the
+/// ids the model may cite.
+#[wasm_bindgen(js_name = repairPrompt)]
+pub fn repair_prompt(
+    #[wasm_bindgen(unchecked_param_type = "Report")] report: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "{ input?: Input }")] ctx: Option<JsValue>,
+) -> Result<String, JsValue> {
+    enter();
+    let view = ReportView::read(&report)?;
+    let (input, _) = context_input(&ctx.unwrap_or(JsValue::UNDEFINED))?;
+    Ok(audit::repair_prompt(
+        &view.error_messages(),
+        &audit::allowed_ids(&input.sources),
+    ))
+}
+
+/// Spec 001's rejection response: `{ status: "rejected", reason, suggestion,
+/// partial_response, audit_id }`; the id is `ctx.auditId` or a random UUID.
+#[wasm_bindgen(js_name = rejectionResponse, unchecked_return_type = "RejectionResponse")]
+pub fn rejection_response(
+    #[wasm_bindgen(unchecked_param_type = "Report")] report: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "{ auditId?: string }")] ctx: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    enter();
+    let view = ReportView::read(&report)?;
+    let ctx = ctx.unwrap_or(JsValue::UNDEFINED);
+    let audit_id = string_field(&ctx, "auditId", "ctx")?.unwrap_or_else(random_id);
+    to_js(&audit::rejection_response(
+        &view.error_messages(),
+        &view.cleaned_answer,
+        &audit_id,
+    ))
+}
+
+/// Spec 001's audit record (snake_case) with spec 003's retrieval ids. `ctx.input` is
+/// the validated input (for the query, claims and source ids); `ctx.auditId` and
+/// `ctx.timestamp` default to a random UUID and now; `ctx.offsets` is the unit the
+/// report was made with.
+#[wasm_bindgen(js_name = auditRecord, unchecked_return_type = "AuditRecord")]
+pub fn audit_record(
+    #[wasm_bindgen(unchecked_param_type = "Report")] report: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AuditContext")] ctx: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    enter();
+    let view = ReportView::read(&report)?;
+    let ctx = ctx.unwrap_or(JsValue::UNDEFINED);
+    let (input, unit) = context_input(&ctx)?;
+    let context = AuditContext {
+        audit_id: string_field(&ctx, "auditId", "ctx")?.unwrap_or_else(random_id),
+        timestamp: string_field(&ctx, "timestamp", "ctx")?.unwrap_or_else(iso_now),
+        processing_time_ms: view.timing_ms,
+    };
+    to_js(&audit::audit_record(
+        &view.facts(&input, unit),
+        &input,
+        &context,
+    ))
+}
+
+/// Prometheus counters for the reports of one isolate / process.
+#[wasm_bindgen]
+pub struct Metrics {
+    inner: CoreMetrics,
+}
+
+#[wasm_bindgen]
+impl Metrics {
+    /// Empty counters.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Metrics {
+        enter();
+        Metrics {
+            inner: CoreMetrics::new(),
+        }
+    }
+
+    /// Counts one report (its status, hallucinations and `timingMs`).
+    pub fn record(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Report")] report: JsValue,
+    ) -> Result<(), JsValue> {
+        let view = ReportView::read(&report)?;
+        self.inner.observe(
+            view.status,
+            view.summary.hallucinations,
+            view.timing_ms / 1000.0,
+        );
+        Ok(())
+    }
+
+    /// The Prometheus text exposition.
+    pub fn render(&self) -> String {
+        self.inner.render()
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Metrics {
+        Metrics::new()
+    }
+}
