@@ -203,3 +203,57 @@ export interface Report {
   segments: Segment[];
   timingMs: number;
 }
+
+/** Spec 001's rejection response. */
+export interface RejectionResponse {
+  status: "rejected";
+  reason: string;
+  suggestion: string;
+  partial_response: string;
+  audit_id: string;
+}
+
+/** What `auditRecord` needs besides the report. */
+export interface AuditContext {
+  /** The validated input: query, session/response ids, claims and source ids come from it. */
+  input?: Input;
+  /** Default: `crypto.randomUUID()`. */
+  auditId?: string;
+  /** ISO 8601; default: now. */
+  timestamp?: string;
+  /** The `offsets` unit the report was made with; default `"utf16"`. */
+  offsets?: OffsetUnit;
+}
+
+/** Spec 001's audit log record (snake_case), plus spec 003's retrieval ids. */
+export interface AuditRecord {
+  audit_id: string;
+  timestamp: string;
+  session_id: string | null;
+  query: string | null;
+  response_id: string | null;
+  validation_result: {
+    status: "PASS" | "REVIEW" | "REJECT";
+    citations_validated: number;
+    citations_failed: number;
+    hallucinations_detected: number;
+    confidence_score: number;
+  };
+  citations: {
+    claim: string | null;
+    source: string;
+    line_range: string | null;
+    validation_status: "VALID" | "INVALID";
+    semantic_score: number | null;
+  }[];
+  processing_time_ms: number;
+  model_version: string | null;
+  retrieval: { top_k: number | null; retrieved_ids: string[]; cited_ids: string[] };
+}
+
+/** The result of `validateBatch`. */
+export interface BatchResult {
+  reports: Report[];
+  summary: { total: number; pass: number; warn: number; fail: number; hallucinations: number };
+  status: "pass" | "warn" | "fail";
+}
