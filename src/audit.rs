@@ -7,7 +7,9 @@
 
 use serde::Serialize;
 
-use crate::model::{Finding, FindingCode, Input, Report, Severity, Source, Status};
+use crate::model::{
+    Finding, FindingCode, Input, Report, Severity, Source, Status, source_position,
+};
 
 /// Ids and times the caller supplies for an audit record.
 #[derive(Clone, Debug, Default)]
@@ -131,7 +133,7 @@ impl ReportFacts {
                     claim: c.claim.map(|s| input.answer[s.range()].to_string()),
                     source: c
                         .source_index
-                        .and_then(|label| position_of(&input.sources, label)),
+                        .and_then(|label| source_position(&input.sources, label)),
                     label: c.label.clone(),
                     declared: c.declared,
                     valid: c.valid,
@@ -140,14 +142,6 @@ impl ReportFacts {
                 .collect(),
         }
     }
-}
-
-/// The position in `sources` of the source labelled `label`.
-pub fn position_of(sources: &[Source], label: u32) -> Option<usize> {
-    sources
-        .iter()
-        .enumerate()
-        .position(|(i, s)| s.index.unwrap_or(i as u32 + 1) == label)
 }
 
 /// How a source is named in logs: id, chunk id, doc id, url, title, else its label.

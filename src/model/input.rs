@@ -120,6 +120,15 @@ pub struct Source {
     pub first_line: Option<u32>,
 }
 
+/// The position in `sources` of the source labelled `label` (its `index`, or its
+/// position + 1).
+pub fn source_position(sources: &[Source], label: u32) -> Option<usize> {
+    sources
+        .iter()
+        .enumerate()
+        .position(|(i, s)| s.index.unwrap_or(i as u32 + 1) == label)
+}
+
 /// A citation the model declared in structured output (specs 002–004). Fields that
 /// spec 004 checks for type and range are [`Loose`]: a wrong type there is an
 /// `invalid_field` finding, not an error.

@@ -10,7 +10,9 @@ mod marker;
 mod options;
 mod report;
 
-pub use input::{DeclaredCitation, Input, LineRange, Loose, Mode, Source, SourceRef};
+pub use input::{
+    DeclaredCitation, Input, LineRange, Loose, Mode, Source, SourceRef, source_position,
+};
 pub use marker::{Labels, Marker, MarkerKind, Refs};
 pub use options::{Options, Policy};
 pub use report::{

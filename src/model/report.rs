@@ -3,7 +3,8 @@
 use serde::Serialize;
 use serde::ser::Serializer;
 
-use super::{Marker, Span};
+use super::{Input, Marker, Span, source_position};
+use crate::offsets::{OffsetMap, Unit};
 
 /// The gate (spec 004): the audit record maps these to PASS / REVIEW / REJECT.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -305,4 +306,65 @@ pub struct Report<'a> {
     /// Wall time of `validate` in milliseconds, set by the caller that can measure it
     /// (the JS binding, the CLI); 0 from the core.
     pub timing_ms: f64,
+}
+
+impl Report<'_> {
+    /// Converts every span from bytes to `unit`: answer spans against `input.answer`,
+    /// quote spans against the text of the source each quote was found in. Call once;
+    /// `Unit::Utf8` leaves the report as it is.
+    ///
+    /// ```
+    /// use citeproof::model::{Input, Options, Source};
+    /// use citeproof::offsets::Unit;
+    /// use citeproof::validate::Validator;
+    /// let input = Input { answer: "😀 claim here [1].".into(), sources: vec![Source::default()], ..Input::default() };
+    /// let mut report = Validator::new(Options::default()).unwrap().validate(&input).unwrap();
+    /// assert_eq!(report.markers[0].span.start, 16);
+    /// report.convert_offsets(&input, Unit::Utf16);
+    /// assert_eq!(report.markers[0].span.start, 14);
+    /// ```
+    pub fn convert_offsets(&mut self, input: &Input, unit: Unit) {
+        if unit == Unit::Utf8 {
+            return;
+        }
+        let answer = OffsetMap::new(&input.answer);
+        let on = |map: &OffsetMap<'_>, span: &mut Span| {
+            span.start = map.to_unit(span.start, unit).unwrap_or(span.start);
+            span.end = map.to_unit(span.end, unit).unwrap_or(span.end);
+        };
+        for marker in &mut self.markers {
+            on(&answer, &mut marker.span);
+        }
+        for finding in &mut self.findings {
+            if let Some(span) = finding.span.as_mut() {
+                on(&answer, span);
+            }
+        }
+        for citation in &mut self.citations {
+            for span in [citation.span.as_mut(), citation.claim.as_mut()]
+                .into_iter()
+                .flatten()
+            {
+                on(&answer, span);
+            }
+            for finding in citation
+                .errors
+                .iter_mut()
+                .chain(citation.warnings.iter_mut())
+            {
+                if let Some(span) = finding.span.as_mut() {
+                    on(&answer, span);
+                }
+            }
+            let source_text = citation
+                .source_index
+                .and_then(|label| source_position(&input.sources, label))
+                .and_then(|p| input.sources[p].text.as_deref());
+            if let (Some(quote), Some(text)) = (citation.quote.as_mut(), source_text) {
+                if let Some(span) = quote.span.as_mut() {
+                    on(&OffsetMap::new(text), span);
+                }
+            }
+        }
+    }
 }

@@ -5,8 +5,8 @@ use serde::Deserialize;
 use wasm_bindgen::JsValue;
 
 use super::validate::read;
-use crate::audit::{CitationFacts, ReportFacts, position_of};
-use crate::model::{Input, Status};
+use crate::audit::{CitationFacts, ReportFacts};
+use crate::model::{Input, Status, source_position};
 use crate::offsets::{OffsetMap, Unit};
 
 #[derive(Deserialize)]
@@ -86,7 +86,7 @@ impl ReportView {
                     claim: c.claim.as_ref().and_then(claim_text),
                     source: c
                         .source_index
-                        .and_then(|label| position_of(&input.sources, label)),
+                        .and_then(|label| source_position(&input.sources, label)),
                     label: c.label.clone(),
                     declared: c.declared,
                     valid: c.valid,

@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 
 use super::enter;
 use super::errors::{invalid, to_js_error};
-use crate::model::{Input, Options, Report, Span};
-use crate::offsets::{OffsetMap, Unit};
+use crate::model::{Input, Options};
+use crate::offsets::Unit;
 use crate::parse::Parser;
 use crate::validate::Validator;
 
@@ -102,7 +102,7 @@ fn run(validator: &Validator, input: &JsValue, unit: Unit) -> Result<JsValue, Js
     let mut report = validator
         .validate(&input)
         .map_err(|e| to_js_error(&e.under("input")))?;
-    convert_spans(&mut report, &input, unit);
+    report.convert_offsets(&input, unit);
     report.timing_ms = now() - started;
     to_js(&report)
 }
@@ -139,7 +139,7 @@ pub fn validate_batch(
             .validate(&parsed)
             .map_err(|e| to_js_error(&e.under(&path)))?;
         summary.add_report(&report);
-        convert_spans(&mut report, &parsed, unit);
+        report.convert_offsets(&parsed, unit);
         report.timing_ms = now() - started;
         reports.push(&to_js(&report)?);
     }
@@ -179,56 +179,5 @@ impl CitationValidator {
     pub fn validate(&self, input: InputArg) -> Result<JsValue, JsValue> {
         enter();
         run(&self.validator, &input, self.unit)
-    }
-}
-
-/// Every span of the report in `unit`: answer spans against the answer, quote spans
-/// against the text of the source they were found in.
-fn convert_spans(report: &mut Report<'_>, input: &Input, unit: Unit) {
-    if unit == Unit::Utf8 {
-        return;
-    }
-    let answer = OffsetMap::new(&input.answer);
-    let on = |map: &OffsetMap<'_>, span: &mut Span| {
-        span.start = map.to_unit(span.start, unit).unwrap_or(span.start);
-        span.end = map.to_unit(span.end, unit).unwrap_or(span.end);
-    };
-    for marker in &mut report.markers {
-        on(&answer, &mut marker.span);
-    }
-    for finding in &mut report.findings {
-        if let Some(span) = finding.span.as_mut() {
-            on(&answer, span);
-        }
-    }
-    for citation in &mut report.citations {
-        for span in [citation.span.as_mut(), citation.claim.as_mut()]
-            .into_iter()
-            .flatten()
-        {
-            on(&answer, span);
-        }
-        for finding in citation
-            .errors
-            .iter_mut()
-            .chain(citation.warnings.iter_mut())
-        {
-            if let Some(span) = finding.span.as_mut() {
-                on(&answer, span);
-            }
-        }
-        let source_text = citation.source_index.and_then(|label| {
-            input
-                .sources
-                .iter()
-                .enumerate()
-                .find(|(i, s)| s.index.unwrap_or(*i as u32 + 1) == label)
-                .and_then(|(_, s)| s.text.as_deref())
-        });
-        if let (Some(quote), Some(text)) = (citation.quote.as_mut(), source_text) {
-            if let Some(span) = quote.span.as_mut() {
-                on(&OffsetMap::new(text), span);
-            }
-        }
     }
 }

@@ -1,0 +1,77 @@
+// The native CLI (target/release/citeproof) and the npm bin (pkg/bin/citeproof.mjs) on
+// the same JSON Lines: same table, same reports, same gate.
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pkgDir, root, tempDir } from "./helpers.mjs";
+
+const dir = tempDir("citeproof-cli-");
+const good = join(dir, "good.jsonl");
+const mixed = join(dir, "mixed.jsonl");
+const native = join(root, "target", "release", "citeproof");
+const npmBin = join(pkgDir, "bin", "citeproof.mjs");
+
+before(() => {
+  execFileSync("cargo", ["build", "--release", "--quiet", "--bin", "citeproof"], { cwd: root, stdio: "inherit" });
+  const answers = readFileSync(join(root, "..", "shared", "data", "answers-val.jsonl"), "utf8").trim().split("\n").slice(0, 20);
+  // Answers that pass or warn: the original markers minus those past the kept sources.
+  writeFileSync(good, `${answers.slice(1, 3).join("\n")}\n`);
+  const broken = JSON.parse(answers[0]);
+  broken.answer += " An invented claim [42].";
+  writeFileSync(mixed, [...answers, JSON.stringify(broken), '{"answer": 3}', "not json", ""].join("\n"));
+});
+
+function run(command, args) {
+  const [cmd, ...rest] = command === "native" ? [native] : [process.execPath, npmBin];
+  const result = spawnSync(cmd, [...rest, ...args], { encoding: "utf8" });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Unreadable-line messages come from different JSON readers; everything else must match. */
+const comparable = (text) => text.replace(/(error {2}invalid_input: )input[^\n]*/g, "$1…");
+
+test("both CLIs print the same table and summary", () => {
+  const n = run("native", ["check", mixed]);
+  const j = run("npm", ["check", mixed]);
+  assert.equal(comparable(n.stdout), comparable(j.stdout));
+  assert.match(n.stdout, /21 reports: \d+ pass, \d+ warn, \d+ fail; \d+ hallucinated citations; 2 unreadable lines; gate: fail\n$/);
+  assert.match(n.stdout, /^ {2}line {2}status citations/);
+  assert.equal(n.code, 0, "without --gate the exit code is 0");
+});
+
+test("both CLIs print the same reports with --json", () => {
+  const n = run("native", ["check", mixed, "--json"]);
+  const j = run("npm", ["check", mixed, "--json"]);
+  const parse = (stdout) =>
+    stdout.trim().split("\n").map((line) => {
+      const value = JSON.parse(line);
+      delete value.timingMs;
+      if (value.error) value.error.message = value.error.message.split(":")[0];
+      return value;
+    });
+  const [nativeReports, npmReports] = [parse(n.stdout), parse(j.stdout)];
+  assert.equal(nativeReports.length, 23);
+  assert.deepEqual(nativeReports, npmReports);
+  assert.equal(nativeReports[20].summary.hallucinations, 1, "the broken answer");
+  assert.deepEqual(nativeReports[21], { error: { code: "invalid_input", message: "input.answer" }, line: 22 });
+  assert.equal(n.stderr, j.stderr, "the summary goes to stderr with --json");
+});
+
+test("--gate exits 1 on a failing batch and 0 on a passing one, in both", () => {
+  for (const cli of ["native", "npm"]) {
+    assert.equal(run(cli, ["check", mixed, "--gate"]).code, 1, cli);
+    const ok = run(cli, ["check", good, "--gate"]);
+    assert.equal(ok.code, 0, `${cli}: ${ok.stdout}`);
+  }
+});
+
+test("bad arguments exit 2 with usage", () => {
+  for (const cli of ["native", "npm"]) {
+    const r = run(cli, ["lint", good]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^usage: citeproof check FILE\.jsonl/);
+    assert.equal(run(cli, ["check", good, "--offsets", "bytes"]).code, 2);
+  }
+});
