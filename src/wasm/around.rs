@@ -4,10 +4,11 @@
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
-use super::enter;
 use super::errors::invalid;
+use super::read::{Obj, read_input, read_source, read_unit};
 use super::report_view::ReportView;
-use super::validate::{read, to_js};
+use super::validate::to_js;
+use super::{enter, read_text_at};
 use crate::audit::{self, AuditContext};
 use crate::metrics::Metrics as CoreMetrics;
 use crate::model::{Input, Source};
@@ -47,21 +48,26 @@ fn string_field(object: &JsValue, name: &str, path: &str) -> Result<Option<Strin
 
 /// `ctx.input` (or an empty input), and the offset unit of the report (`ctx.offsets`).
 fn context_input(ctx: &JsValue) -> Result<(Input, Unit), JsValue> {
-    let input = match field(ctx, "input") {
-        Some(value) => read(&value, "ctx.input", "invalid_input")?,
+    let Some(obj) = Obj::optional(Some(ctx), "ctx", "invalid_option")? else {
+        return Ok((Input::default(), Unit::Utf16));
+    };
+    let input = match obj.get(&["input"]) {
+        Some((_, value)) => read_input(&value, "ctx.input")?,
         None => Input::default(),
     };
-    let unit = match string_field(ctx, "offsets", "ctx")? {
-        Some(name) => Unit::from_name(&name).ok_or_else(|| {
-            invalid(
-                "invalid_option",
-                "ctx.offsets",
-                r#"expected "utf16", "utf8" or "codepoint""#,
-            )
-        })?,
-        None => Unit::Utf16,
-    };
-    Ok((input, unit))
+    Ok((input, read_unit(&obj)?))
+}
+
+/// The sources at `path`.
+fn read_sources(value: &JsValue, path: &str) -> Result<Vec<Source>, JsValue> {
+    let array = value
+        .dyn_ref::<js_sys::Array>()
+        .ok_or_else(|| invalid("invalid_input", path, "expected an array of sources"))?;
+    array
+        .iter()
+        .enumerate()
+        .map(|(i, item)| read_source(&item, &format!("{path}[{i}]")))
+        .collect()
 }
 
 /// Spec 002's numbered context for the prompt: `[1] text (Source: title)`, each text
@@ -72,7 +78,7 @@ pub fn format_context(
     #[wasm_bindgen(unchecked_param_type = "{ maxChars?: number }")] options: Option<JsValue>,
 ) -> Result<String, JsValue> {
     enter();
-    let sources: Vec<Source> = read(&sources, "sources", "invalid_input")?;
+    let sources = read_sources(&sources, "sources")?;
     let max_chars = match options.as_ref().and_then(|o| field(o, "maxChars")) {
         Some(v) => v
             .as_f64()
@@ -122,17 +128,15 @@ pub fn validate_request(
     #[wasm_bindgen(unchecked_param_type = "Partial<Input>")] request: JsValue,
 ) -> Result<JsValue, JsValue> {
     enter();
-    if !request.is_object() {
-        return Err(invalid("invalid_input", "request", "expected an object"));
-    }
-    // `answer` is not part of a request; read the rest with the Input rules.
-    let object = js_sys::Object::assign(&js_sys::Object::new(), request.unchecked_ref());
-    Reflect::set(
-        &object,
-        &JsValue::from_str("answer"),
-        &JsValue::from_str(""),
-    )?;
-    let input: Input = read(&object, "request", "invalid_input")?;
+    let obj = Obj::new(&request, "request", "invalid_input")?;
+    let input = Input {
+        question: obj.string(&["question", "query"])?,
+        sources: match obj.get(&["sources"]) {
+            Some((_, sources)) => read_sources(&sources, "request.sources")?,
+            None => Vec::new(),
+        },
+        ..Input::default()
+    };
     to_js(&audit::validate_request(&input))
 }
 
@@ -195,6 +199,52 @@ pub fn audit_record(
     ))
 }
 
+/// Finds `quote` in `source`: exact, then normalised, then within
+/// `options.maxEditRatio` (default 0.1) edits. The span indexes `source` in
+/// `options.offsets` (default UTF-16).
+#[wasm_bindgen(js_name = locateQuote, unchecked_return_type = "QuoteLocation")]
+pub fn locate_quote(
+    #[wasm_bindgen(unchecked_param_type = "string")] quote: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] source: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "{ maxEditRatio?: number; offsets?: OffsetUnit }")]
+    options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    enter();
+    let quote = read_text_at(&quote, "quote")?;
+    let source = read_text_at(&source, "source")?;
+    let options = options.unwrap_or(JsValue::UNDEFINED);
+    let ratio = match field(&options, "maxEditRatio") {
+        Some(v) => v
+            .as_f64()
+            .filter(|r| (0.0..=1.0).contains(r))
+            .ok_or_else(|| {
+                invalid(
+                    "invalid_option",
+                    "options.maxEditRatio",
+                    "expected a number in 0–1",
+                )
+            })?,
+        None => 0.1,
+    };
+    let unit = match string_field(&options, "offsets", "options")? {
+        Some(name) => Unit::from_name(&name).ok_or_else(|| {
+            invalid(
+                "invalid_option",
+                "options.offsets",
+                r#"expected "utf16", "utf8" or "codepoint""#,
+            )
+        })?,
+        None => Unit::Utf16,
+    };
+    let mut location = crate::locate::locate_quote(&quote, &source, ratio);
+    if let Some(span) = location.span.as_mut() {
+        let map = crate::offsets::OffsetMap::new(&source);
+        span.start = map.to_unit(span.start, unit).unwrap_or(span.start);
+        span.end = map.to_unit(span.end, unit).unwrap_or(span.end);
+    }
+    to_js(&location)
+}
+
 /// Prometheus counters for the reports of one isolate / process.
 #[wasm_bindgen]
 pub struct Metrics {
@@ -218,11 +268,8 @@ impl Metrics {
         #[wasm_bindgen(unchecked_param_type = "Report")] report: JsValue,
     ) -> Result<(), JsValue> {
         let view = ReportView::read(&report)?;
-        self.inner.observe(
-            view.status,
-            view.summary.hallucinations,
-            view.timing_ms / 1000.0,
-        );
+        self.inner
+            .observe(view.status, view.hallucinations, view.timing_ms / 1000.0);
         Ok(())
     }
 

@@ -6,6 +6,7 @@ mod around;
 mod dto;
 mod errors;
 mod options;
+mod read;
 mod report_view;
 mod validate;
 
@@ -115,9 +116,14 @@ extern "C" {
 /// The JS string `value` as UTF-8 (lone surrogates become U+FFFD, one UTF-16 unit each,
 /// so UTF-16 offsets still index the caller's string).
 fn read_text(value: &JsValue) -> Result<String, JsValue> {
+    read_text_at(value, "text")
+}
+
+/// [`read_text`] for the argument named `path`.
+pub(crate) fn read_text_at(value: &JsValue, path: &str) -> Result<String, JsValue> {
     let text = value
         .dyn_ref::<js_sys::JsString>()
-        .ok_or_else(|| invalid("invalid_input", "text", "expected a string"))?;
+        .ok_or_else(|| invalid("invalid_input", path, "expected a string"))?;
     // Each UTF-16 unit encodes to at most 3 UTF-8 bytes.
     let mut buffer = vec![0; text.length() as usize * 3];
     let written = encode_into(text, &mut buffer) as usize;

@@ -4,12 +4,12 @@
 use std::cell::RefCell;
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 
 use super::enter;
 use super::errors::{invalid, to_js_error};
-use crate::model::{Input, Options};
+use super::read::{read_input, read_options};
+use crate::model::Options;
 use crate::offsets::Unit;
 use crate::parse::Parser;
 use crate::validate::Validator;
@@ -34,41 +34,6 @@ thread_local! {
     static LAST_PATTERNS: RefCell<Option<(Vec<String>, Parser)>> = const { RefCell::new(None) };
 }
 
-/// Reads a serde value from a JS value; errors name the field path under `root`.
-pub(crate) fn read<T: DeserializeOwned>(
-    value: &JsValue,
-    root: &str,
-    code: &str,
-) -> Result<T, JsValue> {
-    let deserializer = serde_wasm_bindgen::Deserializer::from(value.clone());
-    serde_path_to_error::deserialize(deserializer).map_err(|e| {
-        let path = e.path().to_string();
-        let full = if path == "." {
-            root.to_string()
-        } else {
-            format!("{root}.{path}")
-        };
-        let message = e.inner().to_string();
-        invalid(
-            code,
-            &full,
-            message.strip_prefix("Error: ").unwrap_or(&message),
-        )
-    })
-}
-
-/// Options and the offset unit from a JS options object (`undefined`/`null`: defaults).
-fn read_options(value: Option<&JsValue>) -> Result<(Options, Unit), JsValue> {
-    let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
-        return Ok((Options::default(), Unit::Utf16));
-    };
-    if !value.is_object() || value.is_array() {
-        return Err(invalid("invalid_option", "options", "expected an object"));
-    }
-    let unit = super::options::ParseOptions::read(Some(value), "options")?.offsets;
-    Ok((read(value, "options", "invalid_option")?, unit))
-}
-
 fn validator_for(options: Options) -> Result<Validator, JsValue> {
     LAST_PATTERNS.with(|cell| {
         let mut cache = cell.borrow_mut();
@@ -83,17 +48,6 @@ fn validator_for(options: Options) -> Result<Validator, JsValue> {
         };
         Validator::with_parser(options, parser).map_err(|e| to_js_error(&e.under("options")))
     })
-}
-
-fn read_input(value: &JsValue, path: &str) -> Result<Input, JsValue> {
-    if !value.is_object() || value.is_array() {
-        return Err(invalid(
-            "invalid_input",
-            path,
-            "expected an object with `answer` and `sources`",
-        ));
-    }
-    read(value, path, "invalid_input")
 }
 
 fn run(validator: &Validator, input: &JsValue, unit: Unit) -> Result<JsValue, JsValue> {

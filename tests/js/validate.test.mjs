@@ -72,7 +72,7 @@ test("bad input throws an Error with a code and the field path, never a trap", (
   const cases = [
     [undefined, undefined, "invalid_input", /^input:/],
     ["text", undefined, "invalid_input", /^input:/],
-    [{ sources: [] }, undefined, "invalid_input", /^input: missing field `answer`/],
+    [{ sources: [] }, undefined, "invalid_input", /^input\.answer: missing/],
     [{ answer: 3 }, undefined, "invalid_input", /^input\.answer:/],
     [{ answer: "x", sources: {} }, undefined, "invalid_input", /^input\.sources:/],
     [{ answer: "x", sources: [{ relevance: "high" }] }, undefined, "invalid_input", /^input\.sources\[0\]\.relevance:/],

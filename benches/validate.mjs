@@ -1,0 +1,140 @@
+// Issue 5's measurements, side by side in one run:
+// 1. `validate` on a typical request (2 KB answer, 10 sources x 1 KB, 8 markers, 4
+//    quotes of which 1 approximate) through the wasm API in Node, marshalling included,
+//    with the native time (cargo bench --bench validate) beside it;
+// 2. approximate quote location, citeproof `locateQuote` vs the npm package
+//    `levenshtein-search`, on 2,000 quote/passage pairs from ../shared/data with 0-10%
+//    random edits; both must agree on every distance.
+//
+//   node benches/validate.mjs [--no-native]     (needs pkg/node: node scripts/build-pkg.mjs node)
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { cpus } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(import.meta.url);
+const { validate, locateQuote } = require(join(root, "pkg", "node", "citeproof.js"));
+const { fuzzySearch } = require("levenshtein-search");
+const data = (file) => readFileSync(join(root, "..", "shared", "data", file), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+
+let seed = 0x9e3779b9;
+function random() {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return (seed >>> 0) / 2 ** 32;
+}
+const letters = "abcdefghijklmnopqrstuvwxyz";
+/** `count` random single-letter substitutions, insertions and deletions (no spaces). */
+function edit(text, count) {
+  let out = text;
+  for (let i = 0; i < count; i++) {
+    const at = 1 + Math.floor(random() * (out.length - 2));
+    const letter = letters[Math.floor(random() * 26)];
+    const op = Math.floor(random() * 3);
+    if (op === 0) out = out.slice(0, at) + letter + out.slice(at + 1);
+    else if (op === 1) out = out.slice(0, at) + letter + out.slice(at);
+    else out = out.slice(0, at) + out.slice(at + 1);
+  }
+  return out;
+}
+
+function median(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+}
+
+// ---- 1. a typical request -------------------------------------------------------------
+const answers = data("answers-val.jsonl");
+const passages = answers.flatMap((a) => a.sources.map((s) => s.text).filter((t) => t && t.length >= 1000));
+const sources = passages.slice(0, 10).map((text, i) => ({ title: `Source ${i + 1}`, url: `https://example.org/${i + 1}`, text: text.slice(0, 1000) }));
+const sentences = answers.flatMap((a) => a.answer.replace(/\s*\[\d+\]/g, "").split(/(?<=\.)\s+/)).filter((s) => s.length > 60);
+let answer = "";
+for (let i = 0; answer.length < 2000; i++) {
+  answer += `${sentences[i]}${i < 8 ? ` [${(i % 10) + 1}]` : ""} `;
+}
+const quote = (i) => sources[i].text.slice(200, 330);
+const typical = {
+  answer: answer.trim(),
+  sources,
+  citations: [
+    { source: 1, quote: quote(0) },
+    { source: 2, quote: quote(1) },
+    { source: 3, quote: quote(2) },
+    { source: 4, quote: edit(quote(3), 6) },
+    ...[5, 6, 7, 8].map((source) => ({ source })),
+  ],
+};
+const report = validate(typical);
+const approximate = report.citations.filter((c) => c.quote?.match === "approximate").length;
+if (report.markers.length !== 8 || approximate !== 1) throw new Error(`typical request is off: ${report.markers.length} markers, ${approximate} approximate`);
+for (let i = 0; i < 2000; i++) validate(typical);
+const validateSamples = [];
+for (let i = 0; i < 5000; i++) {
+  const start = process.hrtime.bigint();
+  validate(typical);
+  validateSamples.push(Number(process.hrtime.bigint() - start) / 1000);
+}
+const wasmMedian = median(validateSamples);
+
+let nativeMedian = null;
+if (!process.argv.includes("--no-native")) {
+  const file = join(root, "target", "bench-typical-request.json");
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(typical));
+  const out = execFileSync("cargo", ["bench", "--quiet", "--bench", "validate", "--", file], { cwd: root, encoding: "utf8" });
+  nativeMedian = JSON.parse(out.trim().split("\n").pop()).medianUs;
+}
+
+// ---- 2. approximate location vs levenshtein-search --------------------------------------
+// Passages are folded first (lower case, one space, no emphasis/quote/dash variants) so
+// both contenders compare the same characters: citeproof's normalisation is then a no-op.
+const fold = (t) => t.toLowerCase().replace(/[*_`'"‘’“”–—-]/g, "").replace(/\s+/g, " ").trim();
+const support = data("support-val.jsonl");
+const pairs = [];
+for (const row of support) {
+  const passage = fold(row.evidence);
+  if (passage.length < 400) continue;
+  const length = 80 + Math.floor(random() * 220);
+  const start = Math.floor(random() * (passage.length - length));
+  const original = passage.slice(start, start + length).trim();
+  const edits = Math.floor(random() * (0.1 * original.length + 1));
+  pairs.push({ quote: edit(original, edits), source: passage });
+  if (pairs.length === 2000) break;
+}
+const levenshteinBest = ({ quote, source }) => {
+  let best = null;
+  for (const m of fuzzySearch(quote, source, Math.floor(0.1 * quote.length))) best = best === null ? m.dist : Math.min(best, m.dist);
+  return best;
+};
+const citeproofBest = ({ quote, source }) => locateQuote(quote, source, { maxEditRatio: 0.1 }).distance ?? null;
+let agree = 0;
+for (const pair of pairs) if (levenshteinBest(pair) === citeproofBest(pair)) agree++;
+
+function throughput(fn) {
+  const rounds = [];
+  for (let r = 0; r < 7; r++) {
+    const start = process.hrtime.bigint();
+    let done = 0;
+    while (Number(process.hrtime.bigint() - start) < 3e8) {
+      for (const pair of pairs.slice(0, 200)) fn(pair);
+      done += 200;
+    }
+    rounds.push(done / (Number(process.hrtime.bigint() - start) / 1e9));
+  }
+  return median(rounds);
+}
+const ours = throughput(citeproofBest);
+const theirs = throughput(levenshteinBest);
+
+console.log(`citeproof validate & locate, ${cpus()[0].model}, node ${process.version}`);
+console.log(`typical validate (${typical.answer.length} chars, 10 sources, 8 markers, 4 quotes / 1 approximate):`);
+console.log(`  wasm via JS API: median ${wasmMedian.toFixed(1)} µs${nativeMedian === null ? "" : `; native: median ${nativeMedian.toFixed(1)} µs`}`);
+console.log(`approximate location, ${pairs.length} pairs, distances agree on ${agree}/${pairs.length}:`);
+console.log(`  citeproof locateQuote: ${Math.round(ours)} pairs/s`);
+console.log(`  levenshtein-search:    ${Math.round(theirs)} pairs/s`);
+console.log(`  ratio: ${(ours / theirs).toFixed(1)}x`);
+if (agree !== pairs.length) process.exitCode = 1;

@@ -1,0 +1,380 @@
+//! Reading JS objects field by field, with the exact path of any bad field in the error.
+//!
+//! Hand-written rather than serde: the paths come for free, no deserializer is
+//! monomorphised per type (this kept ~90 KB out of the .wasm), and `NaN` reaches the
+//! core as a number so it can be rejected there with its path.
+
+use js_sys::{Array, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+
+use super::errors::invalid;
+use crate::model::{DeclaredCitation, Input, LineRange, Loose, Options, Policy, Source, SourceRef};
+use crate::offsets::Unit;
+
+/// A JS object being read, the path that names it, and the error code for bad fields.
+pub struct Obj {
+    value: JsValue,
+    path: String,
+    code: &'static str,
+}
+
+/// The JS type of a value, as error messages name it.
+fn type_name(value: &JsValue) -> &'static str {
+    if value.is_string() {
+        "string"
+    } else if value.as_f64().is_some() {
+        "number"
+    } else if value.as_bool().is_some() {
+        "boolean"
+    } else if value.is_array() {
+        "array"
+    } else if value.is_null() {
+        "null"
+    } else if value.is_undefined() {
+        "undefined"
+    } else if value.is_object() {
+        "object"
+    } else {
+        "other value"
+    }
+}
+
+impl Obj {
+    /// `value` must be a plain object (not an array).
+    pub fn new(value: &JsValue, path: &str, code: &'static str) -> Result<Obj, JsValue> {
+        if !value.is_object() || value.is_array() {
+            return Err(invalid(
+                code,
+                path,
+                &format!("expected an object, got {}", type_name(value)),
+            ));
+        }
+        Ok(Obj {
+            value: value.clone(),
+            path: path.to_string(),
+            code,
+        })
+    }
+
+    /// An optional object: `undefined`/`null` read as `None`.
+    pub fn optional(
+        value: Option<&JsValue>,
+        path: &str,
+        code: &'static str,
+    ) -> Result<Option<Obj>, JsValue> {
+        match value {
+            Some(v) if !v.is_undefined() && !v.is_null() => Obj::new(v, path, code).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// The path of field `name`.
+    pub fn path_of(&self, name: &str) -> String {
+        format!("{}.{name}", self.path)
+    }
+
+    fn error(&self, name: &str, expected: &str, got: &JsValue) -> JsValue {
+        invalid(
+            self.code,
+            &self.path_of(name),
+            &format!("expected {expected}, got {}", type_name(got)),
+        )
+    }
+
+    /// The first of `names` that is present (not `undefined`/`null`), with its name.
+    pub fn get(&self, names: &[&'static str]) -> Option<(&'static str, JsValue)> {
+        names.iter().find_map(|&name| {
+            Reflect::get(&self.value, &JsValue::from_str(name))
+                .ok()
+                .filter(|v| !v.is_undefined() && !v.is_null())
+                .map(|v| (name, v))
+        })
+    }
+
+    /// A string field.
+    pub fn string(&self, names: &[&'static str]) -> Result<Option<String>, JsValue> {
+        self.get(names)
+            .map(|(name, v)| {
+                v.as_string()
+                    .ok_or_else(|| self.error(name, "a string", &v))
+            })
+            .transpose()
+    }
+
+    /// A number field (`NaN` included: the core decides about it).
+    pub fn number(&self, names: &[&'static str]) -> Result<Option<f64>, JsValue> {
+        self.get(names)
+            .map(|(name, v)| v.as_f64().ok_or_else(|| self.error(name, "a number", &v)))
+            .transpose()
+    }
+
+    /// A non-negative integer field.
+    pub fn count(&self, names: &[&'static str]) -> Result<Option<u32>, JsValue> {
+        self.get(names)
+            .map(|(name, v)| {
+                v.as_f64()
+                    .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n))
+                    .map(|n| n as u32)
+                    .ok_or_else(|| self.error(name, "a non-negative integer", &v))
+            })
+            .transpose()
+    }
+
+    /// A boolean field.
+    pub fn boolean(&self, names: &[&'static str]) -> Result<Option<bool>, JsValue> {
+        self.get(names)
+            .map(|(name, v)| v.as_bool().ok_or_else(|| self.error(name, "a boolean", &v)))
+            .transpose()
+    }
+
+    /// An array field: its items with their paths.
+    pub fn array(&self, names: &[&'static str]) -> Result<Option<Vec<(JsValue, String)>>, JsValue> {
+        self.get(names)
+            .map(|(name, v)| {
+                let array = v
+                    .dyn_ref::<Array>()
+                    .ok_or_else(|| self.error(name, "an array", &v))?;
+                let path = self.path_of(name);
+                Ok(array
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| (item, format!("{path}[{i}]")))
+                    .collect())
+            })
+            .transpose()
+    }
+
+    /// An array of strings.
+    pub fn strings(&self, names: &[&'static str]) -> Result<Option<Vec<String>>, JsValue> {
+        self.array(names)?
+            .map(|items| {
+                items
+                    .into_iter()
+                    .map(|(item, path)| {
+                        item.as_string().ok_or_else(|| {
+                            invalid(
+                                self.code,
+                                &path,
+                                &format!("expected a string, got {}", type_name(&item)),
+                            )
+                        })
+                    })
+                    .collect()
+            })
+            .transpose()
+    }
+
+    /// A nested object field.
+    pub fn object(&self, names: &[&'static str]) -> Result<Option<Obj>, JsValue> {
+        match self.get(names) {
+            Some((name, v)) => Obj::new(&v, &self.path_of(name), self.code).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// A field whose wrong type is a finding, not an error (spec 004).
+    fn loose<T>(
+        &self,
+        names: &[&'static str],
+        convert: impl Fn(&JsValue) -> Option<T>,
+    ) -> Option<Loose<T>> {
+        self.get(names)
+            .map(|(_, v)| convert(&v).map_or_else(|| Loose::Invalid(type_name(&v)), Loose::Valid))
+    }
+}
+
+/// `input` of `validate`.
+pub fn read_input(value: &JsValue, path: &str) -> Result<Input, JsValue> {
+    let obj = Obj::new(value, path, "invalid_input")?;
+    let answer = obj.string(&["answer"])?.ok_or_else(|| {
+        invalid(
+            "invalid_input",
+            &obj.path_of("answer"),
+            "missing: the answer to validate",
+        )
+    })?;
+    let sources = obj
+        .array(&["sources"])?
+        .unwrap_or_default()
+        .iter()
+        .map(|(item, path)| read_source(item, path))
+        .collect::<Result<_, _>>()?;
+    let citations = obj
+        .array(&["citations"])?
+        .map(|items| {
+            items
+                .iter()
+                .map(|(item, path)| read_declared(item, path))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
+    Ok(Input {
+        answer,
+        sources,
+        citations,
+        question: obj.string(&["question", "query"])?,
+        mode: obj.string(&["mode"])?,
+        request_id: obj.string(&["requestId", "request_id"])?,
+        session_id: obj.string(&["sessionId", "session_id"])?,
+        response_id: obj.string(&["responseId", "response_id"])?,
+        model_version: obj.string(&["modelVersion", "model_version"])?,
+        top_k: obj.count(&["topK", "top_k"])?,
+    })
+}
+
+/// One retrieved source.
+pub fn read_source(value: &JsValue, path: &str) -> Result<Source, JsValue> {
+    let obj = Obj::new(value, path, "invalid_input")?;
+    let chapter = match obj.get(&["chapter", "chapter_id"]) {
+        Some((_, v)) if v.is_string() => v.as_string(),
+        Some((_, v))
+            if v.as_f64()
+                .is_some_and(|n| n.fract() == 0.0 && n.is_finite()) =>
+        {
+            v.as_f64().map(|n| format!("{n:.0}"))
+        }
+        Some((name, v)) => return Err(obj.error(name, "a string or an integer", &v)),
+        None => None,
+    };
+    Ok(Source {
+        index: obj.count(&["index"])?,
+        id: obj.string(&["id"])?,
+        doc_id: obj.string(&["docId", "doc_id"])?,
+        chunk_id: obj.string(&["chunkId", "chunk_id"])?,
+        title: obj.string(&["title", "doc_title", "section_title"])?,
+        url: obj.string(&["url"])?,
+        slug: obj.string(&["slug"])?,
+        payload_id: obj.string(&["payloadId", "payload_id"])?,
+        chunk_type: obj.string(&["chunkType", "chunk_type"])?,
+        text: obj.string(&["text", "content", "excerpt", "page_content"])?,
+        chapter,
+        section: obj.count(&["section", "section_number"])?,
+        relevance: obj.number(&["relevance", "relevance_score"])?,
+        first_line: obj.count(&["firstLine", "first_line"])?,
+    })
+}
+
+/// One declared citation: a bare label or an object.
+fn read_declared(value: &JsValue, path: &str) -> Result<DeclaredCitation, JsValue> {
+    if let Some(label) = value.as_f64() {
+        return Ok(DeclaredCitation::label(label));
+    }
+    let obj = Obj::new(value, path, "invalid_input")?;
+    let number = |v: &JsValue| v.as_f64();
+    let string = |v: &JsValue| v.as_string();
+    Ok(DeclaredCitation {
+        source: obj.loose(&["source", "index"], |v| {
+            v.as_f64()
+                .map(SourceRef::Number)
+                .or_else(|| v.as_string().map(SourceRef::Name))
+        }),
+        doc_id: obj.loose(&["docId", "doc_id"], string),
+        chunk_id: obj.loose(&["chunkId", "chunk_id"], string),
+        quote: obj.loose(&["quote", "snippet", "cited_text"], string),
+        line_range: obj.loose(&["lineRange", "line_range"], |v| match v.as_string() {
+            Some(text) => LineRange::from_str_range(&text),
+            None => {
+                let pair = v.dyn_ref::<Array>().filter(|a| a.length() == 2)?;
+                let whole = |n: f64| (n.fract() == 0.0 && n.abs() < 1e15).then_some(n as i64);
+                Some(LineRange {
+                    first: whole(pair.get(0).as_f64()?)?,
+                    last: whole(pair.get(1).as_f64()?)?,
+                })
+            }
+        }),
+        evidence_idx: obj.loose(&["evidenceIdx", "evidence_idx"], number),
+        alignment_score: obj.loose(&["alignmentScore", "alignment_score"], number),
+        span_in_answer: obj.loose(&["spanInAnswer", "span_in_answer"], string),
+        relevance: obj.loose(&["relevance", "relevance_score"], number),
+        claim: obj.loose(&["claim", "claim_text"], string),
+    })
+}
+
+/// `options` of `validate`: the core options and the offset unit.
+pub fn read_options(value: Option<&JsValue>) -> Result<(Options, Unit), JsValue> {
+    let mut options = Options::default();
+    let Some(obj) = Obj::optional(value, "options", "invalid_option")? else {
+        return Ok((options, Unit::Utf16));
+    };
+    let unit = read_unit(&obj)?;
+    if let Some((name, v)) = obj.get(&["policy"]) {
+        options.policy = match v.as_string().as_deref() {
+            Some("flag") => Policy::Flag,
+            Some("clean") => Policy::Clean,
+            Some("strict") => Policy::Strict,
+            _ => return Err(obj.error(name, r#""flag", "clean" or "strict""#, &v)),
+        };
+    }
+    set(&mut options.renumber, obj.boolean(&["renumber"])?);
+    set(
+        &mut options.require_citations,
+        obj.boolean(&["requireCitations"])?,
+    );
+    set(
+        &mut options.max_invalid_ratio,
+        obj.number(&["maxInvalidRatio"])?,
+    );
+    set(&mut options.low_alignment, obj.number(&["lowAlignment"])?);
+    set(
+        &mut options.min_avg_alignment,
+        obj.number(&["minAvgAlignment"])?,
+    );
+    set(&mut options.min_coverage, obj.number(&["minCoverage"])?);
+    set(
+        &mut options.min_evidence_idx_ratio,
+        obj.number(&["minEvidenceIdxRatio"])?,
+    );
+    set(&mut options.max_edit_ratio, obj.number(&["maxEditRatio"])?);
+    set(
+        &mut options.uncertain_below,
+        obj.number(&["uncertainBelow"])?,
+    );
+    set(
+        &mut options.partial_span_chars,
+        obj.count(&["partialSpanChars"])?.map(|n| n as usize),
+    );
+    set(
+        &mut options.max_answer_chars,
+        obj.count(&["maxAnswerChars"])?.map(|n| n as usize),
+    );
+    set(
+        &mut options.max_sources,
+        obj.count(&["maxSources"])?.map(|n| n as usize),
+    );
+    set(
+        &mut options.marker_patterns,
+        obj.strings(&["markerPatterns"])?,
+    );
+    if let Some((name, v)) = obj.get(&["quoteLength"]) {
+        let pair = v.dyn_ref::<Array>().filter(|a| a.length() == 2);
+        let bound = |i: u32| {
+            pair?
+                .get(i)
+                .as_f64()
+                .filter(|n| n.fract() == 0.0 && *n >= 0.0)
+                .map(|n| n as usize)
+        };
+        options.quote_length = Some([
+            bound(0).ok_or_else(|| obj.error(name, "[min, max] characters", &v))?,
+            bound(1).ok_or_else(|| obj.error(name, "[min, max] characters", &v))?,
+        ]);
+    }
+    Ok((options, unit))
+}
+
+/// `offsets`: `"utf16"` (default), `"utf8"` or `"codepoint"`.
+pub fn read_unit(obj: &Obj) -> Result<Unit, JsValue> {
+    match obj.get(&["offsets"]) {
+        Some((name, v)) => v
+            .as_string()
+            .and_then(|n| Unit::from_name(&n))
+            .ok_or_else(|| obj.error(name, r#""utf16", "utf8" or "codepoint""#, &v)),
+        None => Ok(Unit::Utf16),
+    }
+}
+
+fn set<T>(slot: &mut T, value: Option<T>) {
+    if let Some(value) = value {
+        *slot = value;
+    }
+}
