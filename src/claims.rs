@@ -154,18 +154,25 @@ fn push_claim(claims: &mut Vec<Claim>, answer: &str, span: Span) {
         span.start + raw.trim_end().len(),
     );
     let text = &answer[span.range()];
-    let words = text
-        .split_whitespace()
-        .filter(|w| w.chars().any(char::is_alphanumeric))
-        .count();
-    let cjk = text
-        .chars()
-        .filter(|c| ('\u{3040}'..='\u{9fff}').contains(c))
-        .count();
     let is_question = text
         .trim_end_matches(|c: char| c == ']' || c.is_ascii_digit() || c == '[')
         .ends_with(['?', '？']);
-    if (words >= 3 || cjk >= 6) && !is_question {
+    if is_question {
+        return;
+    }
+    // At least three words with a letter or digit, or six CJK characters.
+    let words = text
+        .split_whitespace()
+        .filter(|w| !w.is_ascii() || w.bytes().any(|b| b.is_ascii_alphanumeric()))
+        .take(3)
+        .count();
+    let cjk = || {
+        text.chars()
+            .filter(|c| ('\u{3040}'..='\u{9fff}').contains(c))
+            .take(6)
+            .count()
+    };
+    if words >= 3 || cjk() >= 6 {
         claims.push(Claim {
             span,
             markers: Vec::new(),

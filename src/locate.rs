@@ -20,8 +20,6 @@
 //! assert_eq!(&source[approx.span.unwrap().range()], "a modern web framework for building APIs");
 //! ```
 
-use std::collections::HashMap;
-
 use crate::model::{MatchKind, QuoteLocation, Span};
 
 /// Locates `quote` in `source`; approximate matches may have up to
@@ -104,9 +102,14 @@ impl Normalized {
                     Some(_) => {}
                 }
             }
-            for lower in folded.to_lowercase() {
-                out.chars.push(lower);
+            if folded.is_ascii() {
+                out.chars.push(folded.to_ascii_lowercase());
                 out.spans.push(span);
+            } else {
+                for lower in folded.to_lowercase() {
+                    out.chars.push(lower);
+                    out.spans.push(span);
+                }
             }
         }
         if out.chars.last() == Some(&' ') {
@@ -209,23 +212,59 @@ fn find_chars(haystack: &[char], needle: &[char]) -> Option<usize> {
     None
 }
 
-/// The pattern compiled for Myers' algorithm: per distinct character, a bit mask per
-/// 64-row block of the rows where it occurs.
+/// The pattern compiled for Myers' algorithm: per character, a bit mask per 64-row block
+/// of the rows where it occurs. ASCII characters index a flat table; others (rare in
+/// quotes) are searched in a short list.
 struct BitPattern {
     len: usize,
     blocks: usize,
-    masks: HashMap<char, Vec<u64>>,
+    /// `ascii[c * blocks + b]`: rows of block `b` holding ASCII character `c`.
+    ascii: Vec<u64>,
+    other: Vec<(char, Vec<u64>)>,
+    zero: Vec<u64>,
 }
 
 impl BitPattern {
     fn new(pattern: impl Iterator<Item = char> + Clone) -> BitPattern {
         let len = pattern.clone().count();
         let blocks = len.div_ceil(64);
-        let mut masks: HashMap<char, Vec<u64>> = HashMap::new();
+        let mut ascii = vec![0u64; 128 * blocks];
+        let mut other: Vec<(char, Vec<u64>)> = Vec::new();
         for (row, c) in pattern.enumerate() {
-            masks.entry(c).or_insert_with(|| vec![0; blocks])[row / 64] |= 1 << (row % 64);
+            let bit = 1 << (row % 64);
+            if c.is_ascii() {
+                ascii[c as usize * blocks + row / 64] |= bit;
+            } else {
+                match other.iter_mut().find(|(o, _)| *o == c) {
+                    Some((_, masks)) => masks[row / 64] |= bit,
+                    None => {
+                        let mut masks = vec![0; blocks];
+                        masks[row / 64] = bit;
+                        other.push((c, masks));
+                    }
+                }
+            }
         }
-        BitPattern { len, blocks, masks }
+        BitPattern {
+            len,
+            blocks,
+            ascii,
+            other,
+            zero: vec![0; blocks],
+        }
+    }
+
+    /// The block masks of character `c`.
+    fn masks(&self, c: char) -> &[u64] {
+        if c.is_ascii() {
+            let at = c as usize * self.blocks;
+            &self.ascii[at..at + self.blocks]
+        } else {
+            self.other
+                .iter()
+                .find(|(o, _)| *o == c)
+                .map_or(&self.zero, |(_, m)| m)
+        }
     }
 
     /// Runs the columns of `text`. `anchored`: the alignment must start at text position
@@ -233,13 +272,12 @@ impl BitPattern {
     /// Calls `column(j, score)` with the edit distance of the whole pattern ending
     /// after text character `j`; stops when it returns false.
     fn run(&self, text: &[char], anchored: bool, mut column: impl FnMut(usize, usize) -> bool) {
-        let zero = vec![0u64; self.blocks];
         let mut plus = vec![!0u64; self.blocks]; // vertical +1 deltas
         let mut minus = vec![0u64; self.blocks]; // vertical -1 deltas
         let last_bit = (self.len - 1) % 64;
         let mut score = self.len as isize;
         for (j, c) in text.iter().enumerate() {
-            let eqs = self.masks.get(c).unwrap_or(&zero);
+            let eqs = self.masks(*c);
             let mut carry: i32 = if anchored { 1 } else { 0 };
             for b in 0..self.blocks {
                 let out_bit = if b + 1 == self.blocks { last_bit } else { 63 };

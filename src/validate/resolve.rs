@@ -196,7 +196,7 @@ pub fn declared_use(di: usize, citation: &DeclaredCitation, index: &SourceIndex<
     match &citation.source {
         Some(Loose::Valid(SourceRef::Number(n))) => {
             if n.fract() == 0.0 && *n >= 0.0 && *n <= f64::from(u32::MAX) {
-                attempts.push((format!("{n:.0}"), index.by_number(*n as u32)));
+                attempts.push(((*n as u32).to_string(), index.by_number(*n as u32)));
             } else {
                 findings.push(invalid_field(
                     "source",

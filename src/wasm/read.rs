@@ -4,12 +4,37 @@
 //! monomorphised per type (this kept ~90 KB out of the .wasm), and `NaN` reaches the
 //! core as a number so it can be rejected there with its path.
 
+use std::cell::RefCell;
+
 use js_sys::{Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::errors::invalid;
+use super::read_text_at;
 use crate::model::{DeclaredCitation, Input, LineRange, Loose, Options, Policy, Source, SourceRef};
 use crate::offsets::Unit;
+
+thread_local! {
+    /// Field names as JS strings, made once: decoding a name from wasm memory on every
+    /// lookup cost more than the lookup. Keyed by the `&'static str`'s address.
+    static KEYS: RefCell<Vec<(usize, JsValue)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `object[name]`, with `name` interned in [`KEYS`].
+fn get_field(object: &JsValue, name: &'static str) -> Option<JsValue> {
+    KEYS.with(|keys| {
+        let mut keys = keys.borrow_mut();
+        let address = name.as_ptr() as usize;
+        let index = match keys.iter().position(|(a, _)| *a == address) {
+            Some(i) => i,
+            None => {
+                keys.push((address, JsValue::from_str(name)));
+                keys.len() - 1
+            }
+        };
+        Reflect::get(object, &keys[index].1).ok()
+    })
+}
 
 /// A JS object being read, the path that names it, and the error code for bad fields.
 pub struct Obj {
@@ -84,19 +109,21 @@ impl Obj {
     /// The first of `names` that is present (not `undefined`/`null`), with its name.
     pub fn get(&self, names: &[&'static str]) -> Option<(&'static str, JsValue)> {
         names.iter().find_map(|&name| {
-            Reflect::get(&self.value, &JsValue::from_str(name))
-                .ok()
+            get_field(&self.value, name)
                 .filter(|v| !v.is_undefined() && !v.is_null())
                 .map(|v| (name, v))
         })
     }
 
-    /// A string field.
+    /// A string field (copied in with the engine's UTF-8 encoder).
     pub fn string(&self, names: &[&'static str]) -> Result<Option<String>, JsValue> {
         self.get(names)
             .map(|(name, v)| {
-                v.as_string()
-                    .ok_or_else(|| self.error(name, "a string", &v))
+                if v.is_string() {
+                    read_text_at(&v, &self.path_of(name))
+                } else {
+                    Err(self.error(name, "a string", &v))
+                }
             })
             .transpose()
     }
