@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's demo: installs what is missing, builds the npm package, and parses the
-# bundled example answer, printing its markers with their spans.
+# The README's demo: installs what is missing, builds the npm package, and validates the
+# bundled example answer: markers with their spans, findings, the gate, the cleaned answer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
