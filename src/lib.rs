@@ -28,6 +28,7 @@ pub mod model;
 pub mod offsets;
 pub mod parse;
 pub mod prompt;
+pub mod support;
 mod rewrite;
 pub mod validate;
 

@@ -1,0 +1,426 @@
+//! Claim support: how well does a cited passage back a sentence? (spec 001's semantic
+//! alignment, spec 004's alignment scores.)
+//!
+//! No model runs here (no network, no download); the score is lexical and statistical,
+//! and it is *contrastive*: a passage is judged against the other sources retrieved for
+//! the same request. Three overlaps of the claim with a passage are blended — content
+//! words weighted by inverse document frequency over the request's sources (lightly
+//! stemmed), character 5-grams (robust to inflection and compounding), and word pairs in
+//! order — and the blend is set against the best blend any retrieved source reaches, so
+//! an on-topic passage that says something else scores low. A number in the claim that
+//! the passage lacks costs, and more cited text raises the prior of full support (a short snippet rarely backs a
+//! whole sentence). The
+//! weights were chosen on the ExpertQA pairs (`cargo run --release --example
+//! support_eval`, BENCHMARKS.md).
+//!
+//! ```
+//! use citeproof::support::SupportScorer;
+//! let sources = [
+//!     "The Eiffel Tower was completed in 1889 for the World's Fair in Paris.",
+//!     "Berlin is the capital of Germany and its largest city.",
+//! ];
+//! let scorer = SupportScorer::new(&sources);
+//! let claim = "The Eiffel Tower was completed in 1889.";
+//! let right = scorer.support(claim, 0);
+//! let wrong = scorer.support(claim, 1);
+//! assert!(right.score > 0.6 && wrong.score < 0.3, "{right:?} {wrong:?}");
+//! assert_eq!(scorer.best_source(claim), Some(0));
+//! ```
+
+use std::collections::HashMap;
+
+use crate::model::Span;
+
+/// Weights of the three overlaps in the blend (sum 1).
+const IDF_WEIGHT: f64 = 0.3;
+const CHARGRAM_WEIGHT: f64 = 0.3;
+const PAIR_WEIGHT: f64 = 0.4;
+/// Share of the absolute blend in the score; the rest is the blend relative to the best
+/// source of the request.
+const ABSOLUTE_SHARE: f64 = 0.5;
+/// Weight of the cited-length prior: the score is scaled by `1 + w·ln(1 + chars/1000)`
+/// (capped at 4,000 characters) over its maximum.
+const LENGTH_WEIGHT: f64 = 2.0;
+/// Factor per claim number missing from the passage.
+const MISSING_NUMBER: f64 = 0.8;
+/// Character n-gram length.
+const GRAM: usize = 5;
+
+/// A sorted, deduplicated set of hashes: smaller and faster to build than a hash set
+/// for a few thousand entries, and searched by bisection.
+#[derive(Clone, Debug, Default)]
+struct HashList(Vec<u64>);
+
+impl HashList {
+    fn from(mut items: Vec<u64>) -> HashList {
+        items.sort_unstable();
+        items.dedup();
+        HashList(items)
+    }
+
+    fn contains(&self, item: &u64) -> bool {
+        self.0.binary_search(item).is_ok()
+    }
+}
+
+/// FNV-1a of `bytes`, then mixed so the low bits are usable as a hash table index.
+fn hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+    }
+    (h ^ (h >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
+}
+
+fn pair_hash(a: u64, b: u64) -> u64 {
+    (a.rotate_left(17) ^ b).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// What a text offers to comparisons: its content terms, word pairs and 5-grams, and
+/// its sentences with their content terms (for pointing at the supporting sentence).
+#[derive(Clone, Debug, Default)]
+struct Profile {
+    terms: HashList,
+    pairs: HashList,
+    grams: HashList,
+    chars: usize,
+    sentences: Vec<(Span, Vec<u64>)>,
+}
+
+impl Profile {
+    fn new(text: &str) -> Profile {
+        let chars = text.chars().count();
+        let (mut terms, mut pairs, mut grams) = (Vec::new(), Vec::new(), Vec::with_capacity(chars));
+        let mut sentences = Vec::new();
+        let mut previous: Option<u64> = None;
+        let mut sentence = (0, Vec::new());
+        let mut gap_start = 0;
+        for token in tokens(text) {
+            let h = hash(token.term.as_bytes());
+            // A sentence ends in the gap before this token.
+            if text[gap_start..token.start].contains(['.', '!', '?', '\n', '。']) {
+                let done = std::mem::take(&mut sentence.1);
+                sentences.push((Span::new(sentence.0, token.start), done));
+                sentence.0 = token.start;
+            }
+            if !token.stop {
+                terms.push(h);
+                sentence.1.push(h);
+            }
+            if let Some(p) = previous {
+                pairs.push(pair_hash(p, h));
+            }
+            previous = Some(h);
+            gap_start = token.end;
+        }
+        sentences.push((Span::new(sentence.0, text.len()), sentence.1));
+        for_each_gram(text, |g| grams.push(g));
+        Profile {
+            terms: HashList::from(terms),
+            pairs: HashList::from(pairs),
+            grams: HashList::from(grams),
+            chars,
+            sentences,
+        }
+    }
+}
+
+/// Calls `f` with the hash of every 5-character window of `text` folded to lower case
+/// with single spaces.
+fn for_each_gram(text: &str, mut f: impl FnMut(u64)) {
+    let mut window = [0u64; GRAM];
+    let mut filled = 0usize;
+    let mut last_space = true;
+    let mut push = |c: char| {
+        window.copy_within(1.., 0);
+        window[GRAM - 1] = u64::from(u32::from(c));
+        filled += 1;
+        if filled >= GRAM {
+            let mut h: u64 = 0x9e37_79b9_7f4a_7c15;
+            for &w in &window {
+                h = (h ^ w).wrapping_mul(0xbf58_476d_1ce4_e5b9).rotate_left(29);
+            }
+            f(h);
+        }
+    };
+    for c in text.chars() {
+        let c = if c.is_whitespace() { ' ' } else { c };
+        if c == ' ' && last_space {
+            continue;
+        }
+        last_space = c == ' ';
+        if c.is_ascii() {
+            push(c.to_ascii_lowercase());
+        } else {
+            c.to_lowercase().for_each(&mut push);
+        }
+    }
+}
+
+/// The claim side of a comparison, computed once per claim.
+struct ClaimProfile {
+    /// Distinct content terms: hash, weight, is a number.
+    terms: Vec<(u64, f64, bool)>,
+    total_weight: f64,
+    pairs: Vec<u64>,
+    grams: Vec<u64>,
+}
+
+/// A support score in 0–1 and the passage stretch it rests on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Support {
+    /// 0 (nothing of the claim in the passage) to 1.
+    pub score: f64,
+    /// The passage sentence sharing most content words with the claim (bytes of the
+    /// passage).
+    pub span: Span,
+}
+
+/// Scores claims against the sources of one request; build once per request.
+#[derive(Clone, Debug)]
+pub struct SupportScorer<'a> {
+    sources: Vec<&'a str>,
+    profiles: Vec<Profile>,
+    /// Document frequency of each content term over the sources.
+    df: HashMap<u64, u32>,
+}
+
+impl<'a> SupportScorer<'a> {
+    /// Profiles every source text (an empty text supports nothing).
+    pub fn new<S: AsRef<str>>(sources: &'a [S]) -> SupportScorer<'a> {
+        let sources: Vec<&str> = sources.iter().map(AsRef::as_ref).collect();
+        let profiles: Vec<Profile> = sources.iter().map(|s| Profile::new(s)).collect();
+        let mut df: HashMap<u64, u32> = HashMap::new();
+        for p in &profiles {
+            for &t in &p.terms.0 {
+                *df.entry(t).or_insert(0) += 1;
+            }
+        }
+        SupportScorer { sources, profiles, df }
+    }
+
+    fn claim_profile(&self, claim: &str) -> ClaimProfile {
+        let docs = self.profiles.len() as f64;
+        let mut terms: Vec<(u64, f64, bool)> = Vec::new();
+        let mut pairs = Vec::new();
+        let mut previous: Option<u64> = None;
+        for token in tokens(claim) {
+            let h = hash(token.term.as_bytes());
+            if !token.stop && !terms.iter().any(|(t, _, _)| *t == h) {
+                let df = f64::from(self.df.get(&h).copied().unwrap_or(0));
+                terms.push((h, (1.0 + (docs + 1.0) / (df + 0.5)).ln(), token.number));
+            }
+            if let Some(p) = previous {
+                pairs.push(pair_hash(p, h));
+            }
+            previous = Some(h);
+        }
+        let mut grams = Vec::new();
+        for_each_gram(claim, |g| grams.push(g));
+        grams.sort_unstable();
+        grams.dedup();
+        let total_weight = terms.iter().map(|(_, w, _)| w).sum();
+        ClaimProfile { terms, total_weight, pairs, grams }
+    }
+
+    /// The blend of the three overlaps of `claim` with source `i`, before contrast.
+    fn blend(&self, claim: &ClaimProfile, i: usize) -> f64 {
+        let p = &self.profiles[i];
+        if claim.terms.is_empty() || p.grams.0.is_empty() {
+            return 0.0;
+        }
+        let found: f64 = claim.terms.iter().filter(|(t, _, _)| p.terms.contains(t)).map(|(_, w, _)| w).sum();
+        let idf_share = found / claim.total_weight;
+        let share = |items: &[u64], set: &HashList| {
+            if items.is_empty() { 0.0 } else { items.iter().filter(|x| set.contains(x)).count() as f64 / items.len() as f64 }
+        };
+        IDF_WEIGHT * idf_share + CHARGRAM_WEIGHT * share(&claim.grams, &p.grams) + PAIR_WEIGHT * share(&claim.pairs, &p.pairs)
+    }
+
+    /// How well source `i` supports `claim`, judged against all sources of the request.
+    pub fn support(&self, claim: &str, i: usize) -> Support {
+        let profile = self.claim_profile(claim);
+        self.support_with(&profile, i, None)
+    }
+
+    fn support_with(&self, profile: &ClaimProfile, i: usize, best: Option<f64>) -> Support {
+        let span = self.best_sentence(profile, i);
+        let absolute = self.blend(profile, i);
+        let best = best.unwrap_or_else(|| (0..self.profiles.len()).map(|j| self.blend(profile, j)).fold(0.0, f64::max));
+        let relative = if best > 0.0 { absolute / best } else { 0.0 };
+        let p = &self.profiles[i];
+        let missing_numbers = profile.terms.iter().filter(|(t, _, number)| *number && !p.terms.contains(t)).count();
+        let length = (1.0 + (p.chars.min(4000) as f64) / 1000.0).ln();
+        let max_length = 5f64.ln();
+        let overlap = ABSOLUTE_SHARE * absolute + (1.0 - ABSOLUTE_SHARE) * relative;
+        let prior = (1.0 + LENGTH_WEIGHT * length) / (1.0 + LENGTH_WEIGHT * max_length);
+        let score = overlap * prior * MISSING_NUMBER.powi(missing_numbers as i32);
+        Support { score: (score.clamp(0.0, 1.0) * 1000.0).round() / 1000.0, span }
+    }
+
+    /// Scores `claim` against every source: `scores[i]` for source `i`.
+    pub fn support_all(&self, claim: &str) -> Vec<Support> {
+        let profile = self.claim_profile(claim);
+        let blends: Vec<f64> = (0..self.profiles.len()).map(|j| self.blend(&profile, j)).collect();
+        let best = blends.iter().copied().fold(0.0, f64::max);
+        (0..self.profiles.len()).map(|i| self.support_with(&profile, i, Some(best))).collect()
+    }
+
+    /// The source that supports `claim` best, if any supports it at all.
+    pub fn best_source(&self, claim: &str) -> Option<usize> {
+        let all = self.support_all(claim);
+        let (i, best) = all.iter().enumerate().max_by(|a, b| a.1.score.total_cmp(&b.1.score))?;
+        (best.score > 0.0).then_some(i)
+    }
+
+    /// The sentence of source `i` sharing most content terms with the claim.
+    fn best_sentence(&self, claim: &ClaimProfile, i: usize) -> Span {
+        let text = self.sources[i];
+        let hits = |terms: &[u64]| terms.iter().filter(|t| claim.terms.iter().any(|(c, _, _)| c == *t)).count();
+        let best = self.profiles[i]
+            .sentences
+            .iter()
+            .map(|(span, terms)| (hits(terms), *span))
+            .fold((0, Span::new(0, text.len())), |best, next| if next.0 > best.0 { next } else { best });
+        let sentence = &text[best.1.range()];
+        let lead = sentence.len() - sentence.trim_start().len();
+        Span::new(best.1.start + lead, best.1.start + sentence.trim_end().len())
+    }
+}
+
+/// One word: its normalised term, whether it is a stopword, whether it is a number.
+struct Token {
+    term: String,
+    stop: bool,
+    number: bool,
+    start: usize,
+    end: usize,
+}
+
+/// The words of `text`: runs of letters and digits (a decimal point or thousands comma
+/// inside a number stays), lower-cased and lightly stemmed.
+fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < text.len() {
+            let (c, len) = char_at(text, at);
+            if c.is_alphanumeric() {
+                break;
+            }
+            at += len;
+        }
+        if at >= text.len() {
+            return None;
+        }
+        let start = at;
+        while at < text.len() {
+            let (c, len) = char_at(text, at);
+            let inside_number = (c == '.' || c == ',')
+                && bytes[at - 1].is_ascii_digit()
+                && bytes.get(at + 1).is_some_and(u8::is_ascii_digit);
+            if !(c.is_alphanumeric() || inside_number) {
+                break;
+            }
+            at += len;
+        }
+        let raw = &text[start..at];
+        let word = if raw.is_ascii() { raw.to_ascii_lowercase() } else { raw.to_lowercase() };
+        let number = word.bytes().next().is_some_and(|b| b.is_ascii_digit());
+        let stop = !number && (word.len() < 2 || STOPWORDS.binary_search(&word.as_str()).is_ok());
+        let term = if number { word.replace(',', "") } else { stem(word) };
+        Some(Token { term, stop, number, start, end: at })
+    })
+}
+
+/// The character at byte `at` (a boundary) and its length; ASCII without decoding.
+#[inline]
+fn char_at(text: &str, at: usize) -> (char, usize) {
+    let b = text.as_bytes()[at];
+    if b < 0x80 {
+        (b as char, 1)
+    } else {
+        let c = text[at..].chars().next().unwrap_or('\u{fffd}');
+        (c, c.len_utf8())
+    }
+}
+
+/// Strips the commonest English inflections so "studies"/"study", "reported"/"reports" meet.
+fn stem(mut word: String) -> String {
+    for (suffix, replacement, min) in [
+        ("ies", "y", 5),
+        ("ing", "", 6),
+        ("ed", "", 5),
+        ("es", "", 5),
+        ("ly", "", 5),
+        ("s", "", 4),
+    ] {
+        if word.len() >= min && word.is_ascii() && word.ends_with(suffix) && !word.ends_with("ss") {
+            word.truncate(word.len() - suffix.len());
+            word.push_str(replacement);
+            return word;
+        }
+    }
+    word
+}
+
+/// Function words that carry no claim content (sorted for binary search).
+const STOPWORDS: &[&str] = &[
+    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at",
+    "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do",
+    "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he",
+    "her", "here", "hers", "herself", "him", "himself", "his", "how", "however", "i", "if", "in", "into", "is", "it",
+    "its", "itself", "just", "may", "me", "might", "more", "most", "must", "my", "myself", "no", "nor", "not", "now",
+    "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "shall",
+    "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then",
+    "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we",
+    "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your",
+    "yours", "yourself",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stopwords_are_sorted_for_binary_search() {
+        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn stemming_meets_inflections() {
+        assert_eq!(stem("studies".into()), "study");
+        assert_eq!(stem("reported".into()), stem("reports".into()));
+        assert_eq!(stem("class".into()), "class");
+    }
+
+    #[test]
+    fn a_missing_number_lowers_support() {
+        let sources = ["The reactor reached criticality in December 1942 in Chicago."];
+        let scorer = SupportScorer::new(&sources);
+        let right = scorer.support("The reactor reached criticality in 1942.", 0);
+        let wrong = scorer.support("The reactor reached criticality in 1952.", 0);
+        assert!(right.score > wrong.score, "{right:?} {wrong:?}");
+    }
+
+    #[test]
+    fn the_span_is_the_best_matching_sentence() {
+        let sources = ["Filler about other things. The reactor reached criticality in 1942 in Chicago. More filler."];
+        let scorer = SupportScorer::new(&sources);
+        let s = scorer.support("The first reactor reached criticality in 1942.", 0);
+        assert_eq!(&sources[0][s.span.range()], "The reactor reached criticality in 1942 in Chicago.");
+    }
+
+    #[test]
+    fn decimals_and_thousands_stay_one_number() {
+        let terms: Vec<String> = tokens("Growth was 3.5% in 2019, then 1,200 units.").map(|t| t.term).collect();
+        assert!(terms.contains(&"3.5".to_string()) && terms.contains(&"1200".to_string()), "{terms:?}");
+    }
+
+    #[test]
+    fn an_empty_source_supports_nothing() {
+        let sources = ["", "Some text about cats."];
+        let scorer = SupportScorer::new(&sources);
+        assert_eq!(scorer.support("Cats are text.", 0).score, 0.0);
+    }
+}
