@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use crate::model::{
-    Finding, FindingCode, Input, Report, Severity, Source, Status, source_position,
+    Finding, FindingCode, Input, Report, Severity, Source, Status, decimal, source_position,
 };
 
 /// Ids and times the caller supplies for an audit record.
@@ -329,7 +329,10 @@ pub fn validate_request(input: &Input) -> Vec<Finding> {
     for (i, s) in input.sources.iter().enumerate() {
         if let Some(r) = s.relevance {
             if !(0.0..=1.0).contains(&r) {
-                fail(format!("sources[{i}].relevance: {r} is outside 0–1"));
+                fail(format!(
+                    "sources[{i}].relevance: {} is outside 0–1",
+                    decimal(r)
+                ));
             }
         }
         if s.chapter.as_deref().is_some_and(|c| c.trim().is_empty()) {

@@ -28,8 +28,8 @@ pub mod model;
 pub mod offsets;
 pub mod parse;
 pub mod prompt;
-pub mod support;
 mod rewrite;
+pub mod support;
 pub mod validate;
 
 #[cfg(target_arch = "wasm32")]

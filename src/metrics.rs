@@ -18,6 +18,8 @@ use crate::model::Status;
 
 /// Upper bounds (seconds) of the duration histogram's buckets (DESIGN.md §7).
 pub const DURATION_BUCKETS: [f64; 7] = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1];
+/// The same bounds as the `le` labels print them.
+const BUCKET_LABELS: [&str; 7] = ["0.0001", "0.0005", "0.001", "0.005", "0.01", "0.05", "0.1"];
 
 /// Counts of validations by status, hallucinated citations, and a duration histogram.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -26,7 +28,8 @@ pub struct Metrics {
     hallucinations: u64,
     /// Non-cumulative counts per bucket; the last slot is `+Inf`.
     buckets: [u64; DURATION_BUCKETS.len() + 1],
-    duration_sum: f64,
+    /// Sum of durations in microseconds (printed in seconds without float formatting).
+    duration_sum_micros: u64,
 }
 
 impl Metrics {
@@ -49,7 +52,7 @@ impl Metrics {
             .position(|&le| seconds <= le)
             .unwrap_or(DURATION_BUCKETS.len());
         self.buckets[bucket] += 1;
-        self.duration_sum += seconds;
+        self.duration_sum_micros += (seconds * 1e6).round() as u64;
     }
 
     /// Validations recorded.
@@ -84,7 +87,7 @@ impl Metrics {
         );
         out.push_str("# TYPE citation_validation_duration_seconds histogram\n");
         let mut cumulative = 0;
-        for (i, le) in DURATION_BUCKETS.iter().enumerate() {
+        for (i, le) in BUCKET_LABELS.iter().enumerate() {
             cumulative += self.buckets[i];
             let _ = writeln!(
                 out,
@@ -96,10 +99,13 @@ impl Metrics {
             out,
             "citation_validation_duration_seconds_bucket{{le=\"+Inf\"}} {cumulative}"
         );
+        let (whole, micros) = (
+            self.duration_sum_micros / 1_000_000,
+            self.duration_sum_micros % 1_000_000,
+        );
         let _ = writeln!(
             out,
-            "citation_validation_duration_seconds_sum {}",
-            self.duration_sum
+            "citation_validation_duration_seconds_sum {whole}.{micros:06}"
         );
         let _ = writeln!(
             out,

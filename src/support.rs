@@ -8,8 +8,8 @@
 //! stemmed), character 5-grams (robust to inflection and compounding), and word pairs in
 //! order — and the blend is set against the best blend any retrieved source reaches, so
 //! an on-topic passage that says something else scores low. A number in the claim that
-//! the passage lacks costs, and more cited text raises the prior of full support (a short snippet rarely backs a
-//! whole sentence). The
+//! the passage lacks costs, and more cited text raises the prior of full support (long evidence is scaled up;
+//! short chunks are never scaled down). The
 //! weights were chosen on the ExpertQA pairs (`cargo run --release --example
 //! support_eval`, BENCHMARKS.md).
 //!
@@ -38,9 +38,14 @@ const PAIR_WEIGHT: f64 = 0.4;
 /// Share of the absolute blend in the score; the rest is the blend relative to the best
 /// source of the request.
 const ABSOLUTE_SHARE: f64 = 0.5;
-/// Weight of the cited-length prior: the score is scaled by `1 + w·ln(1 + chars/1000)`
-/// (capped at 4,000 characters) over its maximum.
+/// Weight of the cited-length prior: the overlap is scaled up by
+/// `1 + w·ln(1 + (chars − 300)/1000)` (chars capped at 4,000; nothing below 300), so long
+/// cited evidence counts more and short chunks are neither helped nor hurt.
 const LENGTH_WEIGHT: f64 = 2.0;
+/// Cited characters below which the length prior does nothing.
+const LENGTH_KNEE: usize = 300;
+/// Steepness of the final squash `1 - e^(-k·raw)` into 0–1.
+const SQUASH: f64 = 1.5;
 /// Factor per claim number missing from the passage.
 const MISSING_NUMBER: f64 = 0.8;
 /// Character n-gram length.
@@ -196,7 +201,11 @@ impl<'a> SupportScorer<'a> {
                 *df.entry(t).or_insert(0) += 1;
             }
         }
-        SupportScorer { sources, profiles, df }
+        SupportScorer {
+            sources,
+            profiles,
+            df,
+        }
     }
 
     fn claim_profile(&self, claim: &str) -> ClaimProfile {
@@ -220,7 +229,12 @@ impl<'a> SupportScorer<'a> {
         grams.sort_unstable();
         grams.dedup();
         let total_weight = terms.iter().map(|(_, w, _)| w).sum();
-        ClaimProfile { terms, total_weight, pairs, grams }
+        ClaimProfile {
+            terms,
+            total_weight,
+            pairs,
+            grams,
+        }
     }
 
     /// The blend of the three overlaps of `claim` with source `i`, before contrast.
@@ -229,12 +243,23 @@ impl<'a> SupportScorer<'a> {
         if claim.terms.is_empty() || p.grams.0.is_empty() {
             return 0.0;
         }
-        let found: f64 = claim.terms.iter().filter(|(t, _, _)| p.terms.contains(t)).map(|(_, w, _)| w).sum();
+        let found: f64 = claim
+            .terms
+            .iter()
+            .filter(|(t, _, _)| p.terms.contains(t))
+            .map(|(_, w, _)| w)
+            .sum();
         let idf_share = found / claim.total_weight;
         let share = |items: &[u64], set: &HashList| {
-            if items.is_empty() { 0.0 } else { items.iter().filter(|x| set.contains(x)).count() as f64 / items.len() as f64 }
+            if items.is_empty() {
+                0.0
+            } else {
+                items.iter().filter(|x| set.contains(x)).count() as f64 / items.len() as f64
+            }
         };
-        IDF_WEIGHT * idf_share + CHARGRAM_WEIGHT * share(&claim.grams, &p.grams) + PAIR_WEIGHT * share(&claim.pairs, &p.pairs)
+        IDF_WEIGHT * idf_share
+            + CHARGRAM_WEIGHT * share(&claim.grams, &p.grams)
+            + PAIR_WEIGHT * share(&claim.pairs, &p.pairs)
     }
 
     /// How well source `i` supports `claim`, judged against all sources of the request.
@@ -246,45 +271,74 @@ impl<'a> SupportScorer<'a> {
     fn support_with(&self, profile: &ClaimProfile, i: usize, best: Option<f64>) -> Support {
         let span = self.best_sentence(profile, i);
         let absolute = self.blend(profile, i);
-        let best = best.unwrap_or_else(|| (0..self.profiles.len()).map(|j| self.blend(profile, j)).fold(0.0, f64::max));
+        let best = best.unwrap_or_else(|| {
+            (0..self.profiles.len())
+                .map(|j| self.blend(profile, j))
+                .fold(0.0, f64::max)
+        });
         let relative = if best > 0.0 { absolute / best } else { 0.0 };
         let p = &self.profiles[i];
-        let missing_numbers = profile.terms.iter().filter(|(t, _, number)| *number && !p.terms.contains(t)).count();
-        let length = (1.0 + (p.chars.min(4000) as f64) / 1000.0).ln();
-        let max_length = 5f64.ln();
+        let missing_numbers = profile
+            .terms
+            .iter()
+            .filter(|(t, _, number)| *number && !p.terms.contains(t))
+            .count();
+        let length = (1.0 + (p.chars.min(4000).saturating_sub(LENGTH_KNEE) as f64) / 1000.0).ln();
         let overlap = ABSOLUTE_SHARE * absolute + (1.0 - ABSOLUTE_SHARE) * relative;
-        let prior = (1.0 + LENGTH_WEIGHT * length) / (1.0 + LENGTH_WEIGHT * max_length);
-        let score = overlap * prior * MISSING_NUMBER.powi(missing_numbers as i32);
-        Support { score: (score.clamp(0.0, 1.0) * 1000.0).round() / 1000.0, span }
+        let raw =
+            overlap * (1.0 + LENGTH_WEIGHT * length) * MISSING_NUMBER.powi(missing_numbers as i32);
+        // A monotone squash into 0–1 (ranking unchanged).
+        let score = 1.0 - (-SQUASH * raw).exp();
+        Support {
+            score: (score.clamp(0.0, 1.0) * 1000.0).round() / 1000.0,
+            span,
+        }
     }
 
     /// Scores `claim` against every source: `scores[i]` for source `i`.
     pub fn support_all(&self, claim: &str) -> Vec<Support> {
         let profile = self.claim_profile(claim);
-        let blends: Vec<f64> = (0..self.profiles.len()).map(|j| self.blend(&profile, j)).collect();
+        let blends: Vec<f64> = (0..self.profiles.len())
+            .map(|j| self.blend(&profile, j))
+            .collect();
         let best = blends.iter().copied().fold(0.0, f64::max);
-        (0..self.profiles.len()).map(|i| self.support_with(&profile, i, Some(best))).collect()
+        (0..self.profiles.len())
+            .map(|i| self.support_with(&profile, i, Some(best)))
+            .collect()
     }
 
     /// The source that supports `claim` best, if any supports it at all.
     pub fn best_source(&self, claim: &str) -> Option<usize> {
         let all = self.support_all(claim);
-        let (i, best) = all.iter().enumerate().max_by(|a, b| a.1.score.total_cmp(&b.1.score))?;
+        let (i, best) = all
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.score.total_cmp(&b.1.score))?;
         (best.score > 0.0).then_some(i)
     }
 
     /// The sentence of source `i` sharing most content terms with the claim.
     fn best_sentence(&self, claim: &ClaimProfile, i: usize) -> Span {
         let text = self.sources[i];
-        let hits = |terms: &[u64]| terms.iter().filter(|t| claim.terms.iter().any(|(c, _, _)| c == *t)).count();
+        let hits = |terms: &[u64]| {
+            terms
+                .iter()
+                .filter(|t| claim.terms.iter().any(|(c, _, _)| c == *t))
+                .count()
+        };
         let best = self.profiles[i]
             .sentences
             .iter()
             .map(|(span, terms)| (hits(terms), *span))
-            .fold((0, Span::new(0, text.len())), |best, next| if next.0 > best.0 { next } else { best });
+            .fold((0, Span::new(0, text.len())), |best, next| {
+                if next.0 > best.0 { next } else { best }
+            });
         let sentence = &text[best.1.range()];
         let lead = sentence.len() - sentence.trim_start().len();
-        Span::new(best.1.start + lead, best.1.start + sentence.trim_end().len())
+        Span::new(
+            best.1.start + lead,
+            best.1.start + sentence.trim_end().len(),
+        )
     }
 }
 
@@ -325,11 +379,25 @@ fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
             at += len;
         }
         let raw = &text[start..at];
-        let word = if raw.is_ascii() { raw.to_ascii_lowercase() } else { raw.to_lowercase() };
+        let word = if raw.is_ascii() {
+            raw.to_ascii_lowercase()
+        } else {
+            raw.to_lowercase()
+        };
         let number = word.bytes().next().is_some_and(|b| b.is_ascii_digit());
         let stop = !number && (word.len() < 2 || STOPWORDS.binary_search(&word.as_str()).is_ok());
-        let term = if number { word.replace(',', "") } else { stem(word) };
-        Some(Token { term, stop, number, start, end: at })
+        let term = if number {
+            word.replace(',', "")
+        } else {
+            stem(word)
+        };
+        Some(Token {
+            term,
+            stop,
+            number,
+            start,
+            end: at,
+        })
     })
 }
 
@@ -366,16 +434,137 @@ fn stem(mut word: String) -> String {
 
 /// Function words that carry no claim content (sorted for binary search).
 const STOPWORDS: &[&str] = &[
-    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at",
-    "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do",
-    "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he",
-    "her", "here", "hers", "herself", "him", "himself", "his", "how", "however", "i", "if", "in", "into", "is", "it",
-    "its", "itself", "just", "may", "me", "might", "more", "most", "must", "my", "myself", "no", "nor", "not", "now",
-    "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "shall",
-    "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then",
-    "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we",
-    "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your",
-    "yours", "yourself",
+    "a",
+    "about",
+    "above",
+    "after",
+    "again",
+    "against",
+    "all",
+    "also",
+    "am",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "down",
+    "during",
+    "each",
+    "few",
+    "for",
+    "from",
+    "further",
+    "had",
+    "has",
+    "have",
+    "having",
+    "he",
+    "her",
+    "here",
+    "hers",
+    "herself",
+    "him",
+    "himself",
+    "his",
+    "how",
+    "however",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "may",
+    "me",
+    "might",
+    "more",
+    "most",
+    "must",
+    "my",
+    "myself",
+    "no",
+    "nor",
+    "not",
+    "now",
+    "of",
+    "off",
+    "on",
+    "once",
+    "only",
+    "or",
+    "other",
+    "our",
+    "ours",
+    "ourselves",
+    "out",
+    "over",
+    "own",
+    "same",
+    "shall",
+    "she",
+    "should",
+    "so",
+    "some",
+    "such",
+    "than",
+    "that",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "themselves",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "very",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "why",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
+    "yours",
+    "yourself",
 ];
 
 #[cfg(test)]
@@ -405,16 +594,26 @@ mod tests {
 
     #[test]
     fn the_span_is_the_best_matching_sentence() {
-        let sources = ["Filler about other things. The reactor reached criticality in 1942 in Chicago. More filler."];
+        let sources = [
+            "Filler about other things. The reactor reached criticality in 1942 in Chicago. More filler.",
+        ];
         let scorer = SupportScorer::new(&sources);
         let s = scorer.support("The first reactor reached criticality in 1942.", 0);
-        assert_eq!(&sources[0][s.span.range()], "The reactor reached criticality in 1942 in Chicago.");
+        assert_eq!(
+            &sources[0][s.span.range()],
+            "The reactor reached criticality in 1942 in Chicago."
+        );
     }
 
     #[test]
     fn decimals_and_thousands_stay_one_number() {
-        let terms: Vec<String> = tokens("Growth was 3.5% in 2019, then 1,200 units.").map(|t| t.term).collect();
-        assert!(terms.contains(&"3.5".to_string()) && terms.contains(&"1200".to_string()), "{terms:?}");
+        let terms: Vec<String> = tokens("Growth was 3.5% in 2019, then 1,200 units.")
+            .map(|t| t.term)
+            .collect();
+        assert!(
+            terms.contains(&"3.5".to_string()) && terms.contains(&"1200".to_string()),
+            "{terms:?}"
+        );
     }
 
     #[test]

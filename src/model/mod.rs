@@ -52,3 +52,44 @@ impl Span {
         self.start == self.end
     }
 }
+
+/// A number as messages and the metrics text show it: integers as integers, others
+/// rounded to at most 4 decimals. Written without `core::fmt`'s float machinery, which
+/// would add ~10 KB of code and tables to the .wasm.
+///
+/// ```
+/// use citeproof::model::decimal;
+/// assert_eq!(decimal(3.0), "3");
+/// assert_eq!(decimal(-0.25), "-0.25");
+/// assert_eq!(decimal(0.0001), "0.0001");
+/// assert_eq!(decimal(1.23456), "1.2346");
+/// assert_eq!(decimal(f64::NAN), "NaN");
+/// ```
+pub fn decimal(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 {
+            "+Inf".into()
+        } else {
+            "-Inf".into()
+        };
+    }
+    let scaled = (x.abs() * 10_000.0).round();
+    if scaled >= 9.0e15 {
+        return if x < 0.0 {
+            format!("-{}", x.abs() as u64)
+        } else {
+            (x as u64).to_string()
+        };
+    }
+    let scaled = scaled as u64;
+    let (whole, frac) = (scaled / 10_000, scaled % 10_000);
+    let sign = if x < 0.0 && scaled > 0 { "-" } else { "" };
+    if frac == 0 {
+        return format!("{sign}{whole}");
+    }
+    let digits = format!("{frac:04}");
+    format!("{sign}{whole}.{}", digits.trim_end_matches('0'))
+}

@@ -58,6 +58,15 @@ pub struct Options {
     pub max_sources: usize,
     /// Extra marker syntaxes (regexes with a `refs` group).
     pub marker_patterns: Vec<String>,
+    /// Claim-support checking, off when `None`: cited claims scoring below this are
+    /// `unsupported_claim`, a clearly better other source is `misattributed`, and
+    /// sentences without a citation are `uncited_claim`. On ExpertQA's ~1 KB passages the
+    /// best-F1 threshold for catching a wrong passage is 0.71 (BENCHMARKS.md); a chunk
+    /// under 300 characters that fully backs a claim scores about 0.65, so use about 0.5
+    /// for short chunks.
+    pub support_threshold: Option<f64>,
+    /// How much better (in support score) another source must be for `misattributed`.
+    pub misattribution_margin: f64,
 }
 
 impl Default for Options {
@@ -78,6 +87,8 @@ impl Default for Options {
             max_answer_chars: 1_000_000,
             max_sources: 10_000,
             marker_patterns: Vec::new(),
+            support_threshold: None,
+            misattribution_margin: 0.15,
         }
     }
 }

@@ -4,7 +4,7 @@
 use crate::locate::locate_quote;
 use crate::model::{
     DeclaredCitation, Finding, FindingCode, Loose, MatchKind, Options, QuoteLocation, Severity,
-    Source, Span,
+    Source, Span, decimal,
 };
 
 use super::resolve::invalid_field;
@@ -38,7 +38,10 @@ fn unit_interval(
     match value {
         Some(Loose::Valid(v)) if (0.0..=1.0).contains(v) => Some(*v),
         Some(Loose::Valid(v)) => {
-            findings.push(invalid_field(field, &format!("{v} is outside 0–1")));
+            findings.push(invalid_field(
+                field,
+                &format!("{} is outside 0–1", decimal(*v)),
+            ));
             None
         }
         Some(Loose::Invalid(kind)) => {
@@ -74,20 +77,24 @@ pub fn check_fields(
             out.findings.push(finding(
                 FindingCode::LowAlignment,
                 Severity::Warning,
-                format!("alignmentScore {score} is below {}", options.low_alignment),
+                format!(
+                    "alignmentScore {} is below {}",
+                    decimal(score),
+                    decimal(options.low_alignment)
+                ),
             ));
         }
     }
     match &citation.evidence_idx {
         Some(Loose::Valid(idx)) if idx.fract() != 0.0 => out.findings.push(invalid_field(
             "evidenceIdx",
-            &format!("{idx} is not an integer"),
+            &format!("{} is not an integer", decimal(*idx)),
         )),
         Some(Loose::Valid(idx)) if *idx < 0.0 || *idx >= source_count as f64 => {
             out.findings.push(finding(
                 FindingCode::EvidenceIdxOutOfRange,
                 Severity::Error,
-                format!("evidenceIdx {idx} is outside 0..{source_count}"),
+                format!("evidenceIdx {} is outside 0..{source_count}", decimal(*idx)),
             ))
         }
         Some(Loose::Invalid(kind)) => out.findings.push(invalid_field(

@@ -28,9 +28,11 @@ use crate::claims::split_claims;
 use crate::error::{Error, ErrorCode};
 use crate::model::{
     CitationResult, Finding, FindingCode, Input, Mode, Options, Report, Severity, Status, Summary,
+    decimal,
 };
 use crate::parse::Parser;
 use crate::rewrite::{MarkerFate, rewrite};
+use crate::support::SupportScorer;
 
 use checks::{CitationChecks, check_fields, check_quote};
 pub(crate) use resolve::SourceIndex;
@@ -43,6 +45,8 @@ pub const UNCERTAINTY_NOTE: &str = "(Note: This answer is uncertain - sources ma
 const MISSING_ENHANCED_PENALTY: f64 = 0.05;
 /// Quality penalty for a hallucinated span (spec 004).
 const HALLUCINATED_SPAN_PENALTY: f64 = 0.3;
+/// Quality penalty for an unsupported claim (DESIGN.md §6).
+const UNSUPPORTED_PENALTY: f64 = 0.3;
 
 /// Validates answers with one set of options; build once, reuse for many answers.
 #[derive(Clone, Debug)]
@@ -69,12 +73,14 @@ impl Validator {
             ("minEvidenceIdxRatio", options.min_evidence_idx_ratio),
             ("maxEditRatio", options.max_edit_ratio),
             ("uncertainBelow", options.uncertain_below),
+            ("supportThreshold", options.support_threshold.unwrap_or(0.0)),
+            ("misattributionMargin", options.misattribution_margin),
         ] {
             if !(0.0..=1.0).contains(&value) {
                 return Err(Error::new(
                     ErrorCode::InvalidOption,
                     name,
-                    format!("{value} is outside 0–1"),
+                    format!("{} is outside 0–1", decimal(value)),
                 ));
             }
         }
@@ -215,6 +221,29 @@ impl Validator {
                 .map(|c| c.span);
         }
 
+        if let Some(threshold) = options.support_threshold {
+            let uncited = claims
+                .iter()
+                .filter(|c| c.markers.is_empty() && !whole_answer_cited)
+                .map(|c| c.span);
+            findings.extend(uncited.map(|span| Finding {
+                code: FindingCode::UncitedClaim,
+                severity: Severity::Warning,
+                message: "a factual sentence without a citation".into(),
+                citation: None,
+                span: Some(span),
+            }));
+            check_support(
+                answer,
+                &input.sources,
+                &index,
+                &positions,
+                &mut citations,
+                threshold,
+                options,
+            );
+        }
+
         let requires_citations =
             options.require_citations && matches!(mode, None | Some((_, Some(Mode::Answer))));
         if citations.is_empty() && requires_citations {
@@ -304,7 +333,7 @@ impl Validator {
                     return Err(Error::new(
                         ErrorCode::InvalidInput,
                         format!("sources[{i}].relevance"),
-                        format!("{r} is not a finite number"),
+                        format!("{} is not a finite number", decimal(r)),
                     ));
                 }
             }
@@ -332,6 +361,86 @@ fn answer_finding(code: FindingCode, message: String) -> Finding {
         message,
         citation: None,
         span: None,
+    }
+}
+
+/// Scores each cited claim against its source (and every other source): below
+/// `threshold` is `unsupported_claim` (−0.3 quality); another source better by the
+/// margin and above the threshold is `misattributed`, named so a UI can offer it.
+fn check_support(
+    answer: &str,
+    sources: &[crate::model::Source],
+    index: &SourceIndex<'_>,
+    positions: &[Option<usize>],
+    citations: &mut [CitationResult],
+    threshold: f64,
+    options: &Options,
+) {
+    let texts: Vec<&str> = sources
+        .iter()
+        .map(|s| s.text.as_deref().unwrap_or(""))
+        .collect();
+    if texts.iter().all(|t| t.is_empty()) {
+        return;
+    }
+    let scorer = SupportScorer::new(&texts);
+    let mut scored: Vec<(crate::model::Span, Vec<f64>)> = Vec::new();
+    for (citation, position) in citations.iter_mut().zip(positions) {
+        let (Some(claim), Some(p)) = (citation.claim, *position) else {
+            continue;
+        };
+        if !citation.valid || texts[p].is_empty() {
+            continue;
+        }
+        let scores = match scored.iter().find(|(span, _)| *span == claim) {
+            Some((_, scores)) => scores.clone(),
+            None => {
+                let scores: Vec<f64> = scorer
+                    .support_all(&answer[claim.range()])
+                    .iter()
+                    .map(|s| s.score)
+                    .collect();
+                scored.push((claim, scores.clone()));
+                scores
+            }
+        };
+        let own = scores[p];
+        citation.support = Some(own);
+        if own < threshold {
+            citation.quality_score =
+                round3((citation.quality_score - UNSUPPORTED_PENALTY).max(0.0));
+            citation.warnings.push(Finding {
+                code: FindingCode::UnsupportedClaim,
+                severity: Severity::Warning,
+                message: format!(
+                    "source {} scores {} for this claim, below {}",
+                    citation.label,
+                    decimal(own),
+                    decimal(threshold)
+                ),
+                citation: None,
+                span: citation.span,
+            });
+        }
+        let better = scores
+            .iter()
+            .enumerate()
+            .filter(|&(q, &s)| q != p && s >= threshold && s >= own + options.misattribution_margin)
+            .max_by(|a, b| a.1.total_cmp(b.1));
+        if let Some((q, s)) = better {
+            citation.warnings.push(Finding {
+                code: FindingCode::Misattributed,
+                severity: Severity::Warning,
+                message: format!(
+                    "did you mean [{}]? it supports this claim better ({} vs {})",
+                    index.label(q),
+                    decimal(*s),
+                    decimal(own)
+                ),
+                citation: None,
+                span: citation.span,
+            });
+        }
     }
 }
 

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use crate::model::{
     DeclaredCitation, Finding, FindingCode, Loose, Marker, Refs, Severity, Source, SourceRef, Span,
+    decimal,
 };
 
 /// A source position, or why there is none (the finding code and its message).
@@ -200,7 +201,7 @@ pub fn declared_use(di: usize, citation: &DeclaredCitation, index: &SourceIndex<
             } else {
                 findings.push(invalid_field(
                     "source",
-                    &format!("{n} is not a source label"),
+                    &format!("{} is not a source label", decimal(*n)),
                 ));
             }
         }

@@ -258,7 +258,7 @@ pub fn read_source(value: &JsValue, path: &str) -> Result<Source, JsValue> {
             if v.as_f64()
                 .is_some_and(|n| n.fract() == 0.0 && n.is_finite()) =>
         {
-            v.as_f64().map(|n| format!("{n:.0}"))
+            v.as_f64().map(|n| (n as i64).to_string())
         }
         Some((name, v)) => return Err(obj.error(name, "a string or an integer", &v)),
         None => None,
@@ -371,6 +371,11 @@ pub fn read_options(value: Option<&JsValue>) -> Result<(Options, Unit), JsValue>
     set(
         &mut options.marker_patterns,
         obj.strings(&["markerPatterns"])?,
+    );
+    options.support_threshold = obj.number(&["supportThreshold"])?;
+    set(
+        &mut options.misattribution_margin,
+        obj.number(&["misattributionMargin"])?,
     );
     if let Some((name, v)) = obj.get(&["quoteLength"]) {
         let pair = v.dyn_ref::<Array>().filter(|a| a.length() == 2);

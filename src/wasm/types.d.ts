@@ -128,6 +128,15 @@ export interface ValidateOptions {
   maxAnswerChars?: number;
   maxSources?: number;
   markerPatterns?: string[];
+  /**
+   * Turns on claim-support checks: cited claims scoring below it are `unsupported_claim`,
+   * a clearly better source is `misattributed`, uncited sentences are `uncited_claim`.
+   * 0.71 is the best-F1 threshold on ExpertQA's ~1 KB passages (BENCHMARKS.md); about
+   * 0.5 suits chunks under 300 characters. Default: off.
+   */
+  supportThreshold?: number;
+  /** How much better another source must score for `misattributed`; default 0.15. */
+  misattributionMargin?: number;
 }
 
 /** Stable finding codes (DESIGN.md §5). */

@@ -122,3 +122,19 @@ test("a CitationValidator applies its options to every answer", () => {
   assert.ok(report.timingMs >= 0);
   validator.free();
 });
+
+test("supportThreshold turns on claim support: unsupported, misattributed (named) and uncited claims", () => {
+  const sources = [
+    { title: "Eiffel", text: "The Eiffel Tower was completed in 1889 as the entrance arch to the World's Fair in Paris. It was designed by the engineering company of Gustave Eiffel and is made of wrought iron." },
+    { title: "Berlin", text: "Berlin is the capital and largest city of Germany. The Berlin Wall divided the city from 1961 until it fell in November 1989, leading to German reunification in 1990." },
+  ];
+  const answer = "The Berlin Wall fell in November 1989 [1]. The tower in Paris was completed in 1889 [1]. Berlin is the largest city of Germany.";
+  const off = validate({ answer, sources });
+  assert.ok(off.citations.every((c) => c.support === null || c.support === undefined), "off by default");
+  const report = validate({ answer, sources }, { supportThreshold: 0.5 });
+  assert.deepEqual(report.findings.map((f) => f.code), ["unsupported_claim", "misattributed", "uncited_claim"]);
+  assert.match(report.findings[1].message, /^did you mean \[2\]\?/);
+  const [wall, tower] = report.citations;
+  assert.ok(wall.support < 0.5 && tower.support >= 0.5, `${wall.support} ${tower.support}`);
+  assert.equal(report.status, "warn");
+});
