@@ -7,7 +7,10 @@ use crate::model::{
     Source, Span, decimal,
 };
 
-use super::resolve::invalid_field;
+use super::resolve::{SourceIndex, invalid_field};
+use super::{UNSUPPORTED_PENALTY, round3};
+use crate::model::CitationResult;
+use crate::support::SupportScorer;
 
 /// What the checks of one citation found.
 #[derive(Default)]
@@ -307,4 +310,84 @@ fn line_spans(text: &str) -> Vec<Span> {
         spans.push(Span::new(0, 0));
     }
     spans
+}
+
+/// Scores each cited claim against its source (and every other source): below
+/// `threshold` is `unsupported_claim` (−0.3 quality); another source better by the
+/// margin and above the threshold is `misattributed`, named so a UI can offer it.
+pub(super) fn check_support(
+    answer: &str,
+    sources: &[crate::model::Source],
+    index: &SourceIndex<'_>,
+    positions: &[Option<usize>],
+    citations: &mut [CitationResult],
+    threshold: f64,
+    options: &Options,
+) {
+    let texts: Vec<&str> = sources
+        .iter()
+        .map(|s| s.text.as_deref().unwrap_or(""))
+        .collect();
+    if texts.iter().all(|t| t.is_empty()) {
+        return;
+    }
+    let scorer = SupportScorer::new(&texts);
+    let mut scored: Vec<(crate::model::Span, Vec<f64>)> = Vec::new();
+    for (citation, position) in citations.iter_mut().zip(positions) {
+        let (Some(claim), Some(p)) = (citation.claim, *position) else {
+            continue;
+        };
+        if !citation.valid || texts[p].is_empty() {
+            continue;
+        }
+        let scores = match scored.iter().find(|(span, _)| *span == claim) {
+            Some((_, scores)) => scores.clone(),
+            None => {
+                let scores: Vec<f64> = scorer
+                    .support_all(&answer[claim.range()])
+                    .iter()
+                    .map(|s| s.score)
+                    .collect();
+                scored.push((claim, scores.clone()));
+                scores
+            }
+        };
+        let own = scores[p];
+        citation.support = Some(own);
+        if own < threshold {
+            citation.quality_score =
+                round3((citation.quality_score - UNSUPPORTED_PENALTY).max(0.0));
+            citation.warnings.push(Finding {
+                code: FindingCode::UnsupportedClaim,
+                severity: Severity::Warning,
+                message: format!(
+                    "source {} scores {} for this claim, below {}",
+                    citation.label,
+                    decimal(own),
+                    decimal(threshold)
+                ),
+                citation: None,
+                span: citation.span,
+            });
+        }
+        let better = scores
+            .iter()
+            .enumerate()
+            .filter(|&(q, &s)| q != p && s >= threshold && s >= own + options.misattribution_margin)
+            .max_by(|a, b| a.1.total_cmp(b.1));
+        if let Some((q, s)) = better {
+            citation.warnings.push(Finding {
+                code: FindingCode::Misattributed,
+                severity: Severity::Warning,
+                message: format!(
+                    "did you mean [{}]? it supports this claim better ({} vs {})",
+                    index.label(q),
+                    decimal(*s),
+                    decimal(own)
+                ),
+                citation: None,
+                span: citation.span,
+            });
+        }
+    }
 }

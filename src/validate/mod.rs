@@ -20,6 +20,7 @@
 
 mod batch;
 mod checks;
+mod gate;
 mod resolve;
 
 pub use batch::BatchSummary;
@@ -27,14 +28,13 @@ pub use batch::BatchSummary;
 use crate::claims::split_claims;
 use crate::error::{Error, ErrorCode};
 use crate::model::{
-    CitationResult, Finding, FindingCode, Input, Mode, Options, Report, Severity, Status, Summary,
-    decimal,
+    CitationResult, Finding, FindingCode, Input, Mode, Options, Report, Severity, decimal,
 };
 use crate::parse::Parser;
 use crate::rewrite::{MarkerFate, rewrite};
-use crate::support::SupportScorer;
 
-use checks::{CitationChecks, check_fields, check_quote};
+use checks::{CitationChecks, check_fields, check_quote, check_support};
+use gate::{confidence, gate, summarize};
 pub(crate) use resolve::SourceIndex;
 use resolve::{declared_use, marker_uses, merge};
 
@@ -46,7 +46,7 @@ const MISSING_ENHANCED_PENALTY: f64 = 0.05;
 /// Quality penalty for a hallucinated span (spec 004).
 const HALLUCINATED_SPAN_PENALTY: f64 = 0.3;
 /// Quality penalty for an unsupported claim (DESIGN.md §6).
-const UNSUPPORTED_PENALTY: f64 = 0.3;
+pub(super) const UNSUPPORTED_PENALTY: f64 = 0.3;
 
 /// Validates answers with one set of options; build once, reuse for many answers.
 #[derive(Clone, Debug)]
@@ -364,86 +364,6 @@ fn answer_finding(code: FindingCode, message: String) -> Finding {
     }
 }
 
-/// Scores each cited claim against its source (and every other source): below
-/// `threshold` is `unsupported_claim` (−0.3 quality); another source better by the
-/// margin and above the threshold is `misattributed`, named so a UI can offer it.
-fn check_support(
-    answer: &str,
-    sources: &[crate::model::Source],
-    index: &SourceIndex<'_>,
-    positions: &[Option<usize>],
-    citations: &mut [CitationResult],
-    threshold: f64,
-    options: &Options,
-) {
-    let texts: Vec<&str> = sources
-        .iter()
-        .map(|s| s.text.as_deref().unwrap_or(""))
-        .collect();
-    if texts.iter().all(|t| t.is_empty()) {
-        return;
-    }
-    let scorer = SupportScorer::new(&texts);
-    let mut scored: Vec<(crate::model::Span, Vec<f64>)> = Vec::new();
-    for (citation, position) in citations.iter_mut().zip(positions) {
-        let (Some(claim), Some(p)) = (citation.claim, *position) else {
-            continue;
-        };
-        if !citation.valid || texts[p].is_empty() {
-            continue;
-        }
-        let scores = match scored.iter().find(|(span, _)| *span == claim) {
-            Some((_, scores)) => scores.clone(),
-            None => {
-                let scores: Vec<f64> = scorer
-                    .support_all(&answer[claim.range()])
-                    .iter()
-                    .map(|s| s.score)
-                    .collect();
-                scored.push((claim, scores.clone()));
-                scores
-            }
-        };
-        let own = scores[p];
-        citation.support = Some(own);
-        if own < threshold {
-            citation.quality_score =
-                round3((citation.quality_score - UNSUPPORTED_PENALTY).max(0.0));
-            citation.warnings.push(Finding {
-                code: FindingCode::UnsupportedClaim,
-                severity: Severity::Warning,
-                message: format!(
-                    "source {} scores {} for this claim, below {}",
-                    citation.label,
-                    decimal(own),
-                    decimal(threshold)
-                ),
-                citation: None,
-                span: citation.span,
-            });
-        }
-        let better = scores
-            .iter()
-            .enumerate()
-            .filter(|&(q, &s)| q != p && s >= threshold && s >= own + options.misattribution_margin)
-            .max_by(|a, b| a.1.total_cmp(b.1));
-        if let Some((q, s)) = better {
-            citation.warnings.push(Finding {
-                code: FindingCode::Misattributed,
-                severity: Severity::Warning,
-                message: format!(
-                    "did you mean [{}]? it supports this claim better ({} vs {})",
-                    index.label(q),
-                    decimal(*s),
-                    decimal(own)
-                ),
-                citation: None,
-                span: citation.span,
-            });
-        }
-    }
-}
-
 /// A citation whose source does not exist (as opposed to one with bad fields).
 fn has_resolution_error(c: &CitationResult) -> bool {
     c.errors.iter().any(|f| {
@@ -496,132 +416,6 @@ fn citation_result(
     }
 }
 
-fn round3(x: f64) -> f64 {
+pub(super) fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
-}
-
-fn summarize(
-    citations: &[CitationResult],
-    declared: &[crate::model::DeclaredCitation],
-    claims: usize,
-    cited_claims: usize,
-) -> Summary {
-    let total = citations.len();
-    let valid = citations.iter().filter(|c| c.valid).count();
-    let alignments: Vec<f64> = declared
-        .iter()
-        .filter_map(|d| d.alignment_score.as_ref()?.valid().copied())
-        .filter(|v| (0.0..=1.0).contains(v))
-        .collect();
-    let share = |count: usize| {
-        if declared.is_empty() {
-            0.0
-        } else {
-            count as f64 / declared.len() as f64
-        }
-    };
-    let hallucinations = citations
-        .iter()
-        .filter(|c| {
-            c.errors.iter().any(|f| {
-                matches!(
-                    f.code,
-                    FindingCode::OutOfRange
-                        | FindingCode::ZeroIndex
-                        | FindingCode::UnknownSource
-                        | FindingCode::SpanNotInAnswer
-                        | FindingCode::QuoteNotFound
-                )
-            })
-        })
-        .count();
-    Summary {
-        total,
-        valid,
-        invalid: total - valid,
-        avg_alignment: (!alignments.is_empty())
-            .then(|| round3(alignments.iter().sum::<f64>() / alignments.len() as f64)),
-        citation_coverage: if claims == 0 {
-            1.0
-        } else {
-            round3(cited_claims as f64 / claims as f64)
-        },
-        has_evidence_idx: round3(share(
-            declared.iter().filter(|d| d.evidence_idx.is_some()).count(),
-        )),
-        has_alignment_score: round3(share(
-            declared
-                .iter()
-                .filter(|d| d.alignment_score.is_some())
-                .count(),
-        )),
-        has_span: round3(share(
-            declared
-                .iter()
-                .filter(|d| d.span_in_answer.is_some())
-                .count(),
-        )),
-        hallucinations,
-        uncited_claims: claims - cited_claims,
-    }
-}
-
-/// Spec 004's quality gate (DESIGN.md §6), plus: any invalid citation is at least a warning.
-fn gate(
-    citations: &[CitationResult],
-    findings: &[Finding],
-    summary: &Summary,
-    declared: &[crate::model::DeclaredCitation],
-    options: &Options,
-) -> Status {
-    let any_code = |code: FindingCode| {
-        findings.iter().any(|f| f.code == code)
-            || citations
-                .iter()
-                .any(|c| c.errors.iter().chain(&c.warnings).any(|f| f.code == code))
-    };
-    let answer_error = findings.iter().any(|f| f.severity == Severity::Error);
-    let invalid_ratio = if summary.total == 0 {
-        0.0
-    } else {
-        summary.invalid as f64 / summary.total as f64
-    };
-    if answer_error
-        || invalid_ratio > options.max_invalid_ratio
-        || any_code(FindingCode::SpanNotInAnswer)
-        || any_code(FindingCode::QuoteNotFound)
-    {
-        return Status::Fail;
-    }
-    let uses_enhanced = declared.iter().any(|d| {
-        d.evidence_idx.is_some() || d.alignment_score.is_some() || d.span_in_answer.is_some()
-    });
-    let warn = summary.invalid > 0
-        || summary
-            .avg_alignment
-            .is_some_and(|a| a < options.min_avg_alignment)
-        || summary.citation_coverage < options.min_coverage
-        || (uses_enhanced && summary.has_evidence_idx < options.min_evidence_idx_ratio)
-        || any_code(FindingCode::UnsupportedClaim);
-    if warn { Status::Warn } else { Status::Pass }
-}
-
-/// Spec 000: base from mean source relevance, +0.1 when every citation is grounded,
-/// −0.2 otherwise, clamped to [0, 1].
-fn confidence(input: &Input, citations: &[CitationResult]) -> f64 {
-    let relevances: Vec<f64> = input.sources.iter().filter_map(|s| s.relevance).collect();
-    let base: f64 = if relevances.is_empty() {
-        0.7
-    } else {
-        let mean = relevances.iter().sum::<f64>() / relevances.len() as f64;
-        if mean < 0.7 {
-            0.5
-        } else if mean < 0.85 {
-            0.7
-        } else {
-            0.9
-        }
-    };
-    let grounded = citations.iter().all(|c| c.valid);
-    round3((base + if grounded { 0.1 } else { -0.2 }).clamp(0.0, 1.0))
 }

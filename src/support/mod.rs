@@ -27,9 +27,12 @@
 //! assert_eq!(scorer.best_source(claim), Some(0));
 //! ```
 
+mod words;
+
 use std::collections::HashMap;
 
 use crate::model::Span;
+use words::{for_each_gram, hash, pair_hash, tokens};
 
 /// Weights of the three overlaps in the blend (sum 1).
 const IDF_WEIGHT: f64 = 0.3;
@@ -48,8 +51,6 @@ const LENGTH_KNEE: usize = 300;
 const SQUASH: f64 = 1.5;
 /// Factor per claim number missing from the passage.
 const MISSING_NUMBER: f64 = 0.8;
-/// Character n-gram length.
-const GRAM: usize = 5;
 
 /// A sorted, deduplicated set of hashes: smaller and faster to build than a hash set
 /// for a few thousand entries, and searched by bisection.
@@ -66,19 +67,6 @@ impl HashList {
     fn contains(&self, item: &u64) -> bool {
         self.0.binary_search(item).is_ok()
     }
-}
-
-/// FNV-1a of `bytes`, then mixed so the low bits are usable as a hash table index.
-fn hash(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-    }
-    (h ^ (h >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
-}
-
-fn pair_hash(a: u64, b: u64) -> u64 {
-    (a.rotate_left(17) ^ b).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// What a text offers to comparisons: its content terms, word pairs and 5-grams, and
@@ -126,38 +114,6 @@ impl Profile {
             grams: HashList::from(grams),
             chars,
             sentences,
-        }
-    }
-}
-
-/// Calls `f` with the hash of every 5-character window of `text` folded to lower case
-/// with single spaces.
-fn for_each_gram(text: &str, mut f: impl FnMut(u64)) {
-    let mut window = [0u64; GRAM];
-    let mut filled = 0usize;
-    let mut last_space = true;
-    let mut push = |c: char| {
-        window.copy_within(1.., 0);
-        window[GRAM - 1] = u64::from(u32::from(c));
-        filled += 1;
-        if filled >= GRAM {
-            let mut h: u64 = 0x9e37_79b9_7f4a_7c15;
-            for &w in &window {
-                h = (h ^ w).wrapping_mul(0xbf58_476d_1ce4_e5b9).rotate_left(29);
-            }
-            f(h);
-        }
-    };
-    for c in text.chars() {
-        let c = if c.is_whitespace() { ' ' } else { c };
-        if c == ' ' && last_space {
-            continue;
-        }
-        last_space = c == ' ';
-        if c.is_ascii() {
-            push(c.to_ascii_lowercase());
-        } else {
-            c.to_lowercase().for_each(&mut push);
         }
     }
 }
@@ -342,246 +298,9 @@ impl<'a> SupportScorer<'a> {
     }
 }
 
-/// One word: its normalised term, whether it is a stopword, whether it is a number.
-struct Token {
-    term: String,
-    stop: bool,
-    number: bool,
-    start: usize,
-    end: usize,
-}
-
-/// The words of `text`: runs of letters and digits (a decimal point or thousands comma
-/// inside a number stays), lower-cased and lightly stemmed.
-fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        while at < text.len() {
-            let (c, len) = char_at(text, at);
-            if c.is_alphanumeric() {
-                break;
-            }
-            at += len;
-        }
-        if at >= text.len() {
-            return None;
-        }
-        let start = at;
-        while at < text.len() {
-            let (c, len) = char_at(text, at);
-            let inside_number = (c == '.' || c == ',')
-                && bytes[at - 1].is_ascii_digit()
-                && bytes.get(at + 1).is_some_and(u8::is_ascii_digit);
-            if !(c.is_alphanumeric() || inside_number) {
-                break;
-            }
-            at += len;
-        }
-        let raw = &text[start..at];
-        let word = if raw.is_ascii() {
-            raw.to_ascii_lowercase()
-        } else {
-            raw.to_lowercase()
-        };
-        let number = word.bytes().next().is_some_and(|b| b.is_ascii_digit());
-        let stop = !number && (word.len() < 2 || STOPWORDS.binary_search(&word.as_str()).is_ok());
-        let term = if number {
-            word.replace(',', "")
-        } else {
-            stem(word)
-        };
-        Some(Token {
-            term,
-            stop,
-            number,
-            start,
-            end: at,
-        })
-    })
-}
-
-/// The character at byte `at` (a boundary) and its length; ASCII without decoding.
-#[inline]
-fn char_at(text: &str, at: usize) -> (char, usize) {
-    let b = text.as_bytes()[at];
-    if b < 0x80 {
-        (b as char, 1)
-    } else {
-        let c = text[at..].chars().next().unwrap_or('\u{fffd}');
-        (c, c.len_utf8())
-    }
-}
-
-/// Strips the commonest English inflections so "studies"/"study", "reported"/"reports" meet.
-fn stem(mut word: String) -> String {
-    for (suffix, replacement, min) in [
-        ("ies", "y", 5),
-        ("ing", "", 6),
-        ("ed", "", 5),
-        ("es", "", 5),
-        ("ly", "", 5),
-        ("s", "", 4),
-    ] {
-        if word.len() >= min && word.is_ascii() && word.ends_with(suffix) && !word.ends_with("ss") {
-            word.truncate(word.len() - suffix.len());
-            word.push_str(replacement);
-            return word;
-        }
-    }
-    word
-}
-
-/// Function words that carry no claim content (sorted for binary search).
-const STOPWORDS: &[&str] = &[
-    "a",
-    "about",
-    "above",
-    "after",
-    "again",
-    "against",
-    "all",
-    "also",
-    "am",
-    "an",
-    "and",
-    "any",
-    "are",
-    "as",
-    "at",
-    "be",
-    "because",
-    "been",
-    "before",
-    "being",
-    "below",
-    "between",
-    "both",
-    "but",
-    "by",
-    "can",
-    "could",
-    "did",
-    "do",
-    "does",
-    "doing",
-    "down",
-    "during",
-    "each",
-    "few",
-    "for",
-    "from",
-    "further",
-    "had",
-    "has",
-    "have",
-    "having",
-    "he",
-    "her",
-    "here",
-    "hers",
-    "herself",
-    "him",
-    "himself",
-    "his",
-    "how",
-    "however",
-    "i",
-    "if",
-    "in",
-    "into",
-    "is",
-    "it",
-    "its",
-    "itself",
-    "just",
-    "may",
-    "me",
-    "might",
-    "more",
-    "most",
-    "must",
-    "my",
-    "myself",
-    "no",
-    "nor",
-    "not",
-    "now",
-    "of",
-    "off",
-    "on",
-    "once",
-    "only",
-    "or",
-    "other",
-    "our",
-    "ours",
-    "ourselves",
-    "out",
-    "over",
-    "own",
-    "same",
-    "shall",
-    "she",
-    "should",
-    "so",
-    "some",
-    "such",
-    "than",
-    "that",
-    "the",
-    "their",
-    "theirs",
-    "them",
-    "themselves",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "those",
-    "through",
-    "to",
-    "too",
-    "under",
-    "until",
-    "up",
-    "very",
-    "was",
-    "we",
-    "were",
-    "what",
-    "when",
-    "where",
-    "which",
-    "while",
-    "who",
-    "whom",
-    "why",
-    "will",
-    "with",
-    "would",
-    "you",
-    "your",
-    "yours",
-    "yourself",
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn stopwords_are_sorted_for_binary_search() {
-        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
-    }
-
-    #[test]
-    fn stemming_meets_inflections() {
-        assert_eq!(stem("studies".into()), "study");
-        assert_eq!(stem("reported".into()), stem("reports".into()));
-        assert_eq!(stem("class".into()), "class");
-    }
 
     #[test]
     fn a_missing_number_lowers_support() {
@@ -602,17 +321,6 @@ mod tests {
         assert_eq!(
             &sources[0][s.span.range()],
             "The reactor reached criticality in 1942 in Chicago."
-        );
-    }
-
-    #[test]
-    fn decimals_and_thousands_stay_one_number() {
-        let terms: Vec<String> = tokens("Growth was 3.5% in 2019, then 1,200 units.")
-            .map(|t| t.term)
-            .collect();
-        assert!(
-            terms.contains(&"3.5".to_string()) && terms.contains(&"1200".to_string()),
-            "{terms:?}"
         );
     }
 
