@@ -127,6 +127,32 @@ struct ClaimProfile {
     grams: Vec<u64>,
 }
 
+/// Support scores from outside the crate (an embedding model's cosine similarities),
+/// per claim text and source position; blended half and half with the lexical score.
+///
+/// ```
+/// use citeproof::support::ExternalSupport;
+/// let mut external = ExternalSupport::default();
+/// external.insert("Paris is in France.", vec![0.91, 0.12]);
+/// assert_eq!(external.get("Paris is in France."), Some(&[0.91, 0.12][..]));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ExternalSupport {
+    by_claim: HashMap<String, Vec<f64>>,
+}
+
+impl ExternalSupport {
+    /// Records the scores of `claim` against every source (index = source position).
+    pub fn insert(&mut self, claim: &str, per_source: Vec<f64>) {
+        self.by_claim.insert(claim.to_string(), per_source);
+    }
+
+    /// The scores recorded for `claim`.
+    pub fn get(&self, claim: &str) -> Option<&[f64]> {
+        self.by_claim.get(claim).map(Vec::as_slice)
+    }
+}
+
 /// A support score in 0–1 and the passage stretch it rests on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Support {

@@ -10,7 +10,7 @@ use crate::model::{
 use super::resolve::{SourceIndex, invalid_field};
 use super::{UNSUPPORTED_PENALTY, round3};
 use crate::model::CitationResult;
-use crate::support::SupportScorer;
+use crate::support::{ExternalSupport, SupportScorer};
 
 /// What the checks of one citation found.
 #[derive(Default)]
@@ -316,15 +316,17 @@ fn line_spans(text: &str) -> Vec<Span> {
 /// `threshold` is `unsupported_claim` (−0.3 quality); another source better by the
 /// margin and above the threshold is `misattributed`, named so a UI can offer it.
 pub(super) fn check_support(
-    answer: &str,
-    sources: &[crate::model::Source],
+    input: &crate::model::Input,
     index: &SourceIndex<'_>,
     positions: &[Option<usize>],
     citations: &mut [CitationResult],
     threshold: f64,
     options: &Options,
+    external: Option<&ExternalSupport>,
 ) {
-    let texts: Vec<&str> = sources
+    let answer = input.answer.as_str();
+    let texts: Vec<&str> = input
+        .sources
         .iter()
         .map(|s| s.text.as_deref().unwrap_or(""))
         .collect();
@@ -343,11 +345,16 @@ pub(super) fn check_support(
         let scores = match scored.iter().find(|(span, _)| *span == claim) {
             Some((_, scores)) => scores.clone(),
             None => {
-                let scores: Vec<f64> = scorer
-                    .support_all(&answer[claim.range()])
-                    .iter()
-                    .map(|s| s.score)
-                    .collect();
+                let text = &answer[claim.range()];
+                let lexical = scorer.support_all(text).into_iter().map(|s| s.score);
+                // With external (embedding) scores, each source's score is the mean of both.
+                let scores: Vec<f64> = match external.and_then(|e| e.get(text)) {
+                    Some(cosines) => lexical
+                        .zip(cosines)
+                        .map(|(l, c)| round3(0.5 * l + 0.5 * c.clamp(0.0, 1.0)))
+                        .collect(),
+                    None => lexical.collect(),
+                };
                 scored.push((claim, scores.clone()));
                 scores
             }

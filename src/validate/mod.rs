@@ -32,6 +32,7 @@ use crate::model::{
 };
 use crate::parse::Parser;
 use crate::rewrite::{MarkerFate, rewrite};
+use crate::support::ExternalSupport;
 
 use checks::{CitationChecks, check_fields, check_quote, check_support};
 use gate::{confidence, gate, summarize};
@@ -104,6 +105,39 @@ impl Validator {
     /// Validates one answer. `Err` only for input that cannot be used (limits, NaN
     /// relevance); every problem with the citations is a finding in the report.
     pub fn validate<'a>(&self, input: &'a Input) -> Result<Report<'a>, Error> {
+        self.validate_with(input, None)
+    }
+
+    /// The texts of the claims that carry a marker: what an embedding model must embed,
+    /// with the source texts, for [`Validator::validate_with`].
+    pub fn cited_claims(&self, input: &Input) -> Vec<String> {
+        let index = SourceIndex::new(&input.sources);
+        let ids = index.marker_ids();
+        let spans: Vec<_> = self
+            .parser
+            .find_iter(&input.answer, &ids)
+            .map(|m| m.span)
+            .collect();
+        let mut texts: Vec<String> = Vec::new();
+        for claim in split_claims(&input.answer, &spans)
+            .into_iter()
+            .filter(|c| !c.markers.is_empty())
+        {
+            let text = &input.answer[claim.span.range()];
+            if !texts.iter().any(|t| t == text) {
+                texts.push(text.to_string());
+            }
+        }
+        texts
+    }
+
+    /// [`Validator::validate`], blending `external` support scores (an embedding model's
+    /// cosines per claim and source) half and half into the lexical ones.
+    pub fn validate_with<'a>(
+        &self,
+        input: &'a Input,
+        external: Option<&ExternalSupport>,
+    ) -> Result<Report<'a>, Error> {
         self.check_input(input)?;
         let options = &self.options;
         let answer = input.answer.as_str();
@@ -234,13 +268,13 @@ impl Validator {
                 span: Some(span),
             }));
             check_support(
-                answer,
-                &input.sources,
+                input,
                 &index,
                 &positions,
                 &mut citations,
                 threshold,
                 options,
+                external,
             );
         }
 

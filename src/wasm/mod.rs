@@ -4,6 +4,7 @@
 
 mod around;
 mod dto;
+mod embed;
 mod errors;
 mod options;
 mod read;
@@ -14,6 +15,7 @@ pub use around::{
     Metrics, audit_record, citation_schema, format_context, rejection_response, repair_prompt,
     validate_request,
 };
+pub use embed::validate_async;
 pub use validate::{CitationValidator, InputArg, ValidateOptionsArg, validate, validate_batch};
 
 use std::cell::RefCell;

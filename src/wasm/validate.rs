@@ -16,7 +16,8 @@ use crate::validate::Validator;
 
 #[wasm_bindgen(module = "/src/wasm/env.js")]
 extern "C" {
-    fn now() -> f64;
+    /// Milliseconds from `performance.now()`.
+    pub(crate) fn now() -> f64;
 }
 
 #[wasm_bindgen]
@@ -34,7 +35,7 @@ thread_local! {
     static LAST_PATTERNS: RefCell<Option<(Vec<String>, Parser)>> = const { RefCell::new(None) };
 }
 
-fn validator_for(options: Options) -> Result<Validator, JsValue> {
+pub(crate) fn validator_for(options: Options) -> Result<Validator, JsValue> {
     LAST_PATTERNS.with(|cell| {
         let mut cache = cell.borrow_mut();
         let parser = match cache.as_ref() {
