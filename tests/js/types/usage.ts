@@ -1,7 +1,7 @@
 // Compiled with `tsc --noEmit -p tests/js/types`: the generated declarations must type
 // real usage, and reject wrong usage (each @ts-expect-error fails the build if unneeded).
-import { CitationParser, parseCitations } from "citeproof";
-import type { CiteproofError, Marker, MarkerKind, ParseOptions } from "citeproof";
+import { CitationParser, parseCitations, validate, validateAsync } from "citeproof";
+import type { CiteproofError, Marker, MarkerKind, ParseOptions, Report } from "citeproof";
 import init, { parseCitations as parseWeb } from "citeproof/web";
 
 const answer = "Paris [1] 😀 [2, 3]";
@@ -33,6 +33,14 @@ async function web(): Promise<Marker[]> {
   return parseWeb(answer);
 }
 void web;
+
+const report: Report = validate({ answer: "Claim [1].", sources: [{ text: "t" }] }, { policy: "flag", supportThreshold: 0.5 });
+const status: "pass" | "warn" | "fail" = report.status;
+const later: Promise<Report> = validateAsync({ answer: "Claim [1]." }, { embed: async (texts) => texts.map(() => new Float32Array(3)) });
+void status;
+void later;
+// @ts-expect-error policy is a closed set
+validate({ answer: "x" }, { policy: "nuke" });
 
 // @ts-expect-error offsets is a closed set
 parseCitations(answer, { offsets: "bytes" });
