@@ -25,6 +25,20 @@ pub struct Claim {
     pub span: Span,
     /// Indices (into the marker spans given to [`split_claims`]) of its markers.
     pub markers: Vec<usize>,
+    /// Which paragraph it belongs to (list items and table rows are paragraphs of their
+    /// own): a marker ending a paragraph may stand for its other sentences.
+    pub paragraph: usize,
+}
+
+/// True when `claims[i]` has no marker of its own but ends a paragraph whose last claim
+/// has one — the paragraph-final citation style (`… fact. … fact. [1]`).
+pub fn covered_by_paragraph(claims: &[Claim], i: usize) -> bool {
+    let paragraph = claims[i].paragraph;
+    claims
+        .iter()
+        .rev()
+        .find(|c| c.paragraph == paragraph)
+        .is_some_and(|last| !last.markers.is_empty())
 }
 
 /// Words that end with a period without ending a sentence (compared lower-case).
@@ -40,6 +54,8 @@ pub fn split_claims(answer: &str, markers: &[Span]) -> Vec<Claim> {
     let mut claims = Vec::new();
     let mut in_fence: Option<&str> = None;
     let mut line_start = 0;
+    let mut paragraph = 0;
+    let mut previous_blank = true;
     for line in answer.split_inclusive('\n') {
         let start = line_start;
         line_start += line.len();
@@ -53,6 +69,7 @@ pub fn split_claims(answer: &str, markers: &[Span]) -> Vec<Claim> {
             (Some(_), _) => continue,
             (None, Some(f)) => {
                 in_fence = Some(f);
+                previous_blank = true;
                 continue;
             }
             (None, None) => {}
@@ -60,20 +77,30 @@ pub fn split_claims(answer: &str, markers: &[Span]) -> Vec<Claim> {
         let indent = line.len() - trimmed.len();
         let body = trimmed.trim_end();
         if body.is_empty() || body.starts_with('#') || is_table_separator(body) {
+            previous_blank = true;
             continue;
         }
+        let list_item = list_marker_len(body) > 0;
+        if previous_blank || list_item || body.starts_with('|') {
+            paragraph += 1;
+        }
+        previous_blank = false;
+        let first_new = claims.len();
         let content_start = start + indent + list_marker_len(body);
         let content_end = start + indent + body.len();
         if body.starts_with('|') {
             push_claim(&mut claims, answer, Span::new(content_start, content_end));
-            continue;
+        } else {
+            split_sentences(
+                answer,
+                Span::new(content_start, content_end),
+                markers,
+                &mut claims,
+            );
         }
-        split_sentences(
-            answer,
-            Span::new(content_start, content_end),
-            markers,
-            &mut claims,
-        );
+        for claim in &mut claims[first_new..] {
+            claim.paragraph = paragraph;
+        }
     }
     for claim in &mut claims {
         claim.markers = markers
@@ -157,7 +184,8 @@ fn push_claim(claims: &mut Vec<Claim>, answer: &str, span: Span) {
     let is_question = text
         .trim_end_matches(|c: char| c == ']' || c.is_ascii_digit() || c == '[')
         .ends_with(['?', '？']);
-    if is_question {
+    // Questions, and lead-ins that end with a colon ("Here are the options:"), claim nothing.
+    if is_question || text.ends_with(':') {
         return;
     }
     // At least three words with a letter or digit, or six CJK characters.
@@ -176,6 +204,7 @@ fn push_claim(claims: &mut Vec<Claim>, answer: &str, span: Span) {
         claims.push(Claim {
             span,
             markers: Vec::new(),
+            paragraph: 0,
         });
     }
 }
@@ -260,6 +289,29 @@ mod tests {
         assert_eq!(
             texts(answer),
             ["| Metal | Melting point |", "| Iron | 1538 °C [1] |"]
+        );
+    }
+
+    #[test]
+    fn lead_ins_ending_with_a_colon_are_not_claims() {
+        assert_eq!(
+            texts("Here are the main options to consider:\n- Option one is cheap [1]\n"),
+            ["Option one is cheap [1]"]
+        );
+    }
+
+    #[test]
+    fn a_paragraph_final_marker_covers_the_sentences_before_it() {
+        let answer = "First fact here. Second fact here. Third fact here. [1]\n\nAnother paragraph without any.";
+        let spans: Vec<Span> = crate::parse::parse(answer).iter().map(|m| m.span).collect();
+        let claims = split_claims(answer, &spans);
+        let covered: Vec<bool> = (0..claims.len())
+            .map(|i| covered_by_paragraph(&claims, i))
+            .collect();
+        assert_eq!(covered, [true, true, true, false]);
+        assert_eq!(
+            claims.iter().map(|c| c.paragraph).collect::<Vec<_>>(),
+            [1, 1, 1, 2]
         );
     }
 

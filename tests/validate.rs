@@ -626,3 +626,35 @@ fn a_factual_sentence_without_a_marker_is_an_uncited_claim() {
         Some("Berlin is the largest city of Germany.")
     );
 }
+
+#[test]
+fn a_paragraph_final_marker_covers_the_paragraph_unless_turned_off() {
+    let i = input(
+        "Water boils at sea level. It boils lower on mountains. [1]\n\nIce floats on water.",
+        sources(1),
+    );
+    assert_eq!(run(&i).summary.citation_coverage, 0.667);
+    let strict = run_with(
+        &i,
+        Options {
+            paragraph_citations: false,
+            ..Options::default()
+        },
+    );
+    assert_eq!(strict.summary.citation_coverage, 0.333);
+    let uncited = run_with(
+        &i,
+        Options {
+            paragraph_citations: false,
+            support_threshold: Some(0.5),
+            ..Options::default()
+        },
+    );
+    let texts: Vec<&str> = uncited
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::UncitedClaim)
+        .map(|f| &i.answer[f.span.unwrap().range()])
+        .collect();
+    assert_eq!(texts, ["Water boils at sea level.", "Ice floats on water."]);
+}

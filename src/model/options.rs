@@ -67,6 +67,9 @@ pub struct Options {
     pub support_threshold: Option<f64>,
     /// How much better (in support score) another source must be for `misattributed`.
     pub misattribution_margin: f64,
+    /// A marker ending a paragraph also covers the paragraph's sentences without one
+    /// (`… fact. … fact. [1]`) for coverage and `uncited_claim`.
+    pub paragraph_citations: bool,
 }
 
 impl Default for Options {
@@ -89,6 +92,7 @@ impl Default for Options {
             marker_patterns: Vec::new(),
             support_threshold: None,
             misattribution_margin: 0.15,
+            paragraph_citations: true,
         }
     }
 }

@@ -25,7 +25,7 @@ mod resolve;
 
 pub use batch::BatchSummary;
 
-use crate::claims::split_claims;
+use crate::claims::{covered_by_paragraph, split_claims};
 use crate::error::{Error, ErrorCode};
 use crate::model::{
     CitationResult, Finding, FindingCode, Input, Mode, Options, Report, Severity, decimal,
@@ -234,16 +234,20 @@ impl Validator {
         // answer as a whole (spec 003's output schema) and covers every claim.
         let whole_answer_cited =
             markers.is_empty() && declared.iter().any(|d| d.span_in_answer.is_none());
-        let cited_claims = claims
-            .iter()
-            .filter(|c| {
+        // Which claims a citation covers: their own marker, a declared span inside them,
+        // declared citations for the whole answer, or a paragraph-final marker.
+        let covered: Vec<bool> = (0..claims.len())
+            .map(|i| {
+                let c = &claims[i];
                 whole_answer_cited
                     || !c.markers.is_empty()
                     || declared_spans
                         .iter()
                         .any(|s| answer[c.span.range()].contains(s))
+                    || (options.paragraph_citations && covered_by_paragraph(&claims, i))
             })
-            .count();
+            .collect();
+        let cited_claims = covered.iter().filter(|&&c| c).count();
         for citation in &mut citations {
             citation.claim = citation
                 .span
@@ -258,8 +262,9 @@ impl Validator {
         if let Some(threshold) = options.support_threshold {
             let uncited = claims
                 .iter()
-                .filter(|c| c.markers.is_empty() && !whole_answer_cited)
-                .map(|c| c.span);
+                .zip(&covered)
+                .filter(|(_, covered)| !**covered)
+                .map(|(c, _)| c.span);
             findings.extend(uncited.map(|span| Finding {
                 code: FindingCode::UncitedClaim,
                 severity: Severity::Warning,

@@ -374,6 +374,10 @@ pub fn read_options(value: Option<&JsValue>) -> Result<(Options, Unit), JsValue>
     );
     options.support_threshold = obj.number(&["supportThreshold"])?;
     set(
+        &mut options.paragraph_citations,
+        obj.boolean(&["paragraphCitations"])?,
+    );
+    set(
         &mut options.misattribution_margin,
         obj.number(&["misattributionMargin"])?,
     );

@@ -137,6 +137,8 @@ export interface ValidateOptions {
   supportThreshold?: number;
   /** How much better another source must score for `misattributed`; default 0.15. */
   misattributionMargin?: number;
+  /** A marker ending a paragraph covers its uncited sentences; default true. */
+  paragraphCitations?: boolean;
 }
 
 /** Stable finding codes (DESIGN.md §5). */
