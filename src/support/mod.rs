@@ -32,7 +32,7 @@ mod words;
 use std::collections::HashMap;
 
 use crate::model::Span;
-use words::{for_each_gram, hash, pair_hash, tokens};
+use words::{for_each_gram, pair_hash, tokens};
 
 /// Weights of the three overlaps in the blend (sum 1).
 const IDF_WEIGHT: f64 = 0.3;
@@ -89,7 +89,7 @@ impl Profile {
         let mut sentence = (0, Vec::new());
         let mut gap_start = 0;
         for token in tokens(text) {
-            let h = hash(token.term.as_bytes());
+            let h = token.hash;
             // A sentence ends in the gap before this token.
             if text[gap_start..token.start].contains(['.', '!', '?', '\n', '。']) {
                 let done = std::mem::take(&mut sentence.1);
@@ -196,7 +196,7 @@ impl<'a> SupportScorer<'a> {
         let mut pairs = Vec::new();
         let mut previous: Option<u64> = None;
         for token in tokens(claim) {
-            let h = hash(token.term.as_bytes());
+            let h = token.hash;
             if !token.stop && !terms.iter().any(|(t, _, _)| *t == h) {
                 let df = f64::from(self.df.get(&h).copied().unwrap_or(0));
                 terms.push((h, (1.0 + (docs + 1.0) / (df + 0.5)).ln(), token.number));

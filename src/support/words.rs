@@ -50,7 +50,8 @@ pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) {
 
 /// One word: its normalised term, whether it is a stopword, whether it is a number.
 pub(super) struct Token {
-    pub term: String,
+    /// Hash of the normalised term (lower case, stemmed; numbers without commas).
+    pub hash: u64,
     pub stop: bool,
     pub number: bool,
     pub start: usize,
@@ -84,21 +85,9 @@ pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
             }
             at += len;
         }
-        let raw = &text[start..at];
-        let word = if raw.is_ascii() {
-            raw.to_ascii_lowercase()
-        } else {
-            raw.to_lowercase()
-        };
-        let number = word.bytes().next().is_some_and(|b| b.is_ascii_digit());
-        let stop = !number && (word.len() < 2 || STOPWORDS.binary_search(&word.as_str()).is_ok());
-        let term = if number {
-            word.replace(',', "")
-        } else {
-            stem(word)
-        };
+        let (hash, stop, number) = term(&text[start..at]);
         Some(Token {
-            term,
+            hash,
             stop,
             number,
             start,
@@ -106,6 +95,61 @@ pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
         })
     })
 }
+
+/// The normalised term of a word as a hash, whether it is a stopword, whether it is a
+/// number. ASCII words (nearly all) are normalised in a stack buffer, without allocating.
+fn term(raw: &str) -> (u64, bool, bool) {
+    let number = raw.as_bytes()[0].is_ascii_digit();
+    if raw.is_ascii() && raw.len() <= 64 {
+        let mut buf = [0u8; 64];
+        let mut n = 0;
+        for b in raw.bytes() {
+            if !(number && b == b',') {
+                buf[n] = b.to_ascii_lowercase();
+                n += 1;
+            }
+        }
+        let word = std::str::from_utf8(&buf[..n]).unwrap_or_default();
+        let stop = !number && (n < 2 || STOPWORDS.binary_search(&word).is_ok());
+        if number {
+            return (hash(word.as_bytes()), stop, number);
+        }
+        let stemmed = stem_len(word);
+        let (keep, suffix) = stemmed;
+        let mut out = [0u8; 66];
+        out[..keep].copy_from_slice(&buf[..keep]);
+        out[keep..keep + suffix.len()].copy_from_slice(suffix.as_bytes());
+        return (hash(&out[..keep + suffix.len()]), stop, number);
+    }
+    let word = raw.to_lowercase();
+    let stop = !number && (word.len() < 2 || STOPWORDS.binary_search(&word.as_str()).is_ok());
+    let normalised = if number {
+        word.replace(',', "")
+    } else {
+        stem(word)
+    };
+    (hash(normalised.as_bytes()), stop, number)
+}
+
+/// How much of `word` the stemmer keeps, and what it appends.
+fn stem_len(word: &str) -> (usize, &'static str) {
+    for (suffix, replacement, min) in STEMS {
+        if word.len() >= min && word.ends_with(suffix) && !word.ends_with("ss") {
+            return (word.len() - suffix.len(), replacement);
+        }
+    }
+    (word.len(), "")
+}
+
+/// Suffix, replacement, minimum word length.
+const STEMS: [(&str, &str, usize); 6] = [
+    ("ies", "y", 5),
+    ("ing", "", 6),
+    ("ed", "", 5),
+    ("es", "", 5),
+    ("ly", "", 5),
+    ("s", "", 4),
+];
 
 /// The character at byte `at` (a boundary) and its length; ASCII without decoding.
 #[inline]
@@ -121,19 +165,10 @@ fn char_at(text: &str, at: usize) -> (char, usize) {
 
 /// Strips the commonest English inflections so "studies"/"study", "reported"/"reports" meet.
 fn stem(mut word: String) -> String {
-    for (suffix, replacement, min) in [
-        ("ies", "y", 5),
-        ("ing", "", 6),
-        ("ed", "", 5),
-        ("es", "", 5),
-        ("ly", "", 5),
-        ("s", "", 4),
-    ] {
-        if word.len() >= min && word.is_ascii() && word.ends_with(suffix) && !word.ends_with("ss") {
-            word.truncate(word.len() - suffix.len());
-            word.push_str(replacement);
-            return word;
-        }
+    if word.is_ascii() {
+        let (keep, suffix) = stem_len(&word);
+        word.truncate(keep);
+        word.push_str(suffix);
     }
     word
 }
