@@ -170,7 +170,7 @@ impl Validator {
         let mut citations = Vec::with_capacity(uses.len());
         // The retrieved source (position in `sources`) of each citation, for rewriting.
         let mut positions = Vec::with_capacity(uses.len());
-        for (ci, u) in uses.into_iter().enumerate() {
+        for u in uses {
             positions.push(u.resolved.as_ref().ok().copied());
             let mut checks = CitationChecks {
                 findings: u.findings,
@@ -213,7 +213,6 @@ impl Validator {
                 check_quote(d, source, options, &mut checks);
             }
             citations.push(citation_result(
-                ci,
                 u.label,
                 u.resolved.ok(),
                 &index,
@@ -416,9 +415,7 @@ fn has_resolution_error(c: &CitationResult) -> bool {
     })
 }
 
-#[allow(clippy::too_many_arguments)]
 fn citation_result(
-    _ci: usize,
     label: String,
     resolved: Option<usize>,
     index: &SourceIndex<'_>,

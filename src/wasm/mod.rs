@@ -44,12 +44,12 @@ pub(crate) fn enter() {
 }
 
 thread_local! {
-    /// The parser for the last `markerPatterns` seen by `parseCitations`, so repeated
-    /// calls with the same options compile their patterns once.
+    /// The parser for the last `markerPatterns` seen by `parseCitations` / `validate`, so
+    /// repeated calls with the same options compile their patterns once.
     static LAST_PARSER: RefCell<Option<(Vec<String>, Rc<Parser>)>> = const { RefCell::new(None) };
 }
 
-fn cached_parser(patterns: &[String]) -> Result<Rc<Parser>, JsValue> {
+pub(crate) fn cached_parser(patterns: &[String]) -> Result<Rc<Parser>, JsValue> {
     LAST_PARSER.with(|cell| {
         if let Some((cached, parser)) = cell.borrow().as_ref() {
             if cached == patterns {

@@ -1,14 +1,12 @@
 //! `validate` and `CitationValidator`: reading `Input`/`Options` from JS objects with
 //! exact field paths in errors, and the report back with spans in the caller's unit.
 
-use std::cell::RefCell;
-
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::enter;
 use super::errors::{invalid, to_js_error};
 use super::read::{read_input, read_options};
+use super::{cached_parser, enter};
 use crate::model::Options;
 use crate::offsets::Unit;
 use crate::parse::Parser;
@@ -30,25 +28,10 @@ extern "C" {
     pub type ValidateOptionsArg;
 }
 
-thread_local! {
-    /// Compiled `markerPatterns` of the last call, reused while they stay the same.
-    static LAST_PATTERNS: RefCell<Option<(Vec<String>, Parser)>> = const { RefCell::new(None) };
-}
-
 pub(crate) fn validator_for(options: Options) -> Result<Validator, JsValue> {
-    LAST_PATTERNS.with(|cell| {
-        let mut cache = cell.borrow_mut();
-        let parser = match cache.as_ref() {
-            Some((patterns, parser)) if *patterns == options.marker_patterns => parser.clone(),
-            _ => {
-                let parser = Parser::with_patterns(&options.marker_patterns)
-                    .map_err(|e| to_js_error(&e.under("options")))?;
-                *cache = Some((options.marker_patterns.clone(), parser.clone()));
-                parser
-            }
-        };
-        Validator::with_parser(options, parser).map_err(|e| to_js_error(&e.under("options")))
-    })
+    let parser = cached_parser(&options.marker_patterns)?;
+    Validator::with_parser(options, Parser::clone(&parser))
+        .map_err(|e| to_js_error(&e.under("options")))
 }
 
 fn run(validator: &Validator, input: &JsValue, unit: Unit) -> Result<JsValue, JsValue> {
