@@ -5,11 +5,22 @@ pub(super) const GRAM: usize = 5;
 
 /// FNV-1a of `bytes`, then mixed so the low bits are usable as a hash table index.
 pub(super) fn hash(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    mix(fnv(FNV_OFFSET, bytes))
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a over `bytes`, continuing from `state` (so a shared prefix is hashed once).
+fn fnv(mut state: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
-        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        state = (state ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
     }
-    (h ^ (h >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
+    state
+}
+
+/// Spreads an FNV state over all bits.
+fn mix(state: u64) -> u64 {
+    (state ^ (state >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
 }
 
 pub(super) fn pair_hash(a: u64, b: u64) -> u64 {
@@ -109,20 +120,20 @@ fn term(raw: &str) -> (u64, bool, bool) {
                 n += 1;
             }
         }
-        let word = std::str::from_utf8(&buf[..n]).unwrap_or_default();
-        let stop = !number && (n < 2 || is_stopword(word));
+        let word = &buf[..n];
         if number {
-            return (hash(word.as_bytes()), stop, number);
+            return (hash(word), false, true);
         }
-        let stemmed = stem_len(word);
-        let (keep, suffix) = stemmed;
-        let mut out = [0u8; 66];
-        out[..keep].copy_from_slice(&buf[..keep]);
-        out[keep..keep + suffix.len()].copy_from_slice(suffix.as_bytes());
-        return (hash(&out[..keep + suffix.len()]), stop, number);
+        // One pass over the kept prefix serves both the word's hash (for the stopword
+        // check) and the stem's.
+        let (keep, suffix) = stem_len(word);
+        let prefix = fnv(FNV_OFFSET, &word[..keep]);
+        let stop = n < 2 || (n <= 10 && is_stopword_hash(mix(fnv(prefix, &word[keep..]))));
+        return (mix(fnv(prefix, suffix.as_bytes())), stop, false);
     }
     let word = raw.to_lowercase();
-    let stop = !number && (word.len() < 2 || is_stopword(&word));
+    let stop = !number
+        && (word.len() < 2 || (word.len() <= 10 && is_stopword_hash(hash(word.as_bytes()))));
     let normalised = if number {
         word.replace(',', "")
     } else {
@@ -131,22 +142,23 @@ fn term(raw: &str) -> (u64, bool, bool) {
     (hash(normalised.as_bytes()), stop, number)
 }
 
-/// True for a lower-case function word. Compares hashes (sorted once), not strings: a
-/// string binary search per word was a tenth of support scoring.
-fn is_stopword(word: &str) -> bool {
+/// True when `word_hash` is the hash of a lower-case function word. Compares hashes
+/// (sorted once), not strings: a string binary search per word was a tenth of support
+/// scoring.
+fn is_stopword_hash(word_hash: u64) -> bool {
     static HASHES: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
     let hashes = HASHES.get_or_init(|| {
         let mut hashes: Vec<u64> = STOPWORDS.iter().map(|w| hash(w.as_bytes())).collect();
         hashes.sort_unstable();
         hashes
     });
-    word.len() <= 10 && hashes.binary_search(&hash(word.as_bytes())).is_ok()
+    hashes.binary_search(&word_hash).is_ok()
 }
 
 /// How much of `word` the stemmer keeps, and what it appends.
-fn stem_len(word: &str) -> (usize, &'static str) {
+fn stem_len(word: &[u8]) -> (usize, &'static str) {
     for (suffix, replacement, min) in STEMS {
-        if word.len() >= min && word.ends_with(suffix) && !word.ends_with("ss") {
+        if word.len() >= min && word.ends_with(suffix.as_bytes()) && !word.ends_with(b"ss") {
             return (word.len() - suffix.len(), replacement);
         }
     }
@@ -178,7 +190,7 @@ fn char_at(text: &str, at: usize) -> (char, usize) {
 /// Strips the commonest English inflections so "studies"/"study", "reported"/"reports" meet.
 fn stem(mut word: String) -> String {
     if word.is_ascii() {
-        let (keep, suffix) = stem_len(&word);
+        let (keep, suffix) = stem_len(word.as_bytes());
         word.truncate(keep);
         word.push_str(suffix);
     }
@@ -341,12 +353,15 @@ mod tests {
 
     #[test]
     fn stopwords_are_recognised_by_hash_and_content_words_are_not() {
-        assert!(STOPWORDS.iter().all(|w| is_stopword(w)));
+        assert!(
+            STOPWORDS.iter().all(|w| term(w).1),
+            "every stopword, through the fast path"
+        );
         assert!(
             STOPWORDS.iter().all(|w| w.len() <= 10),
             "the length cut-off"
         );
-        assert!(!is_stopword("tower") && !is_stopword("themselvesx"));
+        assert!(!term("tower").1 && !term("Themselvesx").1 && term("THE").1);
     }
 
     #[test]
