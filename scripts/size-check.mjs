@@ -1,14 +1,15 @@
-// Prints the shipped wasm's size and fails above the budget (gzip -9).
+// Prints the shipped wasm's size and fails above the budget, measured with GNU `gzip -9`
+// (Node's zlib, a Chromium fork, compresses this file about 2.4 % worse).
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
 
 const BUDGET_GZIP = 150 * 1024; // issue 4's ceiling; the goal is 100 KB
 const file = join(dirname(fileURLToPath(import.meta.url)), "..", "pkg", "web", "citeproof_bg.wasm");
-const bytes = readFileSync(file);
-const gzip = gzipSync(bytes, { level: 9 }).length;
-console.log(`wasm size: ${bytes.length} B raw, ${gzip} B gzip -9 (budget ${BUDGET_GZIP} B)`);
+const raw = readFileSync(file).length;
+const gzip = execFileSync("gzip", ["-9", "-c", file], { maxBuffer: 64 * 1024 * 1024 }).length;
+console.log(`wasm size: ${raw} B raw, ${gzip} B gzip -9 (budget ${BUDGET_GZIP} B)`);
 if (gzip > BUDGET_GZIP) {
   console.error(`wasm over budget by ${gzip - BUDGET_GZIP} B`);
   process.exit(1);
