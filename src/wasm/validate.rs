@@ -89,8 +89,8 @@ pub fn validate_batch(
 }
 
 /// A serialisable value as a JS value: JSON text parsed by the engine's `JSON.parse`,
-/// one boundary crossing instead of one per field (8x faster for a report than building
-/// the object field by field from wasm). `None` fields become `null`.
+/// one boundary crossing instead of one per field (BENCHMARKS.md, validate steps).
+/// `None` fields become `null`.
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     let json = serde_json::to_string(value)
         .map_err(|e| invalid("invalid_input", "value", &e.to_string()))?;
