@@ -1,7 +1,6 @@
 //! The JS API around a validation: `formatContext`, `citationSchema`, `validateRequest`,
 //! `repairPrompt`, `rejectionResponse`, `auditRecord`, and the `Metrics` class.
 
-use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 use super::errors::invalid;
@@ -21,29 +20,6 @@ extern "C" {
     fn iso_now() -> String;
     #[wasm_bindgen(js_name = randomId)]
     fn random_id() -> String;
-}
-
-fn field(object: &JsValue, name: &str) -> Option<JsValue> {
-    if !object.is_object() {
-        return None;
-    }
-    Reflect::get(object, &JsValue::from_str(name))
-        .ok()
-        .filter(|v| !v.is_undefined() && !v.is_null())
-}
-
-fn string_field(object: &JsValue, name: &str, path: &str) -> Result<Option<String>, JsValue> {
-    field(object, name)
-        .map(|v| {
-            v.as_string().ok_or_else(|| {
-                invalid(
-                    "invalid_option",
-                    &format!("{path}.{name}"),
-                    "expected a string",
-                )
-            })
-        })
-        .transpose()
 }
 
 /// `ctx.input` (or an empty input), and the offset unit of the report (`ctx.offsets`).
@@ -79,17 +55,9 @@ pub fn format_context(
 ) -> Result<String, JsValue> {
     enter();
     let sources = read_sources(&sources, "sources")?;
-    let max_chars = match options.as_ref().and_then(|o| field(o, "maxChars")) {
-        Some(v) => v
-            .as_f64()
-            .filter(|n| n.fract() == 0.0 && *n >= 0.0)
-            .ok_or_else(|| {
-                invalid(
-                    "invalid_option",
-                    "options.maxChars",
-                    "expected a non-negative integer",
-                )
-            })? as usize,
+    let options = Obj::optional(options.as_ref(), "options", "invalid_option")?;
+    let max_chars = match options {
+        Some(obj) => obj.count(&["maxChars"])?.map_or(500, |n| n as usize),
         None => 500,
     };
     Ok(prompt::format_context(&sources, max_chars))
@@ -103,12 +71,11 @@ pub fn citation_schema(
     options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     enter();
-    let style = match options
-        .as_ref()
-        .map(|o| string_field(o, "style", "options"))
-        .transpose()?
-        .flatten()
-    {
+    let name = match Obj::optional(options.as_ref(), "options", "invalid_option")? {
+        Some(obj) => obj.string(&["style"])?,
+        None => None,
+    };
+    let style = match name {
         Some(name) => SchemaStyle::from_name(&name).ok_or_else(|| {
             invalid(
                 "invalid_option",
@@ -165,8 +132,11 @@ pub fn rejection_response(
 ) -> Result<JsValue, JsValue> {
     enter();
     let view = ReportView::read(&report)?;
-    let ctx = ctx.unwrap_or(JsValue::UNDEFINED);
-    let audit_id = string_field(&ctx, "auditId", "ctx")?.unwrap_or_else(random_id);
+    let audit_id = match Obj::optional(ctx.as_ref(), "ctx", "invalid_option")? {
+        Some(obj) => obj.string(&["auditId"])?,
+        None => None,
+    }
+    .unwrap_or_else(random_id);
     to_js(&audit::rejection_response(
         &view.error_messages(),
         &view.cleaned_answer,
@@ -187,9 +157,16 @@ pub fn audit_record(
     let view = ReportView::read(&report)?;
     let ctx = ctx.unwrap_or(JsValue::UNDEFINED);
     let (input, unit) = context_input(&ctx)?;
+    let ctx = Obj::optional(Some(&ctx), "ctx", "invalid_option")?;
+    let text = |name: &'static str| -> Result<Option<String>, JsValue> {
+        ctx.as_ref()
+            .map(|obj| obj.string(&[name]))
+            .transpose()
+            .map(Option::flatten)
+    };
     let context = AuditContext {
-        audit_id: string_field(&ctx, "auditId", "ctx")?.unwrap_or_else(random_id),
-        timestamp: string_field(&ctx, "timestamp", "ctx")?.unwrap_or_else(iso_now),
+        audit_id: text("auditId")?.unwrap_or_else(random_id),
+        timestamp: text("timestamp")?.unwrap_or_else(iso_now),
         processing_time_ms: view.timing_ms,
     };
     to_js(&audit::audit_record(
@@ -212,30 +189,21 @@ pub fn locate_quote(
     enter();
     let quote = read_text_at(&quote, "quote")?;
     let source = read_text_at(&source, "source")?;
-    let options = options.unwrap_or(JsValue::UNDEFINED);
-    let ratio = match field(&options, "maxEditRatio") {
-        Some(v) => v
-            .as_f64()
-            .filter(|r| (0.0..=1.0).contains(r))
-            .ok_or_else(|| {
-                invalid(
-                    "invalid_option",
-                    "options.maxEditRatio",
-                    "expected a number in 0–1",
-                )
-            })?,
-        None => 0.1,
+    let options = Obj::optional(options.as_ref(), "options", "invalid_option")?;
+    let (ratio, unit) = match &options {
+        Some(obj) => (
+            obj.number(&["maxEditRatio"])?.unwrap_or(0.1),
+            read_unit(obj)?,
+        ),
+        None => (0.1, Unit::Utf16),
     };
-    let unit = match string_field(&options, "offsets", "options")? {
-        Some(name) => Unit::from_name(&name).ok_or_else(|| {
-            invalid(
-                "invalid_option",
-                "options.offsets",
-                r#"expected "utf16", "utf8" or "codepoint""#,
-            )
-        })?,
-        None => Unit::Utf16,
-    };
+    if !(0.0..=1.0).contains(&ratio) {
+        return Err(invalid(
+            "invalid_option",
+            "options.maxEditRatio",
+            "expected a number in 0–1",
+        ));
+    }
     let mut location = crate::locate::locate_quote(&quote, &source, ratio);
     if let Some(span) = location.span.as_mut() {
         let map = crate::offsets::OffsetMap::new(&source);
