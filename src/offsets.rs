@@ -17,6 +17,8 @@
 //! assert_eq!(map.to_byte(3, Unit::Utf16), Some(5));
 //! ```
 
+use crate::model::Span;
+
 /// Bytes per block: each block stores the UTF-16 and code-point counts before it.
 pub const BLOCK: usize = 64;
 
@@ -123,6 +125,15 @@ impl<'t> OffsetMap<'t> {
             Unit::Utf16 => counts.utf16 as usize,
             _ => counts.code_points as usize,
         })
+    }
+
+    /// Converts the byte span `span` to `unit`. The core only makes spans on character
+    /// boundaries; an offset that is not one is left as it is.
+    pub fn span_to_unit(&self, span: Span, unit: Unit) -> Span {
+        Span::new(
+            self.to_unit(span.start, unit).unwrap_or(span.start),
+            self.to_unit(span.end, unit).unwrap_or(span.end),
+        )
     }
 
     /// Converts an offset in `unit` to a UTF-8 byte offset; `None` when it does not fall

@@ -328,10 +328,7 @@ impl Report<'_> {
             return;
         }
         let answer = OffsetMap::new(&input.answer);
-        let on = |map: &OffsetMap<'_>, span: &mut Span| {
-            span.start = map.to_unit(span.start, unit).unwrap_or(span.start);
-            span.end = map.to_unit(span.end, unit).unwrap_or(span.end);
-        };
+        let on = |map: &OffsetMap<'_>, span: &mut Span| *span = map.span_to_unit(*span, unit);
         for marker in &mut self.markers {
             on(&answer, &mut marker.span);
         }

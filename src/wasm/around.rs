@@ -206,9 +206,7 @@ pub fn locate_quote(
     }
     let mut location = crate::locate::locate_quote(&quote, &source, ratio);
     if let Some(span) = location.span.as_mut() {
-        let map = crate::offsets::OffsetMap::new(&source);
-        span.start = map.to_unit(span.start, unit).unwrap_or(span.start);
-        span.end = map.to_unit(span.end, unit).unwrap_or(span.end);
+        *span = crate::offsets::OffsetMap::new(&source).span_to_unit(*span, unit);
     }
     to_js(&location)
 }

@@ -71,7 +71,7 @@ pub fn parse_citations(
     options: Option<ParseOptionsArg>,
 ) -> Result<JsValue, JsValue> {
     enter();
-    let string = read_text(&text)?;
+    let string = read_text_at(&text, "text")?;
     let options = ParseOptions::read(options.as_deref(), "options")?;
     let parser = cached_parser(&options.marker_patterns)?;
     Ok(parse_to_js(&parser, &text, &string, &options))
@@ -104,7 +104,7 @@ impl CitationParser {
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     ) -> Result<JsValue, JsValue> {
         enter();
-        let string = read_text(&text)?;
+        let string = read_text_at(&text, "text")?;
         Ok(parse_to_js(&self.parser, &text, &string, &self.options))
     }
 }
@@ -115,13 +115,8 @@ extern "C" {
     fn encode_into(text: &js_sys::JsString, target: &mut [u8]) -> u32;
 }
 
-/// The JS string `value` as UTF-8 (lone surrogates become U+FFFD, one UTF-16 unit each,
-/// so UTF-16 offsets still index the caller's string).
-fn read_text(value: &JsValue) -> Result<String, JsValue> {
-    read_text_at(value, "text")
-}
-
-/// [`read_text`] for the argument named `path`.
+/// The JS string `value` (the argument named `path`) as UTF-8 (lone surrogates become
+/// U+FFFD, one UTF-16 unit each, so UTF-16 offsets still index the caller's string).
 pub(crate) fn read_text_at(value: &JsValue, path: &str) -> Result<String, JsValue> {
     let text = value
         .dyn_ref::<js_sys::JsString>()
