@@ -1,12 +1,14 @@
 //! citeproof checks the citations in an LLM answer against the sources that were
 //! actually retrieved for it.
 //!
-//! This release provides the foundation: [`parse`] finds citation markers (`[1]`,
-//! `[^2^]`, `【3】`, `[doc1]`, `(Source 4)`, `Chapter 2, Section 3`, …) with exact byte
-//! spans while respecting markdown (code, links, URLs), and [`offsets`] converts those
-//! spans to the UTF-16 indices JavaScript uses. The crate compiles to WebAssembly for the
-//! npm package `citeproof`; the JS binding lives in `src/wasm/` and is the only code that
-//! knows about JavaScript.
+//! [`parse`] finds citation markers (`[1]`, `[^2^]`, `【3】`, `[doc1]`, `(Source 4)`,
+//! `Chapter 2, Section 3`, …) with exact byte spans while respecting markdown (code,
+//! links, URLs); [`validate`] checks them against the retrieved sources and gives a
+//! [`Report`](model::Report) with findings, a gate and a cleaned answer; [`stream`] does
+//! the same for an answer arriving token by token; [`offsets`] converts spans to the
+//! UTF-16 indices JavaScript uses. The crate compiles to WebAssembly for the npm package
+//! `citeproof`; the JS binding lives in `src/wasm/` and is the only code that knows
+//! about JavaScript.
 //!
 //! ```
 //! use citeproof::offsets::{OffsetMap, Unit};
@@ -29,6 +31,7 @@ pub mod offsets;
 pub mod parse;
 pub mod prompt;
 mod rewrite;
+pub mod stream;
 pub mod support;
 pub mod validate;
 

@@ -35,6 +35,15 @@ pub enum Unit {
 }
 
 impl Unit {
+    /// The one of the three offsets of a position that is in this unit.
+    fn pick(self, utf8: usize, utf16: usize, code_points: usize) -> usize {
+        match self {
+            Unit::Utf8 => utf8,
+            Unit::Utf16 => utf16,
+            Unit::CodePoint => code_points,
+        }
+    }
+
     /// Parses the JS option spelling: `"utf16"`, `"utf8"` or `"codepoint"`.
     pub fn from_name(name: &str) -> Option<Unit> {
         match name {
@@ -187,44 +196,70 @@ impl<'t> OffsetMap<'t> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Cursor<'t> {
-    text: &'t [u8],
-    byte: usize,
-    counts: Counts,
+    text: &'t str,
+    tally: Tally,
 }
 
 impl<'t> Cursor<'t> {
     /// A cursor at the start of `text`.
     pub fn new(text: &'t str) -> Cursor<'t> {
         Cursor {
-            text: text.as_bytes(),
-            byte: 0,
-            counts: Counts::default(),
+            text,
+            tally: Tally::default(),
         }
     }
 
     /// `(utf16, code_points)` at `byte`; `None` when `byte` is not a char boundary.
     /// An offset before the previous one restarts the walk from the beginning.
     pub fn advance(&mut self, byte: usize) -> Option<(usize, usize)> {
-        if byte > self.text.len() || !is_boundary(self.text, byte) {
-            return None;
+        if byte < self.tally.byte {
+            self.tally = Tally::default();
         }
-        if byte < self.byte {
-            self.byte = 0;
-            self.counts = Counts::default();
-        }
-        self.counts = add_chunk(self.counts, &self.text[self.byte..byte]);
-        self.byte = byte;
-        Some((self.counts.utf16 as usize, self.counts.code_points as usize))
+        self.tally.advance(self.text, byte)
     }
 
     /// The offset of `byte` in `unit` (see [`Cursor::advance`]).
     pub fn to_unit(&mut self, byte: usize, unit: Unit) -> Option<usize> {
         let (utf16, code_points) = self.advance(byte)?;
-        Some(match unit {
-            Unit::Utf8 => byte,
-            Unit::Utf16 => utf16,
-            Unit::CodePoint => code_points,
-        })
+        Some(unit.pick(byte, utf16, code_points))
+    }
+}
+
+/// A forward-only offset converter over a text that keeps growing at its end (a stream):
+/// it holds no reference to the text, which is passed to each call.
+///
+/// ```
+/// use citeproof::offsets::{Tally, Unit};
+/// let mut text = String::from("😀 [1]");
+/// let mut tally = Tally::default();
+/// assert_eq!(tally.to_unit(&text, 5, Unit::Utf16), Some(3));
+/// text.push_str(" é [2]");
+/// assert_eq!(tally.to_unit(&text, 13, Unit::Utf16), Some(10));
+/// assert_eq!(tally.to_unit(&text, 5, Unit::Utf16), None); // backwards
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tally {
+    byte: usize,
+    counts: Counts,
+}
+
+impl Tally {
+    /// `(utf16, code_points)` at `byte` of `text`; `None` when `byte` is before the
+    /// previous offset or not a char boundary of `text`.
+    pub fn advance(&mut self, text: &str, byte: usize) -> Option<(usize, usize)> {
+        let bytes = text.as_bytes();
+        if byte < self.byte || byte > bytes.len() || !is_boundary(bytes, byte) {
+            return None;
+        }
+        self.counts = add_chunk(self.counts, &bytes[self.byte..byte]);
+        self.byte = byte;
+        Some((self.counts.utf16 as usize, self.counts.code_points as usize))
+    }
+
+    /// The offset of `byte` in `unit` (see [`Tally::advance`]).
+    pub fn to_unit(&mut self, text: &str, byte: usize, unit: Unit) -> Option<usize> {
+        let (utf16, code_points) = self.advance(text, byte)?;
+        Some(unit.pick(byte, utf16, code_points))
     }
 }
 

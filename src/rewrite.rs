@@ -2,9 +2,11 @@
 //!
 //! Cleaning keeps the answer byte-exact except for the markers it removes (with the one
 //! space before each) or relabels: markdown, newlines, tables and code are untouched.
+//! A [`Rewriter`] works front to back, so validation runs it over the whole answer and a
+//! stream over each part of the text it releases: both produce the same bytes.
 
-use crate::model::{Marker, MarkerKind, Options, Policy, Refs, Segment};
-use crate::validate::SourceIndex;
+use crate::model::{Marker, MarkerKind, Options, Policy, Refs, Segment, Source, Span};
+use crate::validate::label_of;
 
 /// What validation decided about one marker: each ref as written, and the retrieved
 /// source (position in `sources`) it resolved to, if any.
@@ -13,27 +15,76 @@ pub(crate) struct MarkerFate {
     pub refs: Vec<(String, Option<usize>)>,
 }
 
-/// Applies the policy: returns the cleaned answer and its segments.
-pub(crate) fn rewrite(
-    answer: &str,
-    markers: &[Marker<'_>],
-    fates: &[MarkerFate],
-    index: &SourceIndex<'_>,
-    options: &Options,
-) -> (String, Vec<Segment>) {
-    let flag = options.policy == Policy::Flag;
-    let renumbering = options.renumber && !flag;
-    let new_labels = renumbering.then(|| first_use_order(fates, index.len()));
-    let mut out = String::with_capacity(answer.len());
-    let mut segments = Vec::new();
-    let mut text_start = 0; // start in `out` of the pending text segment
-    let mut last = 0; // end in `answer` of what has been copied
-    for (marker, fate) in markers.iter().zip(fates) {
+/// Writes the cleaned answer front to back: text is copied, markers are kept, relabelled
+/// or removed by the policy.
+#[derive(Debug)]
+pub(crate) struct Rewriter {
+    flag: bool,
+    renumbering: bool,
+    /// New label per source position when renumbering (0: not used yet).
+    new_labels: Vec<u32>,
+    next_label: u32,
+    out: String,
+    segments: Vec<Segment>,
+    /// Start in `out` of the pending text segment.
+    text_start: usize,
+    /// End in the answer of what has been written.
+    last: usize,
+}
+
+impl Rewriter {
+    /// A rewriter for answers citing `sources`, with `options.policy` and `renumber`.
+    pub fn new(sources: &[Source], options: &Options) -> Rewriter {
+        let flag = options.policy == Policy::Flag;
+        let renumbering = options.renumber && !flag;
+        Rewriter {
+            flag,
+            renumbering,
+            new_labels: if renumbering {
+                vec![0; sources.len()]
+            } else {
+                Vec::new()
+            },
+            next_label: 1,
+            out: String::new(),
+            segments: Vec::new(),
+            text_start: 0,
+            last: 0,
+        }
+    }
+
+    /// The cleaned text written so far.
+    pub fn output(&self) -> &str {
+        &self.out
+    }
+
+    /// How far into the answer (bytes) the rewriter has written.
+    pub fn position(&self) -> usize {
+        self.last
+    }
+
+    /// Copies the answer's text up to `end` (no marker may start before it).
+    pub fn text_until(&mut self, answer: &str, end: usize) {
+        if end > self.last {
+            self.out.push_str(&answer[self.last..end]);
+            self.last = end;
+        }
+    }
+
+    /// Writes the text before `marker` and the marker as `fate` says; returns where the
+    /// chip's text sits in the output when the marker is kept (its segment is the last). `sources` are the ones given to [`Rewriter::new`].
+    pub fn marker(
+        &mut self,
+        answer: &str,
+        sources: &[Source],
+        marker: &Marker<'_>,
+        fate: &MarkerFate,
+    ) -> Option<Span> {
         let kept: Vec<usize> = fate.refs.iter().filter_map(|(_, p)| *p).collect();
         let all_valid = kept.len() == fate.refs.len() && !fate.refs.is_empty();
-        let keep = flag || !kept.is_empty();
-        let start = marker.span.start.max(last);
-        let mut before = &answer[last..start];
+        let keep = self.flag || !kept.is_empty();
+        let start = marker.span.start.max(self.last);
+        let mut before = &answer[self.last..start];
         let mut skip_after = 0;
         if !keep {
             if let Some(trimmed) = before.strip_suffix(' ') {
@@ -44,69 +95,91 @@ pub(crate) fn rewrite(
                 skip_after = 1;
             }
         }
-        out.push_str(before);
-        last = marker.span.end + skip_after;
+        self.out.push_str(before);
+        self.last = marker.span.end + skip_after;
         if !keep {
-            continue;
+            return None;
         }
-        let labels: Vec<String> = if flag {
+        if self.renumbering {
+            for &p in &kept {
+                if self.new_labels[p] == 0 {
+                    self.new_labels[p] = self.next_label;
+                    self.next_label += 1;
+                }
+            }
+        }
+        let labels: Vec<String> = if self.flag {
             fate.refs.iter().map(|(label, _)| label.clone()).collect()
         } else {
             kept.iter()
                 .map(|&p| {
-                    new_labels
-                        .as_ref()
-                        .map_or_else(|| index.label(p), |map| map[p])
-                        .to_string()
+                    if self.renumbering {
+                        self.new_labels[p]
+                    } else {
+                        label_of(&sources[p], p)
+                    }
+                    .to_string()
                 })
                 .collect()
         };
-        let text =
-            if flag || (all_valid && !renumbering) || !matches!(marker.refs, Refs::Numbers(_)) {
-                marker.raw.to_string()
-            } else {
-                relabel(marker, &labels)
-            };
-        if out.len() > text_start {
-            segments.push(Segment::Text {
-                text: out[text_start..].to_string(),
-            });
-        }
-        let first = kept.first().map(|&p| index.source(p));
-        segments.push(Segment::Cite {
+        let text = if self.flag
+            || (all_valid && !self.renumbering)
+            || !matches!(marker.refs, Refs::Numbers(_))
+        {
+            marker.raw.to_string()
+        } else {
+            relabel(marker, &labels)
+        };
+        self.close_text_segment();
+        let first = kept.first().map(|&p| (p, &sources[p]));
+        self.segments.push(Segment::Cite {
             label: text.clone(),
             refs: labels,
-            source_index: kept.first().map(|&p| index.label(p)),
-            title: first.and_then(|s| s.title.clone()),
-            url: first.and_then(|s| s.url.clone()),
+            source_index: first.map(|(p, s)| label_of(s, p)),
+            title: first.and_then(|(_, s)| s.title.clone()),
+            url: first.and_then(|(_, s)| s.url.clone()),
             valid: all_valid,
         });
-        out.push_str(&text);
-        text_start = out.len();
+        let chip = Span::new(self.out.len(), self.out.len() + text.len());
+        self.out.push_str(&text);
+        self.text_start = self.out.len();
+        Some(chip)
     }
-    out.push_str(&answer[last..]);
-    if out.len() > text_start {
-        segments.push(Segment::Text {
-            text: out[text_start..].to_string(),
-        });
-    }
-    (out, segments)
-}
 
-/// New labels 1..n in order of first use; indexed by source position.
-fn first_use_order(fates: &[MarkerFate], sources: usize) -> Vec<u32> {
-    let mut labels = vec![0; sources];
-    let mut next = 1;
-    for &p in fates
-        .iter()
-        .flat_map(|f| f.refs.iter().filter_map(|(_, p)| p.as_ref()))
-    {
-        if labels[p] == 0 {
-            labels[p] = next;
-            next += 1;
+    /// The last segment written.
+    pub fn last_segment(&self) -> Option<&Segment> {
+        self.segments.last()
+    }
+
+    /// Writes the rest of the answer; returns the cleaned answer and its segments.
+    pub fn finish(mut self, answer: &str) -> (String, Vec<Segment>) {
+        self.text_until(answer, answer.len());
+        self.close_text_segment();
+        (self.out, self.segments)
+    }
+
+    fn close_text_segment(&mut self) {
+        if self.out.len() > self.text_start {
+            self.segments.push(Segment::Text {
+                text: self.out[self.text_start..].to_string(),
+            });
         }
     }
-    labels
+}
+
+/// Applies the policy to a whole answer: returns the cleaned answer and its segments.
+pub(crate) fn rewrite(
+    answer: &str,
+    markers: &[Marker<'_>],
+    fates: &[MarkerFate],
+    sources: &[Source],
+    options: &Options,
+) -> (String, Vec<Segment>) {
+    let mut rewriter = Rewriter::new(sources, options);
+    for (marker, fate) in markers.iter().zip(fates) {
+        rewriter.marker(answer, sources, marker, fate);
+    }
+    rewriter.finish(answer)
 }
 
 /// The marker with its label list replaced by `labels`, keeping its form (`[…]`,

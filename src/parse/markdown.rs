@@ -5,7 +5,7 @@
 //! most once per region it skips, so the scanner stays linear in the text length.
 
 /// Longest link destination (`[text](…)`) the scanner reads before giving up.
-const MAX_DESTINATION: usize = 2048;
+pub const MAX_DESTINATION: usize = 2048;
 
 /// A fence opener at `pos` (after indentation): its character and length.
 pub fn fence_opener(bytes: &[u8], pos: usize) -> Option<(u8, usize)> {
@@ -69,30 +69,41 @@ pub fn definition_label(bytes: &[u8], pos: usize) -> Option<&[u8]> {
     (!label.contains(&b'[')).then_some(label)
 }
 
+/// The scanner reached the end of a text that may still grow before it could decide
+/// (streams, [`CitationStream`](crate::stream::CitationStream)).
+#[derive(Debug)]
+pub struct NeedMore;
+
 /// The end of a task-list box (`- [ ] `, `* [x] `, `1. [X] `) at `pos`, the first
-/// non-indentation byte of a line.
-pub fn task_box_end(bytes: &[u8], pos: usize) -> Option<usize> {
+/// non-indentation byte of a line. With `open`, the text may still grow: running out of
+/// it before the answer is known is `Err(NeedMore)`.
+pub fn task_box_end(bytes: &[u8], pos: usize, open: bool) -> Result<Option<usize>, NeedMore> {
+    let byte = |i: usize| match bytes.get(i) {
+        Some(&b) => Ok(Some(b)),
+        None if open => Err(NeedMore),
+        None => Ok(None),
+    };
     let mut p = pos;
-    match bytes.get(p)? {
-        b'-' | b'*' | b'+' => p += 1,
-        b'0'..=b'9' => {
+    match byte(p)? {
+        Some(b'-' | b'*' | b'+') => p += 1,
+        Some(b'0'..=b'9') => {
             p += run_while(bytes, p, |b| b.is_ascii_digit());
-            if !matches!(bytes.get(p), Some(b'.' | b')')) {
-                return None;
+            if !matches!(byte(p)?, Some(b'.' | b')')) {
+                return Ok(None);
             }
             p += 1;
         }
-        _ => return None,
+        _ => return Ok(None),
     }
-    if bytes.get(p) != Some(&b' ') {
-        return None;
+    if byte(p)? != Some(b' ') {
+        return Ok(None);
     }
     p += run_while(bytes, p, |b| b == b' ');
-    let is_box = bytes.get(p) == Some(&b'[')
-        && matches!(bytes.get(p + 1), Some(b' ' | b'x' | b'X'))
-        && bytes.get(p + 2) == Some(&b']')
-        && matches!(bytes.get(p + 3), None | Some(b' ' | b'\t' | b'\n' | b'\r'));
-    is_box.then_some(p + 3)
+    let is_box = byte(p)? == Some(b'[')
+        && matches!(byte(p + 1)?, Some(b' ' | b'x' | b'X'))
+        && byte(p + 2)? == Some(b']')
+        && matches!(byte(p + 3)?, None | Some(b' ' | b'\t' | b'\n' | b'\r'));
+    Ok(is_box.then_some(p + 3))
 }
 
 /// The end of a link destination `(…)` whose `(` is at `pos`, with an optional
@@ -116,14 +127,23 @@ pub fn link_destination_end(bytes: &[u8], pos: usize) -> Option<usize> {
     None
 }
 
-/// After a destination, ` "title")`.
+/// After a destination, ` "title")` on the same line (so that every look-ahead of a link
+/// ends with its line, which lets a stream settle a link once its line is complete).
 fn title_end(bytes: &[u8], pos: usize, limit: usize) -> Option<usize> {
     let p = pos + run_while(bytes, pos, |b| b == b' ');
     let quote = *bytes.get(p)?;
     if quote != b'"' && quote != b'\'' {
         return None;
     }
-    let close = p + 1 + bytes.get(p + 1..limit)?.iter().position(|&b| b == quote)?;
+    let close = p
+        + 1
+        + bytes
+            .get(p + 1..limit)?
+            .iter()
+            .position(|&b| b == quote || b == b'\n')?;
+    if bytes[close] != quote {
+        return None;
+    }
     let q = close + 1 + run_while(bytes, close + 1, |b| b == b' ');
     (bytes.get(q) == Some(&b')')).then_some(q + 1)
 }
@@ -211,4 +231,75 @@ pub fn line_end(bytes: &[u8], pos: usize) -> usize {
 /// The start of the line after the one containing `pos` (or the text's end).
 pub fn next_line(bytes: &[u8], pos: usize) -> usize {
     (line_end(bytes, pos) + 1).min(bytes.len())
+}
+
+/// The closing `]` of a bracket body starting at `from`: on the same line, within
+/// [`MAX_BODY`](super::bracket::MAX_BODY), with no `[` or escape before it.
+pub fn find_bracket_close(bytes: &[u8], from: usize) -> Option<usize> {
+    let limit = bytes.len().min(from + super::bracket::MAX_BODY);
+    let end = from
+        + bytes[from.min(limit)..limit]
+            .iter()
+            .position(|b| matches!(b, b']' | b'[' | b'\n' | b'\\'))?;
+    (bytes[end] == b']').then_some(end)
+}
+
+/// The `]` closing a link text starting at `from`, counting nested brackets; within
+/// [`MAX_BODY`](super::bracket::MAX_BODY) and on one line.
+pub fn find_balanced_close(bytes: &[u8], from: usize) -> Option<usize> {
+    let limit = bytes.len().min(from + super::bracket::MAX_BODY);
+    let mut depth = 0usize;
+    let mut p = from;
+    while p < limit {
+        match bytes[p] {
+            b'\\' => p += 1,
+            b'[' => depth += 1,
+            b']' if depth == 0 => return Some(p),
+            b']' => depth -= 1,
+            b'\n' => return None,
+            _ => {}
+        }
+        p += 1;
+    }
+    None
+}
+
+/// A bare URL (`http://`, `https://`, `www.`) starts at `q`, not glued to a word.
+pub fn starts_url(bytes: &[u8], q: usize) -> bool {
+    let rest = &bytes[q..];
+    let scheme = starts_with_ci(rest, b"http://")
+        || starts_with_ci(rest, b"https://")
+        || rest.starts_with(b"www.");
+    scheme && !alnum_before(bytes, q)
+}
+
+pub fn alnum_before(bytes: &[u8], p: usize) -> bool {
+    p > 0 && bytes[p - 1].is_ascii_alphanumeric()
+}
+
+/// `<tag` followed by `>`, whitespace or `/`.
+pub fn is_tag(rest: &[u8], tag: &[u8]) -> bool {
+    starts_with_ci(rest, tag)
+        && matches!(
+            rest.get(tag.len()),
+            Some(b'>' | b' ' | b'\t' | b'\n' | b'/')
+        )
+}
+
+/// Labels of all definition lines `[label]: …` outside fenced code.
+pub fn collect_definitions(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut labels = Vec::new();
+    let mut line = 0;
+    while line < bytes.len() {
+        let start = skip_line_prefix(bytes, line);
+        if let Some(fence) = fence_opener(bytes, start) {
+            line = fenced_block_end(bytes, start, fence);
+            continue;
+        }
+        if let Some(label) = definition_label(bytes, start) {
+            labels.push(label);
+        }
+        line = next_line(bytes, line);
+    }
+    labels
 }

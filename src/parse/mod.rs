@@ -25,6 +25,7 @@ mod scanner;
 use regex_lite::Regex;
 
 pub use scanner::Markers;
+pub(crate) use scanner::Resume;
 
 use crate::error::{Error, ErrorCode};
 use crate::model::Marker;

@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use super::Parser;
 use super::bracket::{self, MAX_BODY};
 use super::markdown::*;
+use super::markdown::{MAX_DESTINATION, NeedMore};
 use crate::model::{Marker, MarkerKind, Refs, Span};
 
 /// Bytes at which something may start; everything else is skipped in bulk. `0xE3` and
@@ -34,6 +35,69 @@ const MAX_URL_LOOKBACK: usize = 2048;
 /// Longest backtick run whose failed closer search is remembered.
 const CODE_RUNS: usize = 16;
 
+/// The ids a bracketed `[id]` marker may name.
+#[derive(Debug)]
+pub(crate) enum SourceIds<'p> {
+    /// A few ids, searched in order.
+    List(&'p [&'p str]),
+    /// Enough ids to be worth hashing.
+    Set(HashSet<&'p str>),
+    /// A stream's set, built once for all its scans.
+    Owned(&'p HashSet<String>),
+}
+
+impl<'p> SourceIds<'p> {
+    fn new(ids: &'p [&'p str]) -> SourceIds<'p> {
+        if ids.len() > 8 {
+            SourceIds::Set(ids.iter().copied().collect())
+        } else {
+            SourceIds::List(ids)
+        }
+    }
+
+    fn contains(&self, id: &str) -> bool {
+        match self {
+            SourceIds::List(ids) => ids.contains(&id),
+            SourceIds::Set(set) => set.contains(id),
+            SourceIds::Owned(set) => set.contains(id),
+        }
+    }
+}
+
+/// Where the scan of a growing text (a stream) can restart: a position and the scanner
+/// state there. Everything before it was decided for good.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Resume {
+    /// Byte position.
+    pub pos: usize,
+    at_line_start: bool,
+    label_may_follow: Option<usize>,
+}
+
+impl Resume {
+    /// The start of a text.
+    pub const START: Resume = Resume {
+        pos: 0,
+        at_line_start: true,
+        label_may_follow: None,
+    };
+}
+
+/// What the scan of a text that may still grow left undecided.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Undecided {
+    /// The first position whose decision needs text not seen yet; the scan stopped there.
+    pub wait: Option<usize>,
+    /// An opened code span, `<code>`, `<pre>` or comment without a closer yet: markers
+    /// after it stop being markers if the closer comes.
+    pub doubt_from: Option<usize>,
+    /// Markers `[N]` right after another bracket (`[text][N]`): a definition `[N]: …`
+    /// arriving later turns them into link labels.
+    pub label_doubts: Vec<usize>,
+    /// Where the next scan must restart (`None`: where this one ended).
+    pub resume: Option<Resume>,
+}
+
 /// Iterator over the markers of one text, in text order. Created by
 /// [`Parser::find_iter`](super::Parser::find_iter).
 #[derive(Debug)]
@@ -43,9 +107,7 @@ pub struct Markers<'p, 't> {
     bytes: &'t [u8],
     pos: usize,
     at_line_start: bool,
-    /// The ids `[id]` may name; a set only when there are enough to be worth hashing.
-    source_ids: &'p [&'p str],
-    source_id_set: Option<HashSet<&'p str>>,
+    source_ids: SourceIds<'p>,
     /// Labels of `[label]: …` definition lines, read the first time they matter.
     definitions: Option<Vec<&'t [u8]>>,
     /// `code_fail[n]`: no run of `n` backticks before this position closes a code span.
@@ -61,31 +123,125 @@ pub struct Markers<'p, 't> {
     url_clear_until: usize,
     /// Next match of each custom pattern at or after `pos` (`None`: no more matches).
     custom: Vec<Option<(usize, usize)>>,
+    /// The text may still grow (a stream): decisions that need more of it are not made.
+    open: bool,
+    /// Position of the text's last line break (open scans).
+    last_newline: Option<usize>,
+    /// The state before the decision being made (open scans).
+    before: Resume,
+    undecided: Undecided,
 }
 
 impl<'p, 't> Markers<'p, 't> {
     pub(super) fn new(parser: &'p Parser, text: &'t str, source_ids: &'p [&'p str]) -> Self {
+        Markers::start(
+            parser,
+            text,
+            SourceIds::new(source_ids),
+            false,
+            Resume::START,
+        )
+    }
+
+    /// A scan of `text`, a text that may still grow, from `resume` (DESIGN.md §7): it
+    /// stops at the first decision that needs more text and reports what it left open
+    /// in [`Markers::undecided`].
+    pub(crate) fn open(
+        parser: &'p Parser,
+        text: &'t str,
+        source_ids: &'p HashSet<String>,
+        resume: Resume,
+    ) -> Self {
+        Markers::start(parser, text, SourceIds::Owned(source_ids), true, resume)
+    }
+
+    fn start(
+        parser: &'p Parser,
+        text: &'t str,
+        source_ids: SourceIds<'p>,
+        open: bool,
+        resume: Resume,
+    ) -> Self {
         let mut markers = Markers {
             parser,
             text,
             bytes: text.as_bytes(),
-            pos: 0,
-            at_line_start: true,
+            pos: resume.pos,
+            at_line_start: resume.at_line_start,
             source_ids,
-            source_id_set: (source_ids.len() > 8).then(|| source_ids.iter().copied().collect()),
             definitions: None,
             code_fail: [0; CODE_RUNS],
             no_close_code: false,
             no_close_pre: false,
             no_close_comment: false,
-            label_may_follow: None,
+            label_may_follow: resume.label_may_follow,
             url_clear_until: 0,
             custom: vec![None; parser.patterns.len()],
+            open,
+            last_newline: if open {
+                text.bytes().rposition(|b| b == b'\n')
+            } else {
+                None
+            },
+            before: resume,
+            undecided: Undecided::default(),
         };
         for i in 0..parser.patterns.len() {
-            markers.custom[i] = markers.find_custom(i, 0);
+            markers.custom[i] = markers.find_custom(i, resume.pos);
         }
         markers
+    }
+
+    /// What an open scan left undecided; call after the iterator ended.
+    pub(crate) fn undecided(self) -> Undecided {
+        let mut undecided = self.undecided;
+        undecided.resume.get_or_insert(Resume {
+            pos: self.pos.min(self.bytes.len()),
+            at_line_start: self.at_line_start,
+            label_may_follow: self.label_may_follow,
+        });
+        undecided
+    }
+
+    fn state(&self) -> Resume {
+        Resume {
+            pos: self.pos,
+            at_line_start: self.at_line_start,
+            label_may_follow: self.label_may_follow,
+        }
+    }
+
+    /// Open scans: the line holding `from` has not ended yet.
+    fn line_open(&self, from: usize) -> bool {
+        self.open && self.last_newline.is_none_or(|n| n < from)
+    }
+
+    /// Open scans: a search from `from`, bounded by its line and `bound` bytes, failed
+    /// only because the text ended.
+    fn search_open(&self, from: usize, bound: usize) -> bool {
+        self.line_open(from) && from + bound > self.bytes.len()
+    }
+
+    /// Open scans: the decision at `at` needs more text; the scan stops before it.
+    fn wait(&mut self, at: usize) {
+        self.undecided.wait.get_or_insert(at);
+        self.undecided.resume.get_or_insert(self.before);
+        self.pos = self.bytes.len();
+    }
+
+    /// Open scans: the opener at `at` has no closer yet, so later markers are doubtful.
+    fn unclosed(&mut self, at: usize) {
+        if self.open {
+            self.undecided.doubt_from.get_or_insert(at);
+            self.restart_here();
+        }
+    }
+
+    /// Open scans: the next scan must look at the current decision again.
+    fn restart_here(&mut self) {
+        if self.open {
+            self.undecided.resume.get_or_insert(self.before);
+        }
     }
 
     fn find_custom(&self, i: usize, from: usize) -> Option<(usize, usize)> {
@@ -160,16 +316,45 @@ impl<'p, 't> Markers<'p, 't> {
     fn line_start(&mut self) {
         self.at_line_start = false;
         self.label_may_follow = None;
-        let start = skip_line_prefix(self.bytes, self.pos);
-        if let Some(fence) = fence_opener(self.bytes, start) {
-            self.pos = fenced_block_end(self.bytes, start, fence);
+        let bytes = self.bytes;
+        let p = self.pos;
+        let start = skip_line_prefix(bytes, p);
+        let first = bytes.get(start).copied();
+        if self.open
+            && (first.is_none() || matches!(first, Some(b'`' | b'~')) && self.line_open(start))
+        {
+            return self.wait(p); // the line may still become (or stop being) a fence
+        }
+        if let Some(fence) = fence_opener(bytes, start) {
+            self.pos = fenced_block_end(bytes, start, fence);
             self.at_line_start = true;
-        } else if definition_label(self.bytes, start).is_some() {
-            self.pos = line_end(self.bytes, start);
-        } else if let Some(end) = task_box_end(self.bytes, start) {
-            self.pos = end;
-        } else {
-            self.pos = start;
+            if self.pos == bytes.len() {
+                self.restart_here(); // all code so far, but the closing fence may come
+            }
+            return;
+        }
+        if first == Some(b'[') && self.definition_open(start) {
+            return self.wait(p);
+        }
+        if definition_label(bytes, start).is_some() {
+            self.pos = line_end(bytes, start);
+            if self.line_open(start) {
+                self.restart_here();
+            }
+            return;
+        }
+        match task_box_end(bytes, start, self.open) {
+            Ok(Some(end)) => self.pos = end,
+            Ok(None) => self.pos = start,
+            Err(NeedMore) => self.wait(p),
+        }
+    }
+
+    /// Open scans: whether `[…]:` at `start` may still become a definition line.
+    fn definition_open(&self, start: usize) -> bool {
+        match find_in_line(self.bytes, start + 1, b']') {
+            None => self.search_open(start + 1, MAX_BODY),
+            Some(close) => self.open && close + 1 == self.bytes.len(),
         }
     }
 
@@ -182,14 +367,20 @@ impl<'p, 't> Markers<'p, 't> {
                 self.pos += 1;
                 self.at_line_start = true;
             }
+            b'\\' if self.open && p + 1 == bytes.len() => self.wait(p),
             b'\\' => {
                 let escaped = bytes.get(p + 1).is_some_and(u8::is_ascii_punctuation);
                 self.pos += if escaped { 2 } else { 1 };
             }
             b'`' => self.code_span(),
+            // The longest prefix `html` reads before deciding is `<https://`.
+            b'<' if self.open && bytes.len() - p < "<https://".len() => self.wait(p),
             b'<' => self.html(),
             b'C' | b'(' | b'[' | 0xE3 | 0xEF if self.url_covering(p).is_some() => {
                 self.pos = url_end(bytes, p);
+                if self.pos == bytes.len() {
+                    self.restart_here(); // the URL may go on
+                }
             }
             b'C' => return self.section(),
             b'(' => return self.parenthetical(),
@@ -204,13 +395,20 @@ impl<'p, 't> Markers<'p, 't> {
     fn code_span(&mut self) {
         let p = self.pos;
         let len = run_length(self.bytes, p, b'`');
+        if self.open && p + len == self.bytes.len() {
+            return self.wait(p); // the run may grow
+        }
         if len < CODE_RUNS && p < self.code_fail[len] {
             self.pos = p + len;
             return;
         }
         match code_span_end(self.bytes, p, len) {
+            Ok(end) if self.open && end == self.bytes.len() => self.wait(p),
             Ok(end) => self.pos = end,
             Err(stop) => {
+                if stop >= self.bytes.len() {
+                    self.unclosed(p);
+                }
                 if len < CODE_RUNS {
                     self.code_fail[len] = stop;
                 }
@@ -237,10 +435,20 @@ impl<'p, 't> Markers<'p, 't> {
             end
         } else if starts_with_ci(rest, b"<http://") || starts_with_ci(rest, b"<https://") {
             let end = url_end(bytes, p + 1);
-            (bytes.get(end) == Some(&b'>')).then_some(end + 1)
+            if self.open && end == bytes.len() {
+                return self.wait(p);
+            }
+            return self.pos = if bytes.get(end) == Some(&b'>') {
+                end + 1
+            } else {
+                p + 1
+            };
         } else {
-            None
+            return self.pos = p + 1;
         };
+        if closed_at.is_none() {
+            self.unclosed(p);
+        }
         self.pos = closed_at.unwrap_or(p + 1);
     }
 
@@ -274,53 +482,102 @@ impl<'p, 't> Markers<'p, 't> {
 
     /// `Chapter X, Section N` (spec 000: `Chapter\s+(\w+),\s+Section\s+(\d+)`).
     fn section(&mut self) -> Option<Marker<'t>> {
-        let bytes = self.bytes;
         let p = self.pos;
         self.pos += 1;
-        if !bytes[p..].starts_with(b"Chapter") || alnum_before(bytes, p) {
-            return None;
+        match self.section_end(p) {
+            Ok(Some((chapter, section, end))) => {
+                self.pos = end;
+                let refs = Refs::Section { chapter, section };
+                Some(self.marker(p, end, refs, MarkerKind::Section))
+            }
+            Ok(None) => None,
+            Err(NeedMore) => {
+                self.wait(p);
+                None
+            }
+        }
+    }
+
+    /// The chapter, section and end of `Chapter X, Section N` at `p`.
+    fn section_end(&self, p: usize) -> Result<Option<(&'t str, u32, usize)>, NeedMore> {
+        let bytes = self.bytes;
+        let len = bytes.len();
+        // In an open scan, reaching the end of the text before deciding needs more text.
+        let more = |q: usize| {
+            if self.open && q >= len {
+                Err(NeedMore)
+            } else {
+                Ok(())
+            }
+        };
+        let prefix = |q: usize, word: &[u8]| -> Result<bool, NeedMore> {
+            if bytes[q.min(len)..].starts_with(word) {
+                return Ok(true);
+            }
+            let rest = &bytes[q.min(len)..];
+            if self.open && rest.len() < word.len() && word.starts_with(rest) {
+                return Err(NeedMore);
+            }
+            Ok(false)
+        };
+        if !prefix(p, b"Chapter")? || alnum_before(bytes, p) {
+            return Ok(None);
         }
         let mut q = p + 7;
         let ws = run_while(bytes, q, |b| b.is_ascii_whitespace());
         let chapter_len = run_while(bytes, q + ws, |b| b.is_ascii_alphanumeric() || b == b'_');
+        more(q + ws + chapter_len)?;
         if ws == 0 || chapter_len == 0 {
-            return None;
+            return Ok(None);
         }
         let chapter = &self.text[q + ws..q + ws + chapter_len];
         q += ws + chapter_len;
         if bytes.get(q) != Some(&b',') {
-            return None;
+            return Ok(None);
         }
         q += 1;
         let ws = run_while(bytes, q, |b| b.is_ascii_whitespace());
-        if ws == 0 || !bytes[q + ws..].starts_with(b"Section") {
-            return None;
+        more(q + ws)?;
+        if ws == 0 || !prefix(q + ws, b"Section")? {
+            return Ok(None);
         }
         q += ws + 7;
         let ws = run_while(bytes, q, |b| b.is_ascii_whitespace());
         let digits = run_while(bytes, q + ws, |b| b.is_ascii_digit());
+        more(q + ws + digits)?;
         if ws == 0 || digits == 0 || digits > 9 {
-            return None;
+            return Ok(None);
         }
-        let section = self.text[q + ws..q + ws + digits].parse().ok()?;
-        let end = q + ws + digits;
-        self.pos = end;
-        Some(self.marker(
-            p,
-            end,
-            Refs::Section { chapter, section },
-            MarkerKind::Section,
-        ))
+        let Ok(section) = self.text[q + ws..q + ws + digits].parse() else {
+            return Ok(None);
+        };
+        Ok(Some((chapter, section, q + ws + digits)))
     }
 
     /// `(Source 3)`, `(Sources 2, 5)`.
     fn parenthetical(&mut self) -> Option<Marker<'t>> {
         let p = self.pos;
         self.pos += 1;
-        let close = find_in_line(self.bytes, p + 1, b')')?;
+        let Some(close) = find_in_line(self.bytes, p + 1, b')') else {
+            if self.search_open(p + 1, MAX_BODY) {
+                self.wait(p);
+            }
+            return None;
+        };
         let refs = bracket::parenthetical(&self.text[p + 1..close])?;
         self.pos = close + 1;
         Some(self.marker(p, close + 1, Refs::Numbers(refs), MarkerKind::Parenthetical))
+    }
+
+    /// The length of the body of a `open … close` bracket at `p`, at most [`MAX_BODY`];
+    /// `None` (after stopping an open scan that needs more text) when there is none.
+    fn body_len(&mut self, p: usize, open: &str, close: char) -> Option<usize> {
+        let from = p + open.len();
+        let found = self.text[from..].find(close).filter(|&n| n <= MAX_BODY);
+        if found.is_none() && self.open && from + MAX_BODY + close.len_utf8() > self.bytes.len() {
+            self.wait(p);
+        }
+        found
     }
 
     /// `【1】`, `【3†source】`, `【4:0†source】`.
@@ -328,9 +585,7 @@ impl<'p, 't> Markers<'p, 't> {
         let p = self.pos;
         let open = "【".len();
         self.pos += open;
-        let body_len = self.text[p + open..]
-            .find('】')
-            .filter(|&n| n <= MAX_BODY)?;
+        let body_len = self.body_len(p, "【", '】')?;
         let (refs, kind) = bracket::lenticular(&self.text[p + open..p + open + body_len])?;
         let end = p + open + body_len + "】".len();
         self.pos = end;
@@ -342,9 +597,7 @@ impl<'p, 't> Markers<'p, 't> {
         let p = self.pos;
         let open = "［".len();
         self.pos += open;
-        let body_len = self.text[p + open..]
-            .find('］')
-            .filter(|&n| n <= MAX_BODY)?;
+        let body_len = self.body_len(p, "［", '］')?;
         let refs = bracket::number_list(&self.text[p + open..p + open + body_len])?;
         let end = p + open + body_len + "］".len();
         self.pos = end;
@@ -357,44 +610,76 @@ impl<'p, 't> Markers<'p, 't> {
         let p = self.pos;
         let label_position = self.label_may_follow.take() == Some(p);
         self.pos = p + 1;
+        if self.open && p + 1 == bytes.len() {
+            self.wait(p);
+            return None;
+        }
         if p > 0 && bytes[p - 1] == b'!' {
-            if let Some(end) = self.link_end(p) {
-                self.pos = end; // an image: `![alt](src)`
-                return None;
+            match self.link_end(p) {
+                Ok(Some(end)) => {
+                    self.pos = end; // an image: `![alt](src)`
+                    return None;
+                }
+                Ok(None) => {}
+                Err(NeedMore) => {
+                    self.wait(p);
+                    return None;
+                }
             }
         }
         if bytes.get(p + 1) == Some(&b'[') {
-            if let Some(marker) = self.nested_link_marker(p) {
-                return Some(marker);
+            match self.nested_link_marker(p) {
+                Ok(Some(marker)) => return Some(marker),
+                Ok(None) => {}
+                Err(NeedMore) => {
+                    self.wait(p);
+                    return None;
+                }
             }
         }
         let Some(close) = find_bracket_close(bytes, p + 1) else {
-            if let Some(end) = self.link_end(p) {
-                self.pos = end; // a link whose text holds brackets: `[a [1] b](url)`
+            match self.link_end(p) {
+                Ok(Some(end)) => self.pos = end, // a link whose text holds brackets: `[a [1] b](url)`
+                Ok(None) => {}
+                Err(NeedMore) => self.wait(p),
             }
             return None;
         };
         let body = &self.text[p + 1..close];
         let after = close + 1;
-        if bytes.get(after) == Some(&b'(') {
-            if let Some(end) = link_destination_end(bytes, after) {
-                self.pos = end;
-                let refs = bracket::number_list(body)?;
-                return Some(self.marker(p, end, Refs::Numbers(refs), MarkerKind::Link));
+        match bytes.get(after) {
+            None if self.open => {
+                self.wait(p); // `(` may follow
+                return None;
             }
+            Some(b'(') => match link_destination_end(bytes, after) {
+                Some(end) => {
+                    self.pos = end;
+                    let refs = bracket::number_list(body)?;
+                    return Some(self.marker(p, end, Refs::Numbers(refs), MarkerKind::Link));
+                }
+                None if self.search_open(after + 1, MAX_DESTINATION) => {
+                    self.wait(p);
+                    return None;
+                }
+                None => {}
+            },
+            _ => {}
         }
-        let (ids, set) = (self.source_ids, &self.source_id_set);
-        let is_source_id = |id: &str| {
-            set.as_ref()
-                .map_or_else(|| ids.contains(&id), |set| set.contains(id))
-        };
+        let ids = &self.source_ids;
+        let is_source_id = |id: &str| ids.contains(id);
         let Some((refs, kind)) = bracket::square(body, &is_source_id) else {
             self.label_may_follow = Some(after);
             return None;
         };
-        if label_position && kind == MarkerKind::Numeric && self.is_defined(body.as_bytes()) {
-            self.pos = after; // `[text][1]` with a definition `[1]: …`: a link label
-            return None;
+        if label_position && kind == MarkerKind::Numeric {
+            if self.is_defined(body.as_bytes()) {
+                self.pos = after; // `[text][1]` with a definition `[1]: …`: a link label
+                return None;
+            }
+            if self.open {
+                self.undecided.label_doubts.push(p);
+            }
         }
         if kind != MarkerKind::Numeric {
             self.label_may_follow = Some(after);
@@ -404,27 +689,52 @@ impl<'p, 't> Markers<'p, 't> {
     }
 
     /// `[[1]](url)` is one link marker; any other `[[` leaves the outer `[` as text.
-    fn nested_link_marker(&mut self, p: usize) -> Option<Marker<'t>> {
-        let inner_close = find_bracket_close(self.bytes, p + 2)?;
-        let refs = bracket::number_list(&self.text[p + 2..inner_close])?;
-        if self.bytes.get(inner_close + 1) != Some(&b']')
-            || self.bytes.get(inner_close + 2) != Some(&b'(')
-        {
-            return None;
+    fn nested_link_marker(&mut self, p: usize) -> Result<Option<Marker<'t>>, NeedMore> {
+        let bytes = self.bytes;
+        let Some(inner_close) = find_bracket_close(bytes, p + 2) else {
+            return self.need_more_if(self.search_open(p + 2, MAX_BODY));
+        };
+        let Some(refs) = bracket::number_list(&self.text[p + 2..inner_close]) else {
+            return Ok(None);
+        };
+        for (at, expected) in [(inner_close + 1, b']'), (inner_close + 2, b'(')] {
+            match bytes.get(at) {
+                None => return self.need_more_if(self.open),
+                Some(&b) if b != expected => return Ok(None),
+                Some(_) => {}
+            }
         }
-        let end = link_destination_end(self.bytes, inner_close + 2)?;
+        let Some(end) = link_destination_end(bytes, inner_close + 2) else {
+            return self.need_more_if(self.search_open(inner_close + 3, MAX_DESTINATION));
+        };
         self.pos = end;
-        Some(self.marker(p, end, Refs::Numbers(refs), MarkerKind::Link))
+        Ok(Some(self.marker(
+            p,
+            end,
+            Refs::Numbers(refs),
+            MarkerKind::Link,
+        )))
     }
 
     /// The end of a link or image `[text](dest)` whose `[` is at `p`; the text may hold
     /// balanced brackets.
-    fn link_end(&self, p: usize) -> Option<usize> {
-        let close = find_balanced_close(self.bytes, p + 1)?;
-        if self.bytes.get(close + 1) != Some(&b'(') {
-            return None;
+    fn link_end(&self, p: usize) -> Result<Option<usize>, NeedMore> {
+        let bytes = self.bytes;
+        let Some(close) = find_balanced_close(bytes, p + 1) else {
+            return self.need_more_if(self.search_open(p + 1, MAX_BODY));
+        };
+        match bytes.get(close + 1) {
+            None => self.need_more_if(self.open),
+            Some(b'(') => match link_destination_end(bytes, close + 1) {
+                Some(end) => Ok(Some(end)),
+                None => self.need_more_if(self.search_open(close + 2, MAX_DESTINATION)),
+            },
+            Some(_) => Ok(None),
         }
-        link_destination_end(self.bytes, close + 1)
+    }
+
+    fn need_more_if<T>(&self, need: bool) -> Result<Option<T>, NeedMore> {
+        if need { Err(NeedMore) } else { Ok(None) }
     }
 }
 
@@ -435,6 +745,7 @@ impl<'t> Iterator for Markers<'_, 't> {
         let len = self.bytes.len();
         while self.pos < len {
             if self.at_line_start {
+                self.before = self.state();
                 self.line_start();
                 continue;
             }
@@ -451,7 +762,14 @@ impl<'t> Iterator for Markers<'_, 't> {
             let stop = custom.map_or(len, |(start, _, _)| start);
             self.pos = skip_plain(self.bytes, self.pos, stop);
             if self.pos < stop {
+                self.before = self.state();
                 if let Some(marker) = self.step() {
+                    if self.open && marker.span.end == len {
+                        // Cleaning looks at the byte after a marker (the space after a
+                        // removed one at a line start).
+                        self.wait(marker.span.start);
+                        return None;
+                    }
                     return Some(marker);
                 }
             }
@@ -490,75 +808,4 @@ fn block_has_interesting(block: &[u8; 16]) -> bool {
         }
     }
     any != 0
-}
-
-/// The closing `]` of a bracket body starting at `from`: on the same line, within
-/// [`MAX_BODY`], with no `[` or escape before it.
-fn find_bracket_close(bytes: &[u8], from: usize) -> Option<usize> {
-    let limit = bytes.len().min(from + MAX_BODY);
-    let end = from
-        + bytes[from.min(limit)..limit]
-            .iter()
-            .position(|b| matches!(b, b']' | b'[' | b'\n' | b'\\'))?;
-    (bytes[end] == b']').then_some(end)
-}
-
-/// The `]` closing a link text starting at `from`, counting nested brackets; within
-/// [`MAX_BODY`] and on one line.
-fn find_balanced_close(bytes: &[u8], from: usize) -> Option<usize> {
-    let limit = bytes.len().min(from + MAX_BODY);
-    let mut depth = 0usize;
-    let mut p = from;
-    while p < limit {
-        match bytes[p] {
-            b'\\' => p += 1,
-            b'[' => depth += 1,
-            b']' if depth == 0 => return Some(p),
-            b']' => depth -= 1,
-            b'\n' => return None,
-            _ => {}
-        }
-        p += 1;
-    }
-    None
-}
-
-/// A bare URL (`http://`, `https://`, `www.`) starts at `q`, not glued to a word.
-fn starts_url(bytes: &[u8], q: usize) -> bool {
-    let rest = &bytes[q..];
-    let scheme = starts_with_ci(rest, b"http://")
-        || starts_with_ci(rest, b"https://")
-        || rest.starts_with(b"www.");
-    scheme && !alnum_before(bytes, q)
-}
-
-fn alnum_before(bytes: &[u8], p: usize) -> bool {
-    p > 0 && bytes[p - 1].is_ascii_alphanumeric()
-}
-
-/// `<tag` followed by `>`, whitespace or `/`.
-fn is_tag(rest: &[u8], tag: &[u8]) -> bool {
-    starts_with_ci(rest, tag)
-        && matches!(
-            rest.get(tag.len()),
-            Some(b'>' | b' ' | b'\t' | b'\n' | b'/')
-        )
-}
-
-/// Labels of all definition lines `[label]: …` outside fenced code.
-fn collect_definitions(bytes: &[u8]) -> Vec<&[u8]> {
-    let mut labels = Vec::new();
-    let mut line = 0;
-    while line < bytes.len() {
-        let start = skip_line_prefix(bytes, line);
-        if let Some(fence) = fence_opener(bytes, start) {
-            line = fenced_block_end(bytes, start, fence);
-            continue;
-        }
-        if let Some(label) = definition_label(bytes, start) {
-            labels.push(label);
-        }
-        line = next_line(bytes, line);
-    }
-    labels
 }

@@ -36,7 +36,7 @@ use crate::support::ExternalSupport;
 
 use checks::{CitationChecks, check_fields, check_quote, check_support};
 use gate::{confidence, gate, summarize};
-pub(crate) use resolve::SourceIndex;
+pub(crate) use resolve::{Lookup, OwnedIndex, SourceIndex, label_of};
 use resolve::{declared_use, marker_uses, merge};
 
 /// Spec 000's note for answers whose sources may not match.
@@ -100,6 +100,11 @@ impl Validator {
     /// The options in use.
     pub fn options(&self) -> &Options {
         &self.options
+    }
+
+    /// The marker parser for the options' patterns.
+    pub(crate) fn parser(&self) -> &Parser {
+        &self.parser
     }
 
     /// Validates one answer. `Err` only for input that cannot be used (limits, NaN
@@ -316,7 +321,7 @@ impl Validator {
                     .collect(),
             })
             .collect();
-        let (cleaned_answer, segments) = rewrite(answer, &markers, &fates, &index, options);
+        let (cleaned_answer, segments) = rewrite(answer, &markers, &fates, &input.sources, options);
 
         for (ci, citation) in citations.iter().enumerate() {
             for f in citation.errors.iter().chain(&citation.warnings) {

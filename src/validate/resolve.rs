@@ -1,7 +1,7 @@
 //! Which retrieved source does each citation mean? Membership in *this* request's
 //! retrieved set: labels, ids, chunk and doc ids, titles, chapter + section.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::model::{
     DeclaredCitation, Finding, FindingCode, Loose, Marker, Refs, Severity, Source, SourceRef, Span,
@@ -72,27 +72,112 @@ impl<'a> SourceIndex<'a> {
     pub fn len(&self) -> usize {
         self.sources.len()
     }
+}
 
+impl Lookup for SourceIndex<'_> {
+    fn sources(&self) -> &[Source] {
+        self.sources
+    }
+
+    fn position_of_label(&self, n: u32) -> Option<usize> {
+        self.by_label.get(&n).copied()
+    }
+
+    fn position_of_name(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+}
+
+/// A [`SourceIndex`] that owns its keys, for a stream to keep across pushes; used with
+/// the sources it was built from ([`OwnedIndex::with`]).
+#[derive(Debug)]
+pub(crate) struct OwnedIndex {
+    by_label: HashMap<u32, usize>,
+    by_name: HashMap<String, usize>,
+    ids: HashSet<String>,
+}
+
+impl OwnedIndex {
+    /// Indexes `sources` as [`SourceIndex::new`] does.
+    pub fn new(sources: &[Source]) -> OwnedIndex {
+        let index = SourceIndex::new(sources);
+        OwnedIndex {
+            by_label: index.by_label.clone(),
+            by_name: index
+                .by_name
+                .iter()
+                .map(|(name, &i)| (name.to_string(), i))
+                .collect(),
+            ids: index.marker_ids().into_iter().map(String::from).collect(),
+        }
+    }
+
+    /// The ids a bracketed `[id]` marker may name.
+    pub fn ids(&self) -> &HashSet<String> {
+        &self.ids
+    }
+
+    /// The lookups over `sources`, the ones this index was built from.
+    pub fn with<'a>(&'a self, sources: &'a [Source]) -> impl Lookup + 'a {
+        OwnedLookup {
+            sources,
+            index: self,
+        }
+    }
+}
+
+struct OwnedLookup<'a> {
+    sources: &'a [Source],
+    index: &'a OwnedIndex,
+}
+
+impl Lookup for OwnedLookup<'_> {
+    fn sources(&self) -> &[Source] {
+        self.sources
+    }
+
+    fn position_of_label(&self, n: u32) -> Option<usize> {
+        self.index.by_label.get(&n).copied()
+    }
+
+    fn position_of_name(&self, name: &str) -> Option<usize> {
+        self.index.by_name.get(name).copied()
+    }
+}
+
+/// Finds retrieved sources by label and by name (id, chunk id, doc id, title; the first
+/// source wins). Implemented by the request's [`SourceIndex`] and by the owned index a
+/// [`CitationStream`](crate::stream::CitationStream) keeps across pushes.
+pub(crate) trait Lookup {
+    /// The retrieved sources.
+    fn sources(&self) -> &[Source];
+    /// The position of the source labelled `n`.
+    fn position_of_label(&self, n: u32) -> Option<usize>;
+    /// The position of the source named `name`.
+    fn position_of_name(&self, name: &str) -> Option<usize>;
+
+    /// The source labelled `n`, or why there is none.
     fn by_number(&self, n: u32) -> Resolution {
         match n {
             0 => Err((
                 FindingCode::ZeroIndex,
                 "source labels start at 1; [0] names no source".into(),
             )),
-            n => self.by_label.get(&n).copied().ok_or_else(|| {
+            n => self.position_of_label(n).ok_or_else(|| {
                 (
                     FindingCode::OutOfRange,
                     format!(
                         "source {n} does not exist: {} sources were retrieved",
-                        self.sources.len()
+                        self.sources().len()
                     ),
                 )
             }),
         }
     }
 
+    /// The source named `name`, or why there is none.
     fn by_name(&self, name: &str) -> Resolution {
-        self.by_name.get(name).copied().ok_or_else(|| {
+        self.position_of_name(name).ok_or_else(|| {
             (
                 FindingCode::UnknownSource,
                 format!("\"{name}\" is not among the retrieved sources"),
@@ -100,8 +185,9 @@ impl<'a> SourceIndex<'a> {
         })
     }
 
+    /// The source of `Chapter chapter, Section section`, or why there is none.
     fn by_section(&self, chapter: &str, section: u32) -> Resolution {
-        self.sources
+        self.sources()
             .iter()
             .position(|s| s.chapter.as_deref() == Some(chapter) && s.section == Some(section))
             .ok_or_else(|| {
@@ -113,9 +199,37 @@ impl<'a> SourceIndex<'a> {
                 )
             })
     }
+
+    /// Each ref of `marker` as written, with the source it resolves to.
+    fn resolve_marker(&self, marker: &Marker<'_>) -> Vec<(String, Resolution)> {
+        match &marker.refs {
+            Refs::Numbers(numbers) if numbers.is_empty() => vec![(
+                marker.raw.to_string(),
+                Err((
+                    FindingCode::UnknownSource,
+                    format!(
+                        "{} is a provider marker; convert the response with its adapter (fromOpenAI) first",
+                        marker.raw
+                    ),
+                )),
+            )],
+            Refs::Numbers(numbers) => numbers
+                .iter()
+                .map(|&n| (n.to_string(), self.by_number(n)))
+                .collect(),
+            Refs::Ids(ids) => ids
+                .iter()
+                .map(|id| (id.to_string(), self.by_name(id)))
+                .collect(),
+            Refs::Section { chapter, section } => {
+                vec![(marker.raw.to_string(), self.by_section(chapter, *section))]
+            }
+        }
+    }
 }
 
-fn label_of(source: &Source, position: usize) -> u32 {
+/// The 1-based label of the source at `position` in the retrieved list.
+pub(crate) fn label_of(source: &Source, position: usize) -> u32 {
     source.index.unwrap_or(position as u32 + 1)
 }
 
@@ -136,29 +250,7 @@ pub fn marker_uses(markers: &[Marker<'_>], index: &SourceIndex<'_>, answer: &str
     let mut previous: Option<(usize, Vec<String>)> = None; // (end, labels) of the last marker
     for (mi, marker) in markers.iter().enumerate() {
         let mut labels: Vec<String> = Vec::new();
-        let resolved: Vec<(String, Resolution)> = match &marker.refs {
-            Refs::Numbers(numbers) if numbers.is_empty() => vec![(
-                marker.raw.to_string(),
-                Err((
-                    FindingCode::UnknownSource,
-                    format!(
-                        "{} is a provider marker; convert the response with its adapter (fromOpenAI) first",
-                        marker.raw
-                    ),
-                )),
-            )],
-            Refs::Numbers(numbers) => numbers
-                .iter()
-                .map(|&n| (n.to_string(), index.by_number(n)))
-                .collect(),
-            Refs::Ids(ids) => ids
-                .iter()
-                .map(|id| (id.to_string(), index.by_name(id)))
-                .collect(),
-            Refs::Section { chapter, section } => {
-                vec![(marker.raw.to_string(), index.by_section(chapter, *section))]
-            }
-        };
+        let resolved = index.resolve_marker(marker);
         let adjacent = previous
             .as_ref()
             .filter(|(end, _)| answer[*end..marker.span.start].trim().is_empty())

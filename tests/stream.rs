@@ -1,0 +1,314 @@
+//! `CitationStream` against one-shot validation: for random answers cut at random points,
+//! what the stream releases is always a prefix of the cleaned answer, all of it together
+//! is the cleaned answer, and `finish` gives the same report as `validate`.
+#![cfg(not(target_arch = "wasm32"))]
+
+use citeproof::model::{Input, Options, Policy, Source};
+use citeproof::stream::{CitationStream, StreamEvent};
+use citeproof::validate::Validator;
+use proptest::prelude::*;
+
+/// Pieces of answers: text, every marker syntax (valid and not), and every markdown
+/// construct whose closing part may arrive later (code, HTML, links, definitions).
+const PIECES: &[&str] = &[
+    "Water",
+    "boils",
+    " ",
+    " ",
+    " ",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "日本語",
+    "😀",
+    "é",
+    ".",
+    ",",
+    ":",
+    "!",
+    "\"t\"",
+    "[1]",
+    "[2]",
+    "[9]",
+    "[0]",
+    "[1, 2]",
+    "[1-3]",
+    "[^2^]",
+    "[doc1]",
+    "[abc]",
+    "[chunk:zz]",
+    "【1】",
+    "【7†source】",
+    "【4:0†source】",
+    "［2］",
+    "(Source 1)",
+    "(Sources 2, 9)",
+    "Chapter 1, Section 2",
+    "Chapter 3, Section 9",
+    "Chap",
+    "Section 2",
+    "[see](http://x.io)",
+    "[1](http://x.io)",
+    "[9](http://x.io \"t\")",
+    "[[2]](http://y.io)",
+    "![i](a.png)",
+    "[text]",
+    "[text][9]",
+    "[text][1]",
+    "[9]: http://def.io",
+    "[1]:",
+    "`",
+    "``",
+    "```",
+    "```\n",
+    "~~~\n",
+    "<code>",
+    "</code>",
+    "<pre>",
+    "</pre>",
+    "<!--",
+    "-->",
+    "<https://a.io>",
+    "http://example.com/a[1]",
+    "www.x.org",
+    "\\",
+    "\\[",
+    "- ",
+    "- [ ] ",
+    "1. ",
+    "> ",
+    "[",
+    "]",
+    "(",
+    ")",
+    "【",
+    "】",
+    "［",
+    "C",
+    "<",
+    "https://",
+];
+
+fn sources() -> Vec<Source> {
+    vec![
+        Source {
+            title: Some("Boiling".into()),
+            url: Some("https://example.org/boil".into()),
+            text: Some("Water boils at 100 degrees.".into()),
+            ..Source::default()
+        },
+        Source {
+            id: Some("abc".into()),
+            title: Some("Japan".into()),
+            text: Some("Tokyo is the capital.".into()),
+            ..Source::default()
+        },
+        Source {
+            chapter: Some("1".into()),
+            section: Some(2),
+            text: Some("Chapter text.".into()),
+            ..Source::default()
+        },
+    ]
+}
+
+fn options(policy: u8, renumber: bool) -> Options {
+    Options {
+        policy: [Policy::Clean, Policy::Flag, Policy::Strict][usize::from(policy % 3)],
+        renumber,
+        ..Options::default()
+    }
+}
+
+/// Cuts `answer` at the char boundaries nearest to `cuts` (fractions of its length).
+fn split(answer: &str, cuts: &[f64]) -> Vec<String> {
+    let mut points: Vec<usize> = cuts
+        .iter()
+        .map(|f| {
+            let mut p = (answer.len() as f64 * f) as usize;
+            while !answer.is_char_boundary(p) {
+                p -= 1;
+            }
+            p
+        })
+        .collect();
+    points.push(0);
+    points.push(answer.len());
+    points.sort_unstable();
+    points
+        .windows(2)
+        .map(|w| answer[w[0]..w[1]].to_string())
+        .collect()
+}
+
+/// Streams `deltas` and checks every property against one-shot validation.
+fn check_stream(deltas: &[String], options: Options) -> Result<(), TestCaseError> {
+    let answer: String = deltas.concat();
+    let one_shot_input = Input {
+        answer: answer.clone(),
+        sources: sources(),
+        ..Input::default()
+    };
+    let validator = Validator::new(options.clone()).unwrap();
+    let expected = validator.validate(&one_shot_input).unwrap();
+    let input = Input {
+        sources: sources(),
+        ..Input::default()
+    };
+    let mut stream = CitationStream::new(input, options).unwrap();
+    let mut shown = String::new();
+    for delta in deltas {
+        let pushed = stream.push(delta).unwrap();
+        for event in &pushed.events {
+            if let StreamEvent::Cite { span, .. } = event {
+                // Chip spans index the text released so far, this push included.
+                let released = format!("{shown}{}", pushed.text);
+                prop_assert!(span.end <= released.len());
+            }
+        }
+        shown.push_str(&pushed.text);
+        prop_assert!(
+            expected.cleaned_answer.starts_with(&shown),
+            "released {shown:?} is not a prefix of {:?}",
+            expected.cleaned_answer
+        );
+    }
+    let finished = stream.finish().unwrap();
+    shown.push_str(&finished.text);
+    prop_assert_eq!(&shown, &expected.cleaned_answer);
+    prop_assert_eq!(
+        serde_json::to_string(&finished.report).unwrap(),
+        serde_json::to_string(&expected).unwrap()
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn streaming_equals_one_shot(
+        pieces in prop::collection::vec(0..PIECES.len(), 0..40),
+        cuts in prop::collection::vec(0.0f64..1.0, 0..12),
+        policy in 0u8..3,
+        renumber: bool,
+    ) {
+        let answer: String = pieces.iter().map(|&i| PIECES[i]).collect();
+        check_stream(&split(&answer, &cuts), options(policy, renumber))?;
+    }
+
+    #[test]
+    fn streaming_byte_by_byte_equals_one_shot(
+        pieces in prop::collection::vec(0..PIECES.len(), 0..25),
+        policy in 0u8..3,
+        renumber: bool,
+    ) {
+        let answer: String = pieces.iter().map(|&i| PIECES[i]).collect();
+        let chars: Vec<String> = answer.chars().map(String::from).collect();
+        check_stream(&chars, options(policy, renumber))?;
+    }
+}
+
+fn stream() -> CitationStream {
+    let input = Input {
+        sources: sources(),
+        ..Input::default()
+    };
+    CitationStream::new(input, Options::default()).unwrap()
+}
+
+#[test]
+fn a_partial_marker_is_held_and_released_once_complete() {
+    let mut stream = stream();
+    assert_eq!(stream.push("Water boils [").unwrap().text, "Water boils");
+    assert_eq!(stream.push("1").unwrap().text, "");
+    let pushed = stream.push("] at sea level").unwrap();
+    assert_eq!(pushed.text, " [1] at sea level");
+    let [StreamEvent::Cite { segment, span, .. }] = pushed.events.as_slice() else {
+        panic!("one chip expected: {:?}", pushed.events);
+    };
+    assert_eq!(&"Water boils [1] at sea level"[span.range()], "[1]");
+    assert!(matches!(
+        segment,
+        citeproof::model::Segment::Cite { valid: true, .. }
+    ));
+}
+
+#[test]
+fn an_invalid_marker_is_removed_with_its_space_and_reported() {
+    let mut stream = stream();
+    let pushed = stream.push("Water boils [9] at sea level").unwrap();
+    assert_eq!(pushed.text, "Water boils at sea level");
+    let [StreamEvent::Finding(finding)] = pushed.events.as_slice() else {
+        panic!("one finding expected: {:?}", pushed.events);
+    };
+    assert_eq!(finding.code.name(), "out_of_range");
+}
+
+#[test]
+fn a_stray_bracket_holds_at_most_one_bracket_body() {
+    let mut stream = stream();
+    let mut shown = stream.push("An aside [like this one").unwrap().text;
+    assert_eq!(shown, "An aside");
+    shown += &stream.push(&" and more".repeat(40)).unwrap().text;
+    assert!(
+        shown.len() > 300,
+        "the stray [ must not stall the output: {shown:?}"
+    );
+}
+
+#[test]
+fn a_marker_after_an_unclosed_backtick_waits_only_if_it_would_be_removed() {
+    let mut stream = stream();
+    let shown = stream.push("Use `x [1] here [9] and").unwrap().text;
+    // `[1]` reads the same as code or as a chip; `[9]` would be removed outside code.
+    assert_eq!(shown, "Use `x [1] here");
+    let rest = stream.push(" y` now.").unwrap().text;
+    assert_eq!(format!("{shown}{rest}"), "Use `x [1] here [9] and y` now.");
+}
+
+#[test]
+fn code_fences_are_released_while_they_stream() {
+    let mut stream = stream();
+    let shown = stream.push("```\nlet a = b[9];\nlet c").unwrap().text;
+    assert_eq!(shown, "```\nlet a = b[9];\nlet c");
+}
+
+#[test]
+fn pushing_after_finish_is_an_error() {
+    let mut stream = stream();
+    stream.push("Water boils [1].").unwrap();
+    stream.finish().unwrap();
+    assert_eq!(
+        stream.push("more").unwrap_err().code,
+        citeproof::ErrorCode::InvalidInput
+    );
+    assert_eq!(
+        stream.finish().unwrap_err().code,
+        citeproof::ErrorCode::InvalidInput
+    );
+}
+
+#[test]
+fn custom_marker_patterns_are_rejected() {
+    let options = Options {
+        marker_patterns: vec![r"\{(?P<refs>\d+)\}".into()],
+        ..Options::default()
+    };
+    let error = CitationStream::new(Input::default(), options).unwrap_err();
+    assert_eq!(error.code, citeproof::ErrorCode::InvalidOption);
+}
+
+#[test]
+fn the_answer_given_at_construction_comes_out_with_the_first_push() {
+    let input = Input {
+        answer: "Water boils [1]".into(),
+        sources: sources(),
+        ..Input::default()
+    };
+    let mut stream = CitationStream::new(input, Options::default()).unwrap();
+    assert_eq!(
+        stream.push(" at 100 °C.").unwrap().text,
+        "Water boils [1] at 100 °C."
+    );
+}
