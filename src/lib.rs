@@ -22,6 +22,7 @@
 #![forbid(unsafe_code)]
 
 pub mod audit;
+mod casefold;
 pub mod claims;
 pub mod error;
 pub mod locate;

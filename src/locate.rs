@@ -20,6 +20,7 @@
 //! assert_eq!(&source[approx.span.unwrap().range()], "a modern web framework for building APIs");
 //! ```
 
+use crate::casefold::fold_case;
 use crate::model::{MatchKind, QuoteLocation, Span};
 
 /// Locates `quote` in `source`; approximate matches may have up to
@@ -102,15 +103,8 @@ impl Normalized {
                     Some(_) => {}
                 }
             }
-            if folded.is_ascii() {
-                out.chars.push(folded.to_ascii_lowercase());
-                out.spans.push(span);
-            } else {
-                for lower in folded.to_lowercase() {
-                    out.chars.push(lower);
-                    out.spans.push(span);
-                }
-            }
+            out.chars.push(fold_case(folded));
+            out.spans.push(span);
         }
         if out.chars.last() == Some(&' ') {
             out.chars.pop();

@@ -76,6 +76,8 @@ pub struct Finished<'a> {
     pub text: String,
     /// The report for the whole answer, equal to `validate` on it.
     pub report: Report<'a>,
+    /// The input with the whole answer (what the report's spans index).
+    pub input: &'a Input,
 }
 
 /// Validates an answer that arrives in pieces; see the [module docs](self).
@@ -192,12 +194,21 @@ impl CitationStream {
             .get(self.released..)
             .unwrap_or_default()
             .to_string();
-        Ok(Finished { text, report })
+        Ok(Finished {
+            text,
+            report,
+            input: &self.input,
+        })
     }
 
     /// The answer received so far.
     pub fn answer(&self) -> &str {
         &self.input.answer
+    }
+
+    /// The cleaned text released so far (what the pushes returned, concatenated).
+    pub fn released(&self) -> &str {
+        &self.rewriter.output()[..self.released]
     }
 
     /// Scans from the last settled point and writes what can no longer change.

@@ -1,5 +1,7 @@
 //! The words and character n-grams that support scoring compares, and their hashes.
 
+use crate::casefold::fold_case;
+
 /// Character n-gram length.
 pub(super) const GRAM: usize = 5;
 
@@ -51,11 +53,7 @@ pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) {
             continue;
         }
         last_space = c == ' ';
-        if c.is_ascii() {
-            push(c.to_ascii_lowercase());
-        } else {
-            c.to_lowercase().for_each(&mut push);
-        }
+        push(fold_case(c));
     }
 }
 
@@ -131,7 +129,7 @@ fn term(raw: &str) -> (u64, bool, bool) {
         let stop = n < 2 || (n <= 10 && is_stopword_hash(mix(fnv(prefix, &word[keep..]))));
         return (mix(fnv(prefix, suffix.as_bytes())), stop, false);
     }
-    let word = raw.to_lowercase();
+    let word: String = raw.chars().map(fold_case).collect();
     let stop = !number
         && (word.len() < 2 || (word.len() <= 10 && is_stopword_hash(hash(word.as_bytes()))));
     let normalised = if number {

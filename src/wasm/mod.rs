@@ -9,6 +9,7 @@ mod errors;
 mod options;
 mod read;
 mod report_view;
+mod stream;
 mod validate;
 
 pub use around::{
@@ -16,6 +17,7 @@ pub use around::{
     validate_request,
 };
 pub use embed::validate_async;
+pub use stream::CitationStream;
 pub use validate::{CitationValidator, InputArg, ValidateOptionsArg, validate, validate_batch};
 
 use std::cell::RefCell;

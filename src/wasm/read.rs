@@ -212,14 +212,28 @@ impl Obj {
 
 /// `input` of `validate`.
 pub fn read_input(value: &JsValue, path: &str) -> Result<Input, JsValue> {
+    read_input_with(value, path, true)
+}
+
+/// `input` of `validate`, or of `new CitationStream` (`answer_required: false`: the
+/// answer is optional, it arrives by `push`).
+pub fn read_input_with(
+    value: &JsValue,
+    path: &str,
+    answer_required: bool,
+) -> Result<Input, JsValue> {
     let obj = Obj::new(value, path, "invalid_input")?;
-    let answer = obj.string(&["answer"])?.ok_or_else(|| {
-        invalid(
-            "invalid_input",
-            &obj.path_of("answer"),
-            "missing: the answer to validate",
-        )
-    })?;
+    let answer = match obj.string(&["answer"])? {
+        Some(answer) => answer,
+        None if !answer_required => String::new(),
+        None => {
+            return Err(invalid(
+                "invalid_input",
+                &obj.path_of("answer"),
+                "missing: the answer to validate",
+            ));
+        }
+    };
     let sources = obj
         .array(&["sources"])?
         .unwrap_or_default()

@@ -215,6 +215,37 @@ export interface Report {
   timingMs: number;
 }
 
+/** The input of `new CitationStream`: as for `validate`, the answer arrives by `push`. */
+export type StreamInput = Omit<Input, "answer"> & { answer?: string };
+
+/** A chip released by a push: `span` indexes the text released so far, `answerSpan` the answer. */
+export interface CiteEvent {
+  type: "cite";
+  segment: Extract<Segment, { type: "cite" }>;
+  span: Span;
+  answerSpan: Span;
+}
+
+/** A marker that points nowhere, found in the released text (its span indexes the answer). */
+export type FindingEvent = { type: "finding" } & Finding;
+
+export type StreamEvent = CiteEvent | FindingEvent;
+
+/** What `CitationStream.push` returns. */
+export interface StreamChunk {
+  /** Cleaned text that can no longer change: append it to what is shown. */
+  text: string;
+  events: StreamEvent[];
+}
+
+/** What `CitationStream.finish` returns. */
+export interface StreamEnd {
+  /** The rest of the cleaned answer. */
+  text: string;
+  /** The report for the whole answer, as `validate` gives it. */
+  report: Report;
+}
+
 /** Spec 001's rejection response. */
 export interface RejectionResponse {
   status: "rejected";

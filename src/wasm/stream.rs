@@ -1,0 +1,179 @@
+//! `CitationStream` for JS: deltas in as JS strings (a surrogate pair split between two
+//! deltas is joined), events and reports out with spans in the caller's unit.
+
+use wasm_bindgen::prelude::*;
+
+use super::errors::to_js_error;
+use super::read::{read_input_with, read_options};
+use super::validate::{InputArg, ValidateOptionsArg, now, to_js};
+use super::{enter, read_text_at};
+use crate::model::Span;
+use crate::offsets::{Tally, Unit};
+use crate::stream::{CitationStream as Core, StreamEvent};
+
+/// Validates an answer that arrives in pieces: `push(delta)` returns the cleaned text
+/// that can no longer change (never half a marker) with the chips and findings in it;
+/// `finish()` returns the rest and the report `validate` gives for the whole answer.
+#[wasm_bindgen(js_name = CitationStream)]
+pub struct CitationStream {
+    core: Core,
+    unit: Unit,
+    /// A high surrogate that ended the last delta, waiting for its other half.
+    pending_high: Option<js_sys::JsString>,
+    /// Offsets into the released text and into the answer, both only moving forward.
+    released_offsets: SpanConverter,
+    answer_offsets: SpanConverter,
+}
+
+#[wasm_bindgen(js_class = CitationStream)]
+impl CitationStream {
+    /// A stream for `input` (as for `validate`; `answer` may be omitted) and `options`
+    /// (as for `validate`; `markerPatterns` are not supported). Throws an `Error` with a
+    /// `code` on bad arguments.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "StreamInput")] input: InputArg,
+        options: Option<ValidateOptionsArg>,
+    ) -> Result<CitationStream, JsValue> {
+        enter();
+        let (options, unit) = read_options(options.as_deref())?;
+        let input = read_input_with(&input, "input", false)?;
+        let core = Core::new(input, options).map_err(|e| to_js_error(&e.under("options")))?;
+        Ok(CitationStream {
+            core,
+            unit,
+            pending_high: None,
+            released_offsets: SpanConverter::default(),
+            answer_offsets: SpanConverter::default(),
+        })
+    }
+
+    /// Appends `delta`; returns `{ text, events }`: the cleaned text to append to what
+    /// is shown, and the `cite` / `finding` events in it.
+    #[wasm_bindgen(unchecked_return_type = "StreamChunk")]
+    pub fn push(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] delta: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        enter();
+        let delta = read_text_at(&self.join_surrogates(&delta)?, "delta")?;
+        let pushed = self.core.push(&delta).map_err(|e| to_js_error(&e))?;
+        let events = js_sys::Array::new();
+        for event in pushed.events {
+            events.push(&self.event_to_js(event)?);
+        }
+        object(&[
+            ("text", pushed.text.as_str().into()),
+            ("events", events.into()),
+        ])
+    }
+
+    /// Ends the stream: `{ text, report }`, the rest of the cleaned answer and the
+    /// report for the whole answer (equal to `validate`'s). Throws when called twice.
+    #[wasm_bindgen(unchecked_return_type = "StreamEnd")]
+    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+        enter();
+        if let Some(high) = self.pending_high.take() {
+            // A lone high surrogate ends the answer: it stays one unit, as U+FFFD.
+            let rest = read_text_at(&high, "delta")?;
+            self.core.push(&rest).map_err(|e| to_js_error(&e))?;
+        }
+        let started = now();
+        let finished = self.core.finish().map_err(|e| to_js_error(&e))?;
+        let mut report = finished.report;
+        report.convert_offsets(finished.input, self.unit);
+        report.timing_ms = now() - started;
+        object(&[
+            ("text", finished.text.as_str().into()),
+            ("report", to_js(&report)?),
+        ])
+    }
+
+    /// The cleaned text released so far.
+    #[wasm_bindgen(getter)]
+    pub fn released(&self) -> String {
+        self.core.released().to_string()
+    }
+}
+
+impl CitationStream {
+    /// `delta` with a high surrogate left over from the previous delta in front of it,
+    /// and without a high surrogate at its end (kept for the next delta).
+    fn join_surrogates(&mut self, delta: &JsValue) -> Result<JsValue, JsValue> {
+        let Some(text) = delta.dyn_ref::<js_sys::JsString>() else {
+            return Ok(delta.clone()); // read_text_at names the error
+        };
+        let mut text = match self.pending_high.take() {
+            Some(high) => high.concat(text),
+            None => text.clone(),
+        };
+        let len = text.length();
+        if len > 0 && (0xD800..0xDC00).contains(&(text.char_code_at(len - 1) as u32)) {
+            self.pending_high = Some(text.slice(len - 1, len));
+            text = text.slice(0, len - 1);
+        }
+        Ok(text.into())
+    }
+
+    /// The event as JS (`{ type: "cite", segment, span, answerSpan }` or
+    /// `{ type: "finding", …finding }`), its spans in the caller's unit.
+    fn event_to_js(&mut self, event: StreamEvent) -> Result<JsValue, JsValue> {
+        let (unit, released, answer) = (self.unit, self.core.released(), self.core.answer());
+        match event {
+            StreamEvent::Cite {
+                segment,
+                span,
+                answer_span,
+            } => {
+                let span = self.released_offsets.convert(released, span, unit);
+                let answer_span = self.answer_offsets.convert(answer, answer_span, unit);
+                object(&[
+                    ("type", "cite".into()),
+                    ("segment", to_js(&segment)?),
+                    ("span", to_js(&span)?),
+                    ("answerSpan", to_js(&answer_span)?),
+                ])
+            }
+            StreamEvent::Finding(mut finding) => {
+                if let Some(span) = finding.span.as_mut() {
+                    *span = self.answer_offsets.convert(answer, *span, unit);
+                }
+                let value = to_js(&finding)?;
+                js_sys::Reflect::set(&value, &"type".into(), &"finding".into())?;
+                Ok(value)
+            }
+        }
+    }
+}
+
+/// A JS object with these fields.
+fn object(fields: &[(&str, JsValue)]) -> Result<JsValue, JsValue> {
+    let object = js_sys::Object::new();
+    for (name, value) in fields {
+        js_sys::Reflect::set(&object, &JsValue::from_str(name), value)?;
+    }
+    Ok(object.into())
+}
+
+/// Converts byte spans of a growing text that come in text order (a span may repeat:
+/// a marker's chip and its findings share it).
+#[derive(Default)]
+struct SpanConverter {
+    tally: Tally,
+    last: Option<(Span, Span)>,
+}
+
+impl SpanConverter {
+    fn convert(&mut self, text: &str, span: Span, unit: Unit) -> Span {
+        if let Some((bytes, units)) = self.last {
+            if bytes == span {
+                return units;
+            }
+        }
+        let start = self.tally.to_unit(text, span.start, unit).unwrap_or(0);
+        let end = self.tally.to_unit(text, span.end, unit).unwrap_or(start);
+        let units = Span::new(start, end);
+        self.last = Some((span, units));
+        units
+    }
+}
