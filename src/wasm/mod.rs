@@ -17,7 +17,7 @@ pub use around::{
     validate_request,
 };
 pub use embed::validate_async;
-pub use stream::CitationStream;
+pub use stream::{CitationStream, citeproof_transform};
 pub use validate::{CitationValidator, InputArg, ValidateOptionsArg, validate, validate_batch};
 
 use std::cell::RefCell;

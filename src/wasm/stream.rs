@@ -177,3 +177,37 @@ impl SpanConverter {
         units
     }
 }
+
+#[wasm_bindgen(module = "/src/wasm/transform.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = makeTransform, catch)]
+    fn make_transform(
+        stream: JsValue,
+        input: &JsValue,
+        options: &JsValue,
+    ) -> Result<JsValue, JsValue>;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The options of `citeproofTransform` (see `types.d.ts`).
+    #[wasm_bindgen(typescript_type = "TransformOptions")]
+    pub type TransformOptionsArg;
+}
+
+/// A `TransformStream` that cleans the text of a streamed response body (plain text,
+/// OpenAI or Anthropic SSE, NDJSON; `options.format`, detected by default) as it
+/// passes and ends it with a `citations` event; its `report` promise resolves to the
+/// report of the whole answer.
+#[wasm_bindgen(js_name = citeproofTransform, unchecked_return_type = "CiteproofTransform")]
+pub fn citeproof_transform(
+    #[wasm_bindgen(unchecked_param_type = "StreamInput")] input: InputArg,
+    options: Option<TransformOptionsArg>,
+) -> Result<JsValue, JsValue> {
+    let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
+    let stream = CitationStream::new(
+        input.clone().unchecked_into(),
+        Some(options.clone().unchecked_into()),
+    )?;
+    make_transform(stream.into(), &input, &options)
+}

@@ -246,6 +246,26 @@ export interface StreamEnd {
   report: Report;
 }
 
+/** Options of `citeproofTransform`: those of `validate`, and the body format. */
+export interface TransformOptions extends ValidateOptions {
+  /** `"auto"` (default) detects OpenAI / Anthropic SSE, NDJSON or plain text from the first bytes. */
+  format?: "auto" | "text" | "openai" | "anthropic" | "ndjson";
+}
+
+/** The payload of the final `citations` event: spec 002's fields plus the whole report. */
+export interface CitationsEvent {
+  status: "citations";
+  citations: { index: number; title: string; url: string | null; slug: string | null }[];
+  isComplete: true;
+  report: Report;
+}
+
+/** What `citeproofTransform` returns: pipe a response body through it. */
+export interface CiteproofTransform extends TransformStream<Uint8Array | string, Uint8Array | string> {
+  /** The report of the whole answer, once the stream has ended. */
+  report: Promise<Report>;
+}
+
 /** Spec 001's rejection response. */
 export interface RejectionResponse {
   status: "rejected";

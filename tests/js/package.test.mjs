@@ -25,6 +25,14 @@ const CHECK = `(parse) => {
   });
 }`;
 
+/** The stream check: a response body through citeproofTransform (Vite/Chromium, workerd). */
+const STREAM_CHECK = `async (citeproofTransform) => {
+  const transform = citeproofTransform({ sources: [{ title: "Boiling" }] });
+  const body = new Response("Water boils [1]. The moon is cheese [9].").body.pipeThrough(transform);
+  return [await new Response(body).text(), (await transform.report).status];
+}`;
+const STREAMED = ["Water boils [1]. The moon is cheese.", "fail"];
+
 before(async () => {
   const tarball = execFileSync("npm", ["pack", "--silent", "--pack-destination", project, pkgDir], { encoding: "utf8" })
     .trim()
@@ -84,7 +92,9 @@ test("Vite build (bundler target) runs in Chromium", async () => {
   writeFileSync(join(dir, "index.html"), `<!doctype html><body><script type="module" src="./main.js"></script></body>`);
   writeFileSync(
     join(dir, "main.js"),
-    `import { parseCitations } from "citeproof";\ndocument.body.dataset.result = JSON.stringify((${CHECK})(parseCitations));\n`,
+    `import { parseCitations, citeproofTransform } from "citeproof";
+const streamed = await (${STREAM_CHECK})(citeproofTransform);
+document.body.dataset.result = JSON.stringify({ markers: (${CHECK})(parseCitations), streamed });\n`,
   );
   const plugin = pathToFileURL(join(root, "node_modules", "vite-plugin-wasm", "exports", "import.mjs")).href;
   writeFileSync(
@@ -94,7 +104,7 @@ test("Vite build (bundler target) runs in Chromium", async () => {
   execFileSync(bin("vite"), ["build"], { cwd: dir, stdio: "pipe" });
   const server = await serveStatic(join(dir, "dist"));
   try {
-    assert.deepEqual(await pageResult(browser, `${server.url}/index.html`), EXPECTED);
+    assert.deepEqual(await pageResult(browser, `${server.url}/index.html`), { markers: EXPECTED, streamed: STREAMED });
   } finally {
     await server.close();
   }
@@ -105,7 +115,10 @@ test("workerd: the 'workerd' export condition under wrangler dev on 127.0.0.1", 
   mkdirSync(join(dir, "src"), { recursive: true });
   writeFileSync(
     join(dir, "src", "index.js"),
-    `import { parseCitations } from "citeproof";\nexport default { fetch: () => Response.json((${CHECK})(parseCitations)) };\n`,
+    `import { parseCitations, citeproofTransform } from "citeproof";
+export default {
+  fetch: async () => Response.json({ markers: (${CHECK})(parseCitations), streamed: await (${STREAM_CHECK})(citeproofTransform) }),
+};\n`,
   );
   writeFileSync(join(dir, "wrangler.toml"), `name = "citeproof-test"\nmain = "src/index.js"\ncompatibility_date = "2025-01-01"\n`);
   const port = 18000 + Math.floor(Math.random() * 2000);
@@ -129,7 +142,7 @@ test("workerd: the 'workerd' export condition under wrangler dev on 127.0.0.1", 
         await new Promise((r) => setTimeout(r, 500));
       }
     }
-    assert.deepEqual(body, EXPECTED, `wrangler log:\n${log}`);
+    assert.deepEqual(body, { markers: EXPECTED, streamed: STREAMED }, `wrangler log:\n${log}`);
   } finally {
     process.kill(-child.pid, "SIGTERM");
   }

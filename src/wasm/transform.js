@@ -1,0 +1,238 @@
+// The engine of `citeproofTransform`: a WHATWG TransformStream that reads a response
+// body (plain text, OpenAI Chat Completions SSE, Anthropic Messages SSE or NDJSON),
+// feeds its text deltas through a CitationStream, writes them back cleaned, and ends
+// with a `citations` event carrying the report (spec 002's shape plus `report`).
+// Plain JS on purpose: only globals that browsers, Node 20 and workerd all have.
+
+const FORMATS = ["auto", "text", "openai", "anthropic", "ndjson"];
+
+function codedError(code, message) {
+  return Object.assign(new Error(message), { code });
+}
+
+/** Spec 002's `citations` payload: one entry per valid cited source, plus the report. */
+function citationsPayload(report, sources) {
+  const seen = new Set();
+  const citations = [];
+  for (const c of report.citations) {
+    if (!c.valid || c.sourceIndex == null || seen.has(c.sourceIndex)) continue;
+    seen.add(c.sourceIndex);
+    const position = sources.findIndex((s, i) => (s.index ?? i + 1) === c.sourceIndex);
+    const source = sources[position] ?? {};
+    citations.push({ index: c.sourceIndex, title: source.title ?? "", url: source.url ?? null, slug: source.slug ?? null });
+  }
+  return { status: "citations", citations, isComplete: true, report };
+}
+
+export function makeTransform(stream, input, options) {
+  const format = options?.format ?? "auto";
+  if (!FORMATS.includes(format)) {
+    throw codedError("invalid_option", `options.format: "${format}" is not one of ${FORMATS.join(", ")}`);
+  }
+  const sources = Array.isArray(input?.sources) ? input.sources : [];
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let resolveReport, rejectReport;
+  const report = new Promise((resolve, reject) => {
+    resolveReport = resolve;
+    rejectReport = reject;
+  });
+  report.catch(() => {}); // the stream itself reports the error too
+  let kind = format === "auto" ? null : format;
+  let binary = false; // emit bytes when bytes came in
+  let pending = ""; // text of an unfinished SSE event or NDJSON line
+  let finished = null; // the finish() result once the answer ended
+  let heldStop = null; // Anthropic: a text block's content_block_stop, held for the tail
+  let lastDeltaIndex = 0;
+  let ndjsonField = null;
+
+  const finish = () => {
+    if (!finished) {
+      finished = stream.finish();
+      resolveReport(finished.report);
+    }
+    return finished;
+  };
+  const citationsEvent = () => `event: citations\ndata: ${JSON.stringify(citationsPayload(finished.report, sources))}\n\n`;
+
+  /** The body's format from its first bytes; `null` while they cannot tell yet. */
+  function detect(text, last) {
+    const start = text.trimStart();
+    if (!start) return last ? "text" : null;
+    if (/^(data|event|id|retry):/.test(start) || start.startsWith(":")) {
+      if (start.includes('"choices"')) return "openai";
+      if (/"type"\s*:\s*"(message_start|content_block_start|content_block_delta)"/.test(start)) return "anthropic";
+      // Other SSE: decide after a few whole events (unknown events pass through).
+      return last || start.split(/\r?\n\r?\n/).length > 3 ? "openai" : null;
+    }
+    if (start.startsWith("{")) return "ndjson";
+    const couldBeSse = ["data:", "event:", "id:", "retry:"].some((p) => start.length < p.length && p.startsWith(start));
+    return couldBeSse && !last ? null : "text";
+  }
+
+  function sseBlock(block) {
+    let event = "message";
+    const data = [];
+    for (const line of block.split(/\r?\n/)) {
+      if (line.startsWith("event:")) event = line.slice(6).trim();
+      else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+    }
+    return { event, data: data.join("\n") };
+  }
+
+  function parseJson(data, what) {
+    try {
+      return JSON.parse(data);
+    } catch {
+      throw codedError("invalid_input", `${what} is not JSON: ${data.slice(0, 80)}`);
+    }
+  }
+
+  function openaiEvent(block) {
+    const { data } = sseBlock(block);
+    if (!data) return block + "\n\n";
+    if (data.trim() === "[DONE]") {
+      if (finished) return block + "\n\n";
+      const end = finish();
+      const tail = end.text ? `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: end.text }, finish_reason: null }] })}\n\n` : "";
+      return tail + citationsEvent() + block + "\n\n";
+    }
+    const chunk = parseJson(data, "an OpenAI stream event");
+    const choice = chunk?.choices?.[0];
+    if (!choice || finished) return block + "\n\n";
+    const delta = choice.delta ?? {};
+    let text = typeof delta.content === "string" ? stream.push(delta.content).text : null;
+    let after = "";
+    if (choice.finish_reason != null) {
+      text = (text ?? "") + finish().text;
+      after = citationsEvent();
+    }
+    if (text !== null) choice.delta = { ...delta, content: text };
+    return `data: ${JSON.stringify(chunk)}\n\n` + after;
+  }
+
+  function anthropicEvent(block) {
+    const { event, data } = sseBlock(block);
+    const payload = data ? parseJson(data, "an Anthropic stream event") : {};
+    const type = payload.type ?? event;
+    let out = "";
+    if (heldStop && type !== "message_delta" && type !== "message_stop") {
+      out += heldStop; // more content follows: the held block really ended
+      heldStop = null;
+    }
+    if (finished) return out + block + "\n\n";
+    if (type === "content_block_delta" && payload.delta?.type === "text_delta") {
+      lastDeltaIndex = payload.index ?? 0;
+      payload.delta.text = stream.push(payload.delta.text ?? "").text;
+      return out + `event: content_block_delta\ndata: ${JSON.stringify(payload)}\n\n`;
+    }
+    if (type === "content_block_stop" && payload.index === lastDeltaIndex) {
+      heldStop = block + "\n\n";
+      return out;
+    }
+    if (type === "message_delta" || type === "message_stop") {
+      const end = finish();
+      if (end.text) {
+        const delta = { type: "content_block_delta", index: lastDeltaIndex, delta: { type: "text_delta", text: end.text } };
+        out += `event: content_block_delta\ndata: ${JSON.stringify(delta)}\n\n`;
+      }
+      out += (heldStop ?? "") + citationsEvent();
+      heldStop = null;
+    }
+    return out + block + "\n\n";
+  }
+
+  const TEXT_FIELDS = ["text", "content", "delta", "response"];
+  function ndjsonLine(line) {
+    if (!line.trim()) return line + "\n";
+    const object = parseJson(line, "an NDJSON line");
+    if (finished) return line + "\n";
+    const holder = typeof object?.message?.content === "string" ? object.message : object;
+    ndjsonField ??= TEXT_FIELDS.find((f) => typeof holder?.[f] === "string") ?? null;
+    if (ndjsonField && typeof holder[ndjsonField] === "string") {
+      holder[ndjsonField] = stream.push(holder[ndjsonField]).text;
+    }
+    if (object?.done === true) {
+      if (ndjsonField) holder[ndjsonField] = (holder[ndjsonField] ?? "") + finish().text;
+      else finish();
+      return JSON.stringify(object) + "\n" + ndjsonCitations();
+    }
+    return JSON.stringify(object) + "\n";
+  }
+  const ndjsonCitations = () => JSON.stringify({ event: "citations", data: citationsPayload(finished.report, sources) }) + "\n";
+
+  /** Takes newly decoded text; returns what to emit. */
+  function take(text, last) {
+    pending += text;
+    kind ??= detect(pending, last);
+    if (!kind) return "";
+    if (kind === "text") {
+      const out = stream.push(pending).text;
+      pending = "";
+      return out;
+    }
+    let out = "";
+    if (kind === "ndjson") {
+      const lines = pending.split("\n");
+      pending = last ? "" : lines.pop();
+      for (const line of lines) out += ndjsonLine(line);
+      return out;
+    }
+    const blocks = pending.split(/\r?\n\r?\n/);
+    pending = last ? "" : blocks.pop();
+    for (const block of blocks) {
+      if (!block.trim()) continue;
+      out += kind === "openai" ? openaiEvent(block) : anthropicEvent(block);
+    }
+    return out;
+  }
+
+  function end() {
+    let out = take(decoder.decode(), true);
+    if (finished) return out + (heldStop ?? "");
+    const tail = finish().text;
+    if (kind === "text" || !kind) return out + tail;
+    if (kind === "ndjson") {
+      const line = tail ? JSON.stringify({ [ndjsonField ?? "text"]: tail }) + "\n" : "";
+      return out + line + ndjsonCitations();
+    }
+    if (kind === "openai" && tail) {
+      out += `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: tail }, finish_reason: null }] })}\n\n`;
+    }
+    if (kind === "anthropic" && tail) {
+      const delta = { type: "content_block_delta", index: lastDeltaIndex, delta: { type: "text_delta", text: tail } };
+      out += `event: content_block_delta\ndata: ${JSON.stringify(delta)}\n\n`;
+    }
+    return out + (heldStop ?? "") + citationsEvent();
+  }
+
+  const emit = (controller, text) => {
+    if (text) controller.enqueue(binary ? encoder.encode(text) : text);
+  };
+  const transform = new TransformStream({
+    transform(chunk, controller) {
+      try {
+        let text;
+        if (typeof chunk === "string") text = chunk;
+        else if (chunk instanceof Uint8Array || ArrayBuffer.isView(chunk) || chunk instanceof ArrayBuffer) {
+          binary = true;
+          text = decoder.decode(chunk, { stream: true });
+        } else throw codedError("invalid_input", "chunk: expected a string or bytes");
+        emit(controller, take(text, false));
+      } catch (error) {
+        rejectReport(error);
+        throw error;
+      }
+    },
+    flush(controller) {
+      try {
+        emit(controller, end());
+      } catch (error) {
+        rejectReport(error);
+        throw error;
+      }
+    },
+  });
+  transform.report = report;
+  return transform;
+}
