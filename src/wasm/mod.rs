@@ -8,6 +8,7 @@ mod embed;
 mod errors;
 mod options;
 mod read;
+mod render;
 mod report_view;
 mod stream;
 mod validate;
@@ -17,6 +18,7 @@ pub use around::{
     validate_request,
 };
 pub use embed::validate_async;
+pub use render::{citation_tree, render_html};
 pub use stream::{CitationStream, citeproof_transform};
 pub use validate::{CitationValidator, InputArg, ValidateOptionsArg, validate, validate_batch};
 

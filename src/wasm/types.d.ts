@@ -266,6 +266,46 @@ export interface CiteproofTransform extends TransformStream<Uint8Array | string,
   report: Promise<Report>;
 }
 
+/** Options of `renderHtml` / `citationTree`. */
+export interface RenderOptions {
+  /** The retrieved sources: chips get their titles, links and located quotes. */
+  sources?: Source[];
+}
+
+/** One source on a chip's card. `href` is set only for http(s) URLs. */
+export interface ChipSource {
+  label: string;
+  found: boolean;
+  title: string;
+  href: string | null;
+  host: string | null;
+  quote: string | null;
+}
+
+/** A citation chip: its badge (`"1"`, `"1 +2"` for a group), validity and why not. */
+export interface Chip {
+  label: string;
+  badge: string;
+  valid: boolean;
+  reason: string | null;
+  sources: ChipSource[];
+}
+
+export type Inline =
+  | { type: "text"; text: string }
+  | { type: "break" }
+  | { type: "code"; text: string }
+  | { type: "strong" | "em" | "span"; children: Inline[] }
+  | { type: "link"; href: string; children: Inline[] }
+  | { type: "chip"; chip: Chip };
+
+export type Block =
+  | { type: "paragraph"; children: Inline[] }
+  | { type: "heading"; level: number; children: Inline[] }
+  | { type: "list"; ordered: boolean; items: Inline[][] }
+  | { type: "quote"; children: Block[] }
+  | { type: "code"; lang: string | null; text: string };
+
 /** Spec 001's rejection response. */
 export interface RejectionResponse {
   status: "rejected";

@@ -49,3 +49,40 @@ parseCitations(42);
 // @ts-expect-error kind is a closed set
 const wrong: MarkerKind = "bracket";
 void wrong;
+
+// Streaming: CitationStream, citeproofTransform, rendering and the React entry.
+import { CitationStream, citeproofTransform, citationTree, renderHtml } from "citeproof";
+import type { Block, CiteEvent, StreamChunk, StreamEnd } from "citeproof";
+import { CitedAnswer, CitationChip, useCitationStream } from "citeproof/react";
+import type { CitationStreamState } from "citeproof/react";
+
+const stream = new CitationStream({ sources: [{ title: "t", url: "https://t.test" }] }, { policy: "clean" });
+const chunk: StreamChunk = stream.push("Fact [1");
+for (const event of chunk.events) {
+  if (event.type === "cite") {
+    const cite: CiteEvent = event;
+    console.log(cite.span.start, cite.segment.valid, cite.answerSpan.end);
+  } else {
+    console.log(event.code, event.severity);
+  }
+}
+const end: StreamEnd = stream.finish();
+console.log(end.text, end.report.status, stream.released);
+// @ts-expect-error push takes a string
+stream.push(42);
+
+const transform = citeproofTransform({ sources: [] }, { format: "openai" });
+transform.report.then((r: Report) => r.cleanedAnswer);
+new Response("x").body?.pipeThrough(transform);
+// @ts-expect-error not a format
+citeproofTransform({ sources: [] }, { format: "xml" });
+
+const html: string = renderHtml(end.report, { sources: [{ title: "t" }] });
+const tree: Block[] = citationTree({ segments: end.report.segments });
+console.log(html.length, tree.length);
+
+function Answer(): ReturnType<typeof CitedAnswer> {
+  const state: CitationStreamState = useCitationStream(new Response("Fact [1]."), { input: { sources: [] } });
+  return CitedAnswer({ segments: state.segments, sources: [] });
+}
+console.log(Answer, CitationChip);

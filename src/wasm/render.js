@@ -1,0 +1,282 @@
+// Rendering a report (or streamed segments) for people: a small markdown subset with
+// citation chips, as a tree (`citationTree`, which the React components map to
+// elements) or as an HTML string (`renderHtml`). Safe by construction: text is only
+// ever escaped, and a URL becomes a link only when it parses as http: or https:.
+
+const CHIP = "\uFFFC"; // stands for the next chip while the markdown is parsed
+
+/** `url` normalised when it is an http(s) URL, otherwise null. */
+export function safeUrl(url) {
+  if (typeof url !== "string") return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function hostname(href) {
+  try {
+    return new URL(href).hostname.replace(/^www\./, "");
+  } catch {
+    return null;
+  }
+}
+
+/** The sources a chip names, for its card: title, safe link, the located quote. */
+function chipDetails(segment, sources, citations) {
+  const byLabel = new Map(sources.map((s, i) => [String(s?.index ?? i + 1), s]));
+  const refs = segment.refs?.length ? segment.refs : [String(segment.sourceIndex ?? "")];
+  const cards = refs.map((label) => {
+    const source = byLabel.get(String(label));
+    const href = safeUrl(source?.url ?? (String(segment.sourceIndex) === String(label) ? segment.url : null));
+    const cited = citations.find((c) => String(c.sourceIndex) === String(label) && c.quote?.span);
+    const text = source?.text ?? source?.content;
+    const quote = cited && typeof text === "string" ? text.slice(cited.quote.span.start, cited.quote.span.end) : null;
+    return {
+      label: String(label),
+      found: Boolean(source) || (String(segment.sourceIndex) === String(label) && segment.valid),
+      title: String(source?.title ?? (String(segment.sourceIndex) === String(label) ? segment.title ?? "" : "")),
+      href,
+      host: href ? hostname(href) : null,
+      quote,
+    };
+  });
+  const missing = cards.filter((c) => !c.found).map((c) => c.label);
+  return {
+    label: String(segment.label ?? ""),
+    badge: refs.length > 1 ? `${refs[0]} +${refs.length - 1}` : String(refs[0] ?? segment.label ?? ""),
+    valid: segment.valid !== false,
+    reason: segment.valid === false
+      ? missing.length
+        ? `Cites ${missing.map((l) => `[${l}]`).join(", ")}, which ${missing.length > 1 ? "were" : "was"} not among the retrieved sources.`
+        : "This citation did not pass validation."
+      : null,
+    sources: cards,
+  };
+}
+
+function inline(text, chips) {
+  const out = [];
+  let plain = "";
+  const flush = () => {
+    if (plain) out.push({ type: "text", text: plain });
+    plain = "";
+  };
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === "\\" && /[!-/:-@[-`{-~]/.test(text[i + 1] ?? "")) {
+      plain += text[i + 1];
+      i += 2;
+      continue;
+    }
+    if (c === CHIP) {
+      flush();
+      out.push({ type: "chip", chip: chips.shift() });
+      i += 1;
+      continue;
+    }
+    if (c === "\n") {
+      flush();
+      out.push({ type: "break" });
+      i += 1;
+      continue;
+    }
+    if (c === "`") {
+      const run = /^`+/.exec(text.slice(i))[0];
+      const close = text.indexOf(run, i + run.length);
+      if (close > 0 && !text.slice(i + run.length, close).includes(CHIP)) {
+        flush();
+        out.push({ type: "code", text: text.slice(i + run.length, close) });
+        i = close + run.length;
+        continue;
+      }
+      plain += run;
+      i += run.length;
+      continue;
+    }
+    if ((c === "*" && text[i + 1] === "*") || (c === "_" && text[i + 1] === "_")) {
+      const close = text.indexOf(c + c, i + 2);
+      if (close > i + 2) {
+        flush();
+        out.push({ type: "strong", children: inline(text.slice(i + 2, close), chips) });
+        i = close + 2;
+        continue;
+      }
+    }
+    if (c === "*" && text[i + 1] !== " " && text[i + 1] !== "*") {
+      const close = text.indexOf("*", i + 1);
+      if (close > i + 1 && text[close - 1] !== " ") {
+        flush();
+        out.push({ type: "em", children: inline(text.slice(i + 1, close), chips) });
+        i = close + 1;
+        continue;
+      }
+    }
+    if (c === "[") {
+      const link = /^\[([^\]\n]*)\]\(([^)\s\uFFFC]*)(?:\s+"[^"\n]*")?\)/.exec(text.slice(i));
+      if (link) {
+        flush();
+        const children = inline(link[1], chips);
+        const href = safeUrl(link[2]);
+        out.push(href ? { type: "link", href, children } : { type: "span", children });
+        i += link[0].length;
+        continue;
+      }
+    }
+    if ((c === "h" || c === "H") && /^https?:\/\//i.test(text.slice(i, i + 8)) && !/[\p{L}\p{N}]/u.test(text[i - 1] ?? "")) {
+      const raw = /^[^\s<]+/.exec(text.slice(i))[0].replace(/[.,;:!?)\]'"]+$/, "").split(CHIP)[0];
+      const href = safeUrl(raw);
+      if (href) {
+        flush();
+        out.push({ type: "link", href, children: [{ type: "text", text: raw }] });
+        i += raw.length;
+        continue;
+      }
+    }
+    plain += c;
+    i += 1;
+  }
+  flush();
+  return out;
+}
+
+function blocks(lines, chips) {
+  const out = [];
+  let i = 0;
+  const isBlank = (line) => !line.trim();
+  const listItem = /^\s{0,3}([-*+]|\d{1,9}[.)])\s+(.*)$/;
+  const startsBlock = (line) =>
+    /^\s{0,3}(```|~~~|#{1,6}\s|>)/.test(line) || listItem.test(line);
+  while (i < lines.length) {
+    const line = lines[i];
+    if (isBlank(line)) {
+      i += 1;
+      continue;
+    }
+    const fence = /^\s{0,3}(`{3,}|~{3,})\s*([^`\s]*)/.exec(line);
+    if (fence) {
+      const body = [];
+      i += 1;
+      while (i < lines.length && !new RegExp(`^\\s{0,3}${fence[1][0]}{${fence[1].length},}\\s*$`).test(lines[i])) body.push(lines[i++]);
+      i += 1;
+      // A chip cannot sit in code (markers in code are not markers); drop stray ones.
+      const text = body.join("\n");
+      for (const _ of text.matchAll(new RegExp(CHIP, "g"))) chips.shift();
+      out.push({ type: "code", lang: fence[2] || null, text: text.replaceAll(CHIP, "") });
+      continue;
+    }
+    const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading) {
+      out.push({ type: "heading", level: heading[1].length, children: inline(heading[2], chips) });
+      i += 1;
+      continue;
+    }
+    if (/^\s{0,3}>/.test(line)) {
+      const quoted = [];
+      while (i < lines.length && /^\s{0,3}>/.test(lines[i])) quoted.push(lines[i++].replace(/^\s{0,3}>\s?/, ""));
+      out.push({ type: "quote", children: blocks(quoted, chips) });
+      continue;
+    }
+    const item = listItem.exec(line);
+    if (item) {
+      const ordered = /\d/.test(item[1]);
+      const items = [];
+      while (i < lines.length) {
+        const next = listItem.exec(lines[i]);
+        if (next && /\d/.test(next[1]) === ordered) {
+          items.push([next[2]]);
+          i += 1;
+        } else if (items.length && !isBlank(lines[i]) && /^\s+/.test(lines[i]) && !startsBlock(lines[i])) {
+          items.at(-1).push(lines[i].trim());
+          i += 1;
+        } else break;
+      }
+      out.push({ type: "list", ordered, items: items.map((parts) => inline(parts.join("\n"), chips)) });
+      continue;
+    }
+    const para = [];
+    while (i < lines.length && !isBlank(lines[i]) && (para.length === 0 || !startsBlock(lines[i]))) para.push(lines[i++]);
+    out.push({ type: "paragraph", children: inline(para.join("\n"), chips) });
+  }
+  return out;
+}
+
+/**
+ * The render tree of a report (or of `{ segments }` from a stream): blocks of
+ * paragraphs, headings, lists, quotes and code, their inline text, code, emphasis, safe
+ * links and chips. `options.sources` adds titles, links and quotes to the chips' cards.
+ */
+export function citationTree(report, options) {
+  const segments = Array.isArray(report?.segments) ? report.segments : [];
+  const sources = Array.isArray(options?.sources) ? options.sources : [];
+  const citations = Array.isArray(report?.citations) ? report.citations : [];
+  const chips = [];
+  let text = "";
+  for (const segment of segments) {
+    if (segment?.type === "cite") {
+      chips.push(chipDetails(segment, sources, citations));
+      text += CHIP;
+    } else {
+      text += String(segment?.text ?? "").replaceAll(CHIP, "\uFFFD");
+    }
+  }
+  return blocks(text.split(/\r?\n/), chips);
+}
+
+const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+export function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+function inlineHtml(nodes) {
+  return nodes.map((node) => {
+    switch (node.type) {
+      case "text": return escapeHtml(node.text);
+      case "break": return "<br>";
+      case "code": return `<code>${escapeHtml(node.text)}</code>`;
+      case "strong": return `<strong>${inlineHtml(node.children)}</strong>`;
+      case "em": return `<em>${inlineHtml(node.children)}</em>`;
+      case "span": return inlineHtml(node.children);
+      case "link": return `<a href="${escapeHtml(node.href)}" rel="noopener noreferrer nofollow">${inlineHtml(node.children)}</a>`;
+      case "chip": return chipHtml(node.chip);
+      default: return "";
+    }
+  }).join("");
+}
+
+function chipHtml(chip) {
+  const first = chip.sources[0];
+  const title = chip.valid
+    ? chip.sources.map((s) => s.title || s.host || `Source ${s.label}`).join(" · ")
+    : chip.reason;
+  const cls = `citeproof-chip${chip.valid ? "" : " citeproof-chip--invalid"}`;
+  const badge = escapeHtml(chip.badge);
+  const inner = first?.href && chip.valid
+    ? `<a href="${escapeHtml(first.href)}" rel="noopener noreferrer nofollow">${badge}</a>`
+    : badge;
+  return `<sup class="${cls}" title="${escapeHtml(title)}">${inner}</sup>`;
+}
+
+function blockHtml(nodes) {
+  return nodes.map((node) => {
+    switch (node.type) {
+      case "paragraph": return `<p>${inlineHtml(node.children)}</p>`;
+      case "heading": return `<h${node.level}>${inlineHtml(node.children)}</h${node.level}>`;
+      case "quote": return `<blockquote>${blockHtml(node.children)}</blockquote>`;
+      case "code": return `<pre><code>${escapeHtml(node.text)}</code></pre>`;
+      case "list": {
+        const tag = node.ordered ? "ol" : "ul";
+        return `<${tag}>${node.items.map((item) => `<li>${inlineHtml(item)}</li>`).join("")}</${tag}>`;
+      }
+      default: return "";
+    }
+  }).join("\n");
+}
+
+/** The report's cleaned answer as safe HTML with citation chips (see `citationTree`). */
+export function renderHtml(report, options) {
+  return `<div class="citeproof-answer">${blockHtml(citationTree(report, options))}</div>`;
+}

@@ -1,0 +1,96 @@
+// renderHtml, citationTree and the React components (server-rendered with react-dom)
+// through the built package: markdown with chips, and hostile input rendered inert.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+import { pkgDir } from "./helpers.mjs";
+import { TEXT_PAYLOADS, URL_PAYLOADS } from "./xss-payloads.mjs";
+
+const require = createRequire(import.meta.url);
+const { validate, renderHtml, citationTree } = require(join(pkgDir, "node", "citeproof.js"));
+const { createElement } = await import("react");
+const { renderToStaticMarkup } = await import("react-dom/server");
+const { CitedAnswer } = await import(join(pkgDir, "react.js"));
+
+const TAGS = new Set(["div", "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "pre", "code", "blockquote", "strong", "em", "a", "br", "sup", "span", "button"]);
+const ATTRIBUTES = new Set(["class", "title", "href", "rel", "target", "type", "aria-expanded", "aria-label", "data-valid"]);
+
+/** Every tag and attribute is one the renderer writes, and every href is http(s). */
+function assertInert(html, context) {
+  for (const [, slash, tag, attrs] of html.matchAll(/<(\/?)([a-zA-Z][\w-]*)([^>]*)>/g)) {
+    assert.ok(TAGS.has(tag.toLowerCase()), `${context}: unexpected <${slash}${tag}> in ${html}`);
+    for (const [, name, value] of attrs.replace(/\/\s*$/, "").matchAll(/([^\s=]+)(?:="([^"]*)")?/g)) {
+      assert.ok(ATTRIBUTES.has(name), `${context}: unexpected attribute ${name} in ${html}`);
+      if (name === "href") assert.match(value, /^https?:\/\//, `${context}: href ${value}`);
+    }
+  }
+}
+
+const sources = [
+  { title: "Boiling", url: "https://example.org/boil", text: "Water boils at 100 °C at sea level." },
+  { title: "Japan", url: "https://example.org/japan", text: "Tokyo is the capital of Japan." },
+];
+
+test("renderHtml: markdown blocks with chips, links and badges", () => {
+  const report = validate(
+    { answer: "# Facts\n\nWater **boils** at 100 °C [1].\n\n- Tokyo is the capital [2]\n- Both [1, 2]\n\nSee `code` and [docs](https://docs.test/a).", sources },
+  );
+  const html = renderHtml(report, { sources });
+  assert.match(html, /<h1>Facts<\/h1>/);
+  assert.match(html, /<strong>boils<\/strong>/);
+  assert.match(html, /<sup class="citeproof-chip" title="Boiling"><a href="https:\/\/example.org\/boil" rel="noopener noreferrer nofollow">1<\/a><\/sup>/);
+  assert.match(html, /<ul><li>Tokyo is the capital /);
+  assert.match(html, />1 \+1</, "a group badge");
+  assert.match(html, /<code>code<\/code>/);
+  assert.match(html, /<a href="https:\/\/docs.test\/a"/);
+  assertInert(html, "markdown");
+});
+
+test("citationTree: chips carry titles, safe links, located quotes and why they are invalid", () => {
+  const report = validate(
+    {
+      answer: "Water boils at 100 °C [1]. The moon [3].",
+      sources,
+      citations: [{ source: 1, quote: "boils at 100 °C" }],
+    },
+    { policy: "flag" },
+  );
+  const chips = citationTree(report, { sources }).flatMap((b) => b.children).filter((n) => n.type === "chip").map((n) => n.chip);
+  assert.equal(chips.length, 2);
+  assert.deepEqual(chips[0].sources[0], { label: "1", found: true, title: "Boiling", href: "https://example.org/boil", host: "example.org", quote: "boils at 100 °C" });
+  assert.equal(chips[1].valid, false);
+  assert.match(chips[1].reason, /\[3\], which was not among the retrieved sources/);
+});
+
+test("hostile answers, titles, URLs and quotes render inert in renderHtml and <CitedAnswer>", () => {
+  let cases = 0;
+  for (const text of TEXT_PAYLOADS) {
+    for (const url of URL_PAYLOADS.slice(0, 6)) {
+      const hostile = [
+        { title: text, url, text: `${text} quoted` },
+        { title: "ok", url: URL_PAYLOADS[(cases + 7) % URL_PAYLOADS.length], text: "plain" },
+      ];
+      const answer = `${text} claim [1]. ${text} [2] and [${text}](${url}).`;
+      const report = validate({ answer, sources: hostile, citations: [{ source: 1, quote: `${text} quoted` }] }, { policy: "flag" });
+      assertInert(renderHtml(report, { sources: hostile }), `renderHtml ${JSON.stringify(text)} ${JSON.stringify(url)}`);
+      const markup = renderToStaticMarkup(createElement(CitedAnswer, { report, sources: hostile }));
+      assertInert(markup, `CitedAnswer ${JSON.stringify(text)} ${JSON.stringify(url)}`);
+      cases += 1;
+    }
+  }
+  for (const url of URL_PAYLOADS) {
+    const report = validate({ answer: `Fact [1]. [x](${url})`, sources: [{ title: "t", url }] });
+    const tree = JSON.stringify(citationTree(report, { sources: [{ title: "t", url }] }));
+    assert.doesNotMatch(tree, /"href":"(?!https?:)/i, `unsafe href from ${JSON.stringify(url)}`);
+    cases += 1;
+  }
+  assert.ok(cases >= 250, `${cases} cases`);
+});
+
+test("<CitedAnswer> validates an answer itself when given answer and sources", () => {
+  const markup = renderToStaticMarkup(createElement(CitedAnswer, { answer: "Water boils [1]. Moon [9].", sources }));
+  assert.match(markup, /<button type="button" class="citeproof-chip__badge" aria-expanded="false" aria-label="Citation 1" data-valid="true">1<\/button>/);
+  assert.doesNotMatch(markup, /9/, "the invalid marker was cleaned away");
+  assertInert(markup, "answer");
+});

@@ -1,0 +1,132 @@
+// The React demo (www/), built with Vite and served on 127.0.0.1, driven in headless
+// Chromium: chips, their cards, streaming without half markers, hostile input inert.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+import { launchChromium, pkgDir, root, serveStatic } from "./helpers.mjs";
+
+const { validate } = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
+const examples = JSON.parse(readFileSync(join(root, "www", "src", "examples.json"), "utf8")).examples;
+
+const dist = join(root, "target", "www", "dist");
+const screenshots = join(root, "target", "www");
+let browser;
+let server;
+
+before(async () => {
+  execFileSync(join(root, "node_modules", ".bin", "vite"), ["build", "--config", join(root, "www", "vite.config.mjs")], { stdio: "pipe" });
+  mkdirSync(screenshots, { recursive: true });
+  server = await serveStatic(dist);
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A page on the demo; collects page errors and dialogs (an alert would be an XSS). */
+async function open() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const problems = { errors: [], dialogs: [] };
+  page.on("pageerror", (e) => problems.errors.push(String(e)));
+  page.on("dialog", async (d) => {
+    problems.dialogs.push(d.message());
+    await d.dismiss();
+  });
+  await page.goto(`${server.url}/index.html`);
+  await page.waitForSelector('[data-testid="gate"]');
+  return { page, problems };
+}
+
+test("chips render for every kept marker, and clicking one opens its card with the right source", async () => {
+  const { page, problems } = await open();
+  const answer = page.locator('[data-testid="answer"]');
+  const chips = answer.locator(".citeproof-chip__badge");
+  assert.ok((await chips.count()) >= 3, "the real answer has several chips");
+  const first = chips.first();
+  const badge = await first.textContent();
+  await first.click();
+  const card = answer.locator('[role="dialog"]');
+  await card.waitFor();
+  assert.equal(await first.getAttribute("aria-expanded"), "true");
+  const sources = JSON.parse(await page.locator('[data-testid="sources-input"]').inputValue());
+  const label = badge.split(" ")[0];
+  const source = sources.find((s, i) => String(s.index ?? i + 1) === label);
+  assert.equal(await card.locator(".citeproof-card__title").textContent(), source.title);
+  if (source.url) assert.equal(await card.locator("a").getAttribute("href"), new URL(source.url).href);
+  await page.keyboard.press("Escape");
+  await card.waitFor({ state: "detached" });
+  await page.screenshot({ path: join(screenshots, "demo.png"), fullPage: true });
+  assert.deepEqual(problems, { errors: [], dialogs: [] });
+  await page.close();
+});
+
+test("a broken answer shows its gate (as validate gives it), the findings and a cleaned answer without the bad markers", async () => {
+  const { page, problems } = await open();
+  const broken = examples.find((e) => e.id === "real-broken");
+  const expected = validate({ answer: broken.answer, sources: broken.sources });
+  assert.notEqual(expected.status, "pass");
+  await page.selectOption('[data-testid="example"]', "real-broken");
+  await page.waitForSelector(`[data-testid="gate"][data-status="${expected.status}"]`);
+  const findings = await page.locator('[data-testid="findings"]').textContent();
+  assert.match(findings, /out_of_range/);
+  assert.match(findings, /zero_index/);
+  const cleaned = await page.locator('[data-testid="cleaned"]').textContent();
+  assert.equal(cleaned, expected.cleanedAnswer);
+  assert.doesNotMatch(cleaned, /\[0\]|\[9\]/);
+  assert.deepEqual(problems, { errors: [], dialogs: [] });
+  await page.close();
+});
+
+test("stream mode never shows a partial marker and ends with the same report", async () => {
+  const { page, problems } = await open();
+  await page.selectOption('[data-testid="example"]', "unicode");
+  const oneShot = await page.locator('[data-testid="answer"]').textContent();
+  // Record the streamed answer's text after every DOM change.
+  await page.evaluate(() => {
+    window.__snapshots = [];
+    new MutationObserver(() => {
+      const node = document.querySelector('[data-testid="stream-answer"]');
+      if (node) window.__snapshots.push(node.textContent);
+    }).observe(document.getElementById("app"), { subtree: true, childList: true, characterData: true });
+  });
+  await page.click('[data-testid="stream"]');
+  await page.waitForSelector('[data-testid="stream-state"][data-state="done"]', { timeout: 20000 });
+  const snapshots = await page.evaluate(() => window.__snapshots);
+  assert.ok(snapshots.length > 5, `the answer streamed in pieces (${snapshots.length} snapshots)`);
+  for (const text of snapshots) {
+    assert.doesNotMatch(text, /[[【［][^\]】］]*$/, `half a marker shown: ${JSON.stringify(text)}`);
+    assert.doesNotMatch(text, /[\uD800-\uDBFF]$/, "half a surrogate pair shown");
+  }
+  assert.equal(await page.locator('[data-testid="stream-answer"]').textContent(), oneShot);
+  await page.screenshot({ path: join(screenshots, "demo-stream.png"), fullPage: true });
+  assert.deepEqual(problems, { errors: [], dialogs: [] });
+  await page.close();
+});
+
+test("hostile answers and sources render inert: no dialog, no script, no javascript: link", async () => {
+  const { page, problems } = await open();
+  const scriptsBefore = await page.locator("script").count();
+  await page.selectOption('[data-testid="example"]', "xss");
+  await page.waitForSelector('[data-testid="gate"]');
+  const answer = page.locator('[data-testid="answer"]');
+  for (const badge of await answer.locator(".citeproof-chip__badge").all()) {
+    await badge.click(); // open every card: titles and URLs are rendered there
+    await badge.click();
+  }
+  await answer.locator(".citeproof-chip__badge").first().click();
+  await page.click('[data-testid="stream"]');
+  await page.waitForSelector('[data-testid="stream-state"][data-state="done"]', { timeout: 20000 });
+  await page.waitForTimeout(200);
+  assert.equal(await page.locator("script").count(), scriptsBefore, "no script element was added");
+  assert.equal(await page.locator("#app img").count(), 0, "no img element was created");
+  const hrefs = await page.locator("#app a").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+  for (const href of hrefs) assert.match(href, /^https?:\/\//, `unsafe href ${href}`);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.deepEqual(problems, { errors: [], dialogs: [] });
+  await page.close();
+});
