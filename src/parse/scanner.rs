@@ -125,8 +125,6 @@ pub struct Markers<'p, 't> {
     custom: Vec<Option<(usize, usize)>>,
     /// The text may still grow (a stream): decisions that need more of it are not made.
     open: bool,
-    /// Position of the text's last line break (open scans).
-    last_newline: Option<usize>,
     /// The state before the decision being made (open scans).
     before: Resume,
     undecided: Undecided,
@@ -178,11 +176,6 @@ impl<'p, 't> Markers<'p, 't> {
             url_clear_until: 0,
             custom: vec![None; parser.patterns.len()],
             open,
-            last_newline: if open {
-                text.bytes().rposition(|b| b == b'\n')
-            } else {
-                None
-            },
             before: resume,
             undecided: Undecided::default(),
         };
@@ -211,15 +204,20 @@ impl<'p, 't> Markers<'p, 't> {
         }
     }
 
-    /// Open scans: the line holding `from` has not ended yet.
+    /// Open scans: the line holding `from` has not ended yet. Asked only about
+    /// decisions near the end of the text, so the search is short.
     fn line_open(&self, from: usize) -> bool {
-        self.open && self.last_newline.is_none_or(|n| n < from)
+        self.open
+            && !self
+                .bytes
+                .get(from..)
+                .is_some_and(|rest| rest.contains(&b'\n'))
     }
 
     /// Open scans: a search from `from`, bounded by its line and `bound` bytes, failed
     /// only because the text ended.
     fn search_open(&self, from: usize, bound: usize) -> bool {
-        self.line_open(from) && from + bound > self.bytes.len()
+        from + bound > self.bytes.len() && self.line_open(from)
     }
 
     /// Open scans: the decision at `at` needs more text; the scan stops before it.

@@ -20,20 +20,25 @@ thread_local! {
     static KEYS: RefCell<Vec<(usize, JsValue)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// `object[name]`, with `name` interned in [`KEYS`].
-fn get_field(object: &JsValue, name: &'static str) -> Option<JsValue> {
+/// `name` as a JS string, made once per name and kept in [`KEYS`].
+pub fn key(name: &'static str) -> JsValue {
     KEYS.with(|keys| {
         let mut keys = keys.borrow_mut();
         let address = name.as_ptr() as usize;
-        let index = match keys.iter().position(|(a, _)| *a == address) {
-            Some(i) => i,
+        match keys.iter().find(|(a, _)| *a == address) {
+            Some((_, key)) => key.clone(),
             None => {
-                keys.push((address, JsValue::from_str(name)));
-                keys.len() - 1
+                let key = JsValue::from_str(name);
+                keys.push((address, key.clone()));
+                key
             }
-        };
-        Reflect::get(object, &keys[index].1).ok()
+        }
     })
+}
+
+/// `object[name]`.
+fn get_field(object: &JsValue, name: &'static str) -> Option<JsValue> {
+    Reflect::get(object, &key(name)).ok()
 }
 
 /// A JS object being read, the path that names it, and the error code for bad fields.

@@ -4,7 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::errors::to_js_error;
-use super::read::{read_input_with, read_options};
+use super::read::{key, read_input_with, read_options};
 use super::validate::{InputArg, ValidateOptionsArg, now, to_js};
 use super::{enter, read_text_at};
 use crate::model::Span;
@@ -58,14 +58,16 @@ impl CitationStream {
         enter();
         let delta = read_text_at(&self.join_surrogates(&delta)?, "delta")?;
         let pushed = self.core.push(&delta).map_err(|e| to_js_error(&e))?;
-        let events = js_sys::Array::new();
-        for event in pushed.events {
-            events.push(&self.event_to_js(event)?);
-        }
-        object(&[
-            ("text", pushed.text.as_str().into()),
-            ("events", events.into()),
-        ])
+        let events = if pushed.events.is_empty() {
+            JsValue::UNDEFINED
+        } else {
+            let events = js_sys::Array::new();
+            for event in pushed.events {
+                events.push(&self.event_to_js(event)?);
+            }
+            events.into()
+        };
+        Ok(stream_chunk(&pushed.text, &events))
     }
 
     /// Ends the stream: `{ text, report }`, the rest of the cleaned answer and the
@@ -107,8 +109,8 @@ impl CitationStream {
             Some(high) => high.concat(text),
             None => text.clone(),
         };
-        let len = text.length();
-        if len > 0 && (0xD800..0xDC00).contains(&(text.char_code_at(len - 1) as u32)) {
+        if ends_in_high_surrogate(&text) {
+            let len = text.length();
             self.pending_high = Some(text.slice(len - 1, len));
             text = text.slice(0, len - 1);
         }
@@ -139,7 +141,7 @@ impl CitationStream {
                     *span = self.answer_offsets.convert(answer, *span, unit);
                 }
                 let value = to_js(&finding)?;
-                js_sys::Reflect::set(&value, &"type".into(), &"finding".into())?;
+                js_sys::Reflect::set(&value, &key("type"), &"finding".into())?;
                 Ok(value)
             }
         }
@@ -147,10 +149,10 @@ impl CitationStream {
 }
 
 /// A JS object with these fields.
-fn object(fields: &[(&str, JsValue)]) -> Result<JsValue, JsValue> {
+fn object(fields: &[(&'static str, JsValue)]) -> Result<JsValue, JsValue> {
     let object = js_sys::Object::new();
     for (name, value) in fields {
-        js_sys::Reflect::set(&object, &JsValue::from_str(name), value)?;
+        js_sys::Reflect::set(&object, &key(name), value)?;
     }
     Ok(object.into())
 }
@@ -176,6 +178,14 @@ impl SpanConverter {
         self.last = Some((span, units));
         units
     }
+}
+
+#[wasm_bindgen(module = "/src/wasm/text.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = endsInHighSurrogate)]
+    fn ends_in_high_surrogate(text: &js_sys::JsString) -> bool;
+    #[wasm_bindgen(js_name = streamChunk)]
+    fn stream_chunk(text: &str, events: &JsValue) -> JsValue;
 }
 
 #[wasm_bindgen(module = "/src/wasm/transform.js")]

@@ -5,3 +5,14 @@ const encoder = new TextEncoder();
 export function encodeInto(text, target) {
   return encoder.encodeInto(text, target).written;
 }
+
+// Whether `text` ends with the first half of a surrogate pair (a stream delta cut there).
+export function endsInHighSurrogate(text) {
+  const last = text.charCodeAt(text.length - 1);
+  return last >= 0xd800 && last < 0xdc00;
+}
+
+// What CitationStream.push returns; one call instead of one per field.
+export function streamChunk(text, events) {
+  return { text, events: events ?? [] };
+}

@@ -1,0 +1,78 @@
+// Issue 7's measurement: CitationStream through the wasm API in Node. Answers of 1 KB,
+// 10 KB and 100 KB (real ExpertQA answers with their markers, repeated) are pushed in
+// 20-character deltas; prints µs per push, the whole stream (pushes + finish) against
+// one-shot `validate` on the same text, and µs per KB to show the cost is linear.
+//
+//   node benches/stream.mjs        (needs pkg/node: node scripts/build-pkg.mjs node)
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { cpus } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const { validate, CitationStream } = createRequire(import.meta.url)(join(root, "pkg", "node", "citeproof.js"));
+const answers = readFileSync(join(root, "..", "shared", "data", "answers-val.jsonl"), "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line));
+const sources = answers[0].sources;
+
+/** About `bytes` of real answer text (answers joined by blank lines). */
+function answerOf(bytes) {
+  let text = "";
+  for (let i = 0; text.length < bytes; i = (i + 1) % answers.length) text += answers[i].answer + "\n\n";
+  return text.slice(0, bytes);
+}
+
+function deltas(text, size) {
+  const out = [];
+  for (let at = 0; at < text.length; at += size) out.push(text.slice(at, at + size));
+  return out;
+}
+
+function median(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+}
+
+/** Median wall time in ms of `run` over repetitions filling about `budgetMs`. */
+function time(run, budgetMs = 1500) {
+  run();
+  const samples = [];
+  const start = performance.now();
+  while (performance.now() - start < budgetMs || samples.length < 5) {
+    const t = performance.now();
+    run();
+    samples.push(performance.now() - t);
+  }
+  return median(samples);
+}
+
+console.log(`CitationStream, 20-character deltas, through the wasm API (Node ${process.version}, ${cpus()[0].model})`);
+console.log("answer   pushes   µs/push   stream ms   validate ms   stream/validate   stream µs/KB");
+for (const size of [1_000, 10_000, 100_000]) {
+  const answer = answerOf(size);
+  const pieces = deltas(answer, 20);
+  const streamMs = time(() => {
+    const stream = new CitationStream({ sources });
+    for (const piece of pieces) stream.push(piece);
+    const end = stream.finish();
+    if (!end.report) throw new Error("no report");
+    stream.free();
+  });
+  // The pushes alone: the stream is made (sources read) outside the timed part.
+  const pushSamples = [];
+  for (let run = 0; run < 40; run++) {
+    const stream = new CitationStream({ sources });
+    const t = performance.now();
+    for (const piece of pieces) stream.push(piece);
+    pushSamples.push(performance.now() - t);
+    stream.free();
+  }
+  const pushUs = (median(pushSamples.slice(5)) * 1000) / pieces.length;
+  const validateMs = time(() => validate({ answer, sources }));
+  console.log(
+    `${String(size / 1000).padStart(4)} KB ${String(pieces.length).padStart(8)} ${pushUs.toFixed(2).padStart(9)} ${streamMs.toFixed(2).padStart(11)} ${validateMs.toFixed(2).padStart(13)} ${(streamMs / validateMs).toFixed(2).padStart(17)} ${((streamMs * 1000) / (size / 1000)).toFixed(0).padStart(14)}`,
+  );
+}
