@@ -58,20 +58,28 @@ const MISSING_NUMBER: f64 = 0.8;
 struct HashList {
     /// Slots hold `hash | 1`-style non-zero keys; 0 marks an empty slot.
     slots: Vec<u64>,
+    /// How often each slot's key was inserted.
+    counts: Vec<u32>,
     len: usize,
 }
 
 impl HashList {
     fn from(items: Vec<u64>) -> HashList {
-        let capacity = (items.len() * 2).next_power_of_two().max(8);
-        let mut set = HashList {
-            slots: vec![0; capacity],
-            len: 0,
-        };
+        let mut set = HashList::with_capacity(items.len());
         for item in items {
             set.insert(item);
         }
         set
+    }
+
+    /// An empty set with room for `items` keys.
+    fn with_capacity(items: usize) -> HashList {
+        let capacity = (items * 2).next_power_of_two().max(8);
+        HashList {
+            slots: vec![0; capacity],
+            counts: vec![0; capacity],
+            len: 0,
+        }
     }
 
     /// The non-zero key stored for `item` (0 is the empty marker).
@@ -79,38 +87,41 @@ impl HashList {
         if item == 0 { 1 } else { item }
     }
 
+    /// Adds `item` (counting repeats). The table never fills up: it is sized for all
+    /// items at creation.
     fn insert(&mut self, item: u64) {
         let key = HashList::key(item);
         let mask = self.slots.len() - 1;
         let mut at = (key as usize) & mask;
-        while self.slots[at] != 0 {
-            if self.slots[at] == key {
-                return;
-            }
+        while self.slots[at] != 0 && self.slots[at] != key {
             at = (at + 1) & mask;
         }
-        self.slots[at] = key;
-        self.len += 1;
+        if self.slots[at] == 0 {
+            self.slots[at] = key;
+            self.len += 1;
+        }
+        self.counts[at] += 1;
     }
 
-    fn contains(&self, item: &u64) -> bool {
+    /// How many times `item` was inserted.
+    fn count(&self, item: &u64) -> u32 {
         if self.slots.is_empty() {
-            return false;
+            return 0;
         }
         let key = HashList::key(*item);
         let mask = self.slots.len() - 1;
         let mut at = (key as usize) & mask;
         while self.slots[at] != 0 {
             if self.slots[at] == key {
-                return true;
+                return self.counts[at];
             }
             at = (at + 1) & mask;
         }
-        false
+        0
     }
 
-    fn is_empty(&self) -> bool {
-        self.len == 0
+    fn contains(&self, item: &u64) -> bool {
+        self.count(item) > 0
     }
 
     /// The stored keys, in table order.
@@ -119,53 +130,90 @@ impl HashList {
     }
 }
 
-/// What a text offers to comparisons: its content terms, word pairs and 5-grams, and
-/// its sentences with their content terms (for pointing at the supporting sentence).
+/// What a text offers to comparisons: its content terms, word pairs and 5-grams.
 #[derive(Clone, Debug, Default)]
 struct Profile {
     terms: HashList,
     pairs: HashList,
     grams: HashList,
     chars: usize,
-    sentences: Vec<(Span, Vec<u64>)>,
+    /// 5-grams in the text, kept or not (0: too short to compare).
+    gram_count: usize,
 }
 
 impl Profile {
-    fn new(text: &str) -> Profile {
-        let chars = text.chars().count();
-        let (mut terms, mut pairs, mut grams) = (Vec::new(), Vec::new(), Vec::with_capacity(chars));
-        let mut sentences = Vec::new();
+    /// The profile of `text`; with `keep`, only the hashes in it (the vocabulary of the
+    /// claims a scorer will be asked about) are stored.
+    fn new(text: &str, keep: Option<&HashList>) -> Profile {
+        let kept = |h: &u64| keep.is_none_or(|k| k.contains(h));
+        let (mut terms, mut pairs, mut grams) = (Vec::new(), Vec::new(), Vec::new());
         let mut previous: Option<u64> = None;
-        let mut sentence = (0, Vec::new());
-        let mut gap_start = 0;
         for token in tokens(text) {
             let h = token.hash;
-            // A sentence ends in the gap before this token.
-            if text[gap_start..token.start].contains(['.', '!', '?', '\n', '。']) {
-                let done = std::mem::take(&mut sentence.1);
-                sentences.push((Span::new(sentence.0, token.start), done));
-                sentence.0 = token.start;
-            }
-            if !token.stop {
+            if !token.stop && kept(&h) {
                 terms.push(h);
-                sentence.1.push(h);
             }
             if let Some(p) = previous {
-                pairs.push(pair_hash(p, h));
+                let pair = pair_hash(p, h);
+                if kept(&pair) {
+                    pairs.push(pair);
+                }
             }
             previous = Some(h);
-            gap_start = token.end;
         }
-        sentences.push((Span::new(sentence.0, text.len()), sentence.1));
-        for_each_gram(text, |g| grams.push(g));
+        let mut gram_count = 0;
+        let chars = for_each_gram(text, |g| {
+            gram_count += 1;
+            if kept(&g) {
+                grams.push(g);
+            }
+        });
         Profile {
             terms: HashList::from(terms),
             pairs: HashList::from(pairs),
             grams: HashList::from(grams),
             chars,
-            sentences,
+            gram_count,
         }
     }
+}
+
+/// Every term, word pair and 5-gram hash of `claims`.
+fn vocabulary(claims: &[&str]) -> HashList {
+    let mut hashes = Vec::new();
+    for claim in claims {
+        let mut previous: Option<u64> = None;
+        for token in tokens(claim) {
+            hashes.push(token.hash);
+            if let Some(p) = previous {
+                hashes.push(pair_hash(p, token.hash));
+            }
+            previous = Some(token.hash);
+        }
+        for_each_gram(claim, |g| hashes.push(g));
+    }
+    HashList::from(hashes)
+}
+
+/// The sentences of `text` (split in the gaps between words at `.`, `!`, `?`, a line
+/// break or `。`) with their content terms.
+fn sentences(text: &str) -> Vec<(Span, Vec<u64>)> {
+    let mut sentences = Vec::new();
+    let mut sentence = (0, Vec::new());
+    let mut gap_start = 0;
+    for token in tokens(text) {
+        if text[gap_start..token.start].contains(['.', '!', '?', '\n', '。']) {
+            let done = std::mem::take(&mut sentence.1);
+            sentences.push((Span::new(sentence.0, token.start), done));
+            sentence.0 = token.start;
+        }
+        if !token.stop {
+            sentence.1.push(token.hash);
+        }
+        gap_start = token.end;
+    }
+    sentences.push((Span::new(sentence.0, text.len()), sentence.1));
+    sentences
 }
 
 /// The claim side of a comparison, computed once per claim.
@@ -219,19 +267,28 @@ pub struct SupportScorer<'a> {
     sources: Vec<&'a str>,
     profiles: Vec<Profile>,
     /// Document frequency of each content term over the sources.
-    df: HashMap<u64, u32>,
+    df: HashList,
 }
 
 impl<'a> SupportScorer<'a> {
     /// Profiles every source text (an empty text supports nothing).
     pub fn new<S: AsRef<str>>(sources: &'a [S]) -> SupportScorer<'a> {
+        SupportScorer::profile(sources, None)
+    }
+
+    /// A scorer that will only be asked about `claims`: each source keeps only what
+    /// those claims contain, which makes profiling several times cheaper. Scores are the
+    /// same as [`SupportScorer::new`]'s for these claims.
+    pub fn for_claims<S: AsRef<str>>(sources: &'a [S], claims: &[&str]) -> SupportScorer<'a> {
+        SupportScorer::profile(sources, Some(&vocabulary(claims)))
+    }
+
+    fn profile<S: AsRef<str>>(sources: &'a [S], keep: Option<&HashList>) -> SupportScorer<'a> {
         let sources: Vec<&str> = sources.iter().map(AsRef::as_ref).collect();
-        let profiles: Vec<Profile> = sources.iter().map(|s| Profile::new(s)).collect();
-        let mut df: HashMap<u64, u32> = HashMap::new();
+        let profiles: Vec<Profile> = sources.iter().map(|s| Profile::new(s, keep)).collect();
+        let mut df = HashList::with_capacity(profiles.iter().map(|p| p.terms.len).sum());
         for p in &profiles {
-            for t in p.terms.iter() {
-                *df.entry(t).or_insert(0) += 1;
-            }
+            p.terms.iter().for_each(|t| df.insert(t));
         }
         SupportScorer {
             sources,
@@ -248,7 +305,7 @@ impl<'a> SupportScorer<'a> {
         for token in tokens(claim) {
             let h = token.hash;
             if !token.stop && !terms.iter().any(|(t, _, _)| *t == h) {
-                let df = f64::from(self.df.get(&h).copied().unwrap_or(0));
+                let df = f64::from(self.df.count(&h));
                 terms.push((h, (1.0 + (docs + 1.0) / (df + 0.5)).ln(), token.number));
             }
             if let Some(p) = previous {
@@ -272,7 +329,7 @@ impl<'a> SupportScorer<'a> {
     /// The blend of the three overlaps of `claim` with source `i`, before contrast.
     fn blend(&self, claim: &ClaimProfile, i: usize) -> f64 {
         let p = &self.profiles[i];
-        if claim.terms.is_empty() || p.grams.is_empty() {
+        if claim.terms.is_empty() || p.gram_count == 0 {
             return 0.0;
         }
         let found: f64 = claim
@@ -301,13 +358,21 @@ impl<'a> SupportScorer<'a> {
     }
 
     fn support_with(&self, profile: &ClaimProfile, i: usize, best: Option<f64>) -> Support {
-        let span = self.best_sentence(profile, i);
         let absolute = self.blend(profile, i);
         let best = best.unwrap_or_else(|| {
             (0..self.profiles.len())
                 .map(|j| self.blend(profile, j))
                 .fold(0.0, f64::max)
         });
+        Support {
+            score: self.score(profile, i, absolute, best),
+            span: self.best_sentence(profile, i),
+        }
+    }
+
+    /// The score of source `i` from its blend (`absolute`) and the best blend of any
+    /// source: contrast, cited-length prior, missing numbers, squashed into 0–1.
+    fn score(&self, profile: &ClaimProfile, i: usize, absolute: f64, best: f64) -> f64 {
         let relative = if best > 0.0 { absolute / best } else { 0.0 };
         let p = &self.profiles[i];
         let missing_numbers = profile
@@ -321,21 +386,38 @@ impl<'a> SupportScorer<'a> {
             overlap * (1.0 + LENGTH_WEIGHT * length) * MISSING_NUMBER.powi(missing_numbers as i32);
         // A monotone squash into 0–1 (ranking unchanged).
         let score = 1.0 - (-SQUASH * raw).exp();
-        Support {
-            score: (score.clamp(0.0, 1.0) * 1000.0).round() / 1000.0,
-            span,
-        }
+        (score.clamp(0.0, 1.0) * 1000.0).round() / 1000.0
     }
 
-    /// Scores `claim` against every source: `scores[i]` for source `i`.
+    /// Scores `claim` against every source: `scores[i]` for source `i`, with the passage
+    /// sentence each rests on.
     pub fn support_all(&self, claim: &str) -> Vec<Support> {
         let profile = self.claim_profile(claim);
+        self.scores_of(&profile)
+            .into_iter()
+            .enumerate()
+            .map(|(i, score)| Support {
+                score,
+                span: self.best_sentence(&profile, i),
+            })
+            .collect()
+    }
+
+    /// The scores of `claim` against every source (what [`SupportScorer::support_all`]
+    /// gives without looking for the supporting sentences).
+    pub fn scores(&self, claim: &str) -> Vec<f64> {
+        self.scores_of(&self.claim_profile(claim))
+    }
+
+    fn scores_of(&self, profile: &ClaimProfile) -> Vec<f64> {
         let blends: Vec<f64> = (0..self.profiles.len())
-            .map(|j| self.blend(&profile, j))
+            .map(|j| self.blend(profile, j))
             .collect();
         let best = blends.iter().copied().fold(0.0, f64::max);
-        (0..self.profiles.len())
-            .map(|i| self.support_with(&profile, i, Some(best)))
+        blends
+            .iter()
+            .enumerate()
+            .map(|(i, &absolute)| self.score(profile, i, absolute, best))
             .collect()
     }
 
@@ -354,8 +436,7 @@ impl<'a> SupportScorer<'a> {
         let text = self.sources[i];
         let claim_terms = HashList::from(claim.terms.iter().map(|(t, _, _)| *t).collect());
         let hits = |terms: &[u64]| terms.iter().filter(|t| claim_terms.contains(t)).count();
-        let best = self.profiles[i]
-            .sentences
+        let best = sentences(text)
             .iter()
             .map(|(span, terms)| (hits(terms), *span))
             .fold((0, Span::new(0, text.len())), |best, next| {
@@ -394,6 +475,26 @@ mod tests {
             &sources[0][s.span.range()],
             "The reactor reached criticality in 1942 in Chicago."
         );
+    }
+
+    #[test]
+    fn a_scorer_for_known_claims_scores_like_the_full_one() {
+        let sources = [
+            "The reactor reached criticality in December 1942 in Chicago under Fermi.",
+            "Berlin is the capital of Germany; 3.7 million people live there.",
+            "Short",
+            "",
+        ];
+        let claims = [
+            "The reactor reached criticality in 1942.",
+            "Berlin has 3.7 million people.",
+            "Fermi led it",
+        ];
+        let full = SupportScorer::new(&sources);
+        let known = SupportScorer::for_claims(&sources, &claims);
+        for claim in claims {
+            assert_eq!(full.scores(claim), known.scores(claim), "{claim}");
+        }
     }
 
     #[test]

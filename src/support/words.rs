@@ -30,31 +30,41 @@ pub(super) fn pair_hash(a: u64, b: u64) -> u64 {
 }
 
 /// Calls `f` with the hash of every 5-character window of `text` folded to lower case
-/// with single spaces.
-pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) {
+/// with single spaces; returns the number of characters of `text`. The window hash is a
+/// polynomial rolling hash (one multiply-add per character), then mixed.
+pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) -> usize {
+    /// The base of the rolling hash and its fifth power (to drop the oldest character).
+    const BASE: u64 = 0x9e37_79b9_7f4a_7c15;
+    const DROP: u64 = BASE
+        .wrapping_mul(BASE)
+        .wrapping_mul(BASE)
+        .wrapping_mul(BASE)
+        .wrapping_mul(BASE);
     let mut window = [0u64; GRAM];
     let mut filled = 0usize;
+    let mut rolling: u64 = 0;
     let mut last_space = true;
-    let mut push = |c: char| {
-        window.copy_within(1.., 0);
-        window[GRAM - 1] = u64::from(u32::from(c));
-        filled += 1;
-        if filled >= GRAM {
-            let mut h: u64 = 0x9e37_79b9_7f4a_7c15;
-            for &w in &window {
-                h = (h ^ w).wrapping_mul(0xbf58_476d_1ce4_e5b9).rotate_left(29);
-            }
-            f(h);
-        }
-    };
+    let mut chars = 0;
     for c in text.chars() {
+        chars += 1;
         let c = if c.is_whitespace() { ' ' } else { c };
         if c == ' ' && last_space {
             continue;
         }
         last_space = c == ' ';
-        push(fold_case(c));
+        let code = u64::from(u32::from(fold_case(c))) + 1;
+        let slot = filled % GRAM;
+        rolling = rolling
+            .wrapping_mul(BASE)
+            .wrapping_add(code)
+            .wrapping_sub(window[slot].wrapping_mul(DROP));
+        window[slot] = code;
+        filled += 1;
+        if filled >= GRAM {
+            f(mix(rolling));
+        }
     }
+    chars
 }
 
 /// One word: its normalised term, whether it is a stopword, whether it is a number.
@@ -74,6 +84,14 @@ pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
     let mut at = 0;
     std::iter::from_fn(move || {
         while at < text.len() {
+            let b = bytes[at];
+            if b < 0x80 {
+                if b.is_ascii_alphanumeric() {
+                    break;
+                }
+                at += 1;
+                continue;
+            }
             let (c, len) = char_at(text, at);
             if c.is_alphanumeric() {
                 break;
@@ -85,6 +103,11 @@ pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
         }
         let start = at;
         while at < text.len() {
+            let b = bytes[at];
+            if b.is_ascii_alphanumeric() {
+                at += 1;
+                continue;
+            }
             let (c, len) = char_at(text, at);
             let inside_number = (c == '.' || c == ',')
                 && bytes[at - 1].is_ascii_digit()
@@ -144,13 +167,30 @@ fn term(raw: &str) -> (u64, bool, bool) {
 /// (sorted once), not strings: a string binary search per word was a tenth of support
 /// scoring.
 fn is_stopword_hash(word_hash: u64) -> bool {
-    static HASHES: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
-    let hashes = HASHES.get_or_init(|| {
-        let mut hashes: Vec<u64> = STOPWORDS.iter().map(|w| hash(w.as_bytes())).collect();
-        hashes.sort_unstable();
-        hashes
+    /// Open addressing over the (well-mixed) hashes; at most a few probes per word.
+    const SLOTS: usize = 1024;
+    static TABLE: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = vec![0u64; SLOTS];
+        for word in STOPWORDS {
+            let h = hash(word.as_bytes()) | 1;
+            let mut at = h as usize % SLOTS;
+            while table[at] != 0 {
+                at = (at + 1) % SLOTS;
+            }
+            table[at] = h;
+        }
+        table
     });
-    hashes.binary_search(&word_hash).is_ok()
+    let key = word_hash | 1;
+    let mut at = key as usize % SLOTS;
+    while table[at] != 0 {
+        if table[at] == key {
+            return true;
+        }
+        at = (at + 1) % SLOTS;
+    }
+    false
 }
 
 /// How much of `word` the stemmer keeps, and what it appends.

@@ -333,7 +333,13 @@ pub(super) fn check_support(
     if texts.iter().all(|t| t.is_empty()) {
         return;
     }
-    let scorer = SupportScorer::new(&texts);
+    let claims: Vec<&str> = citations
+        .iter()
+        .zip(positions)
+        .filter(|(c, p)| c.valid && p.is_some_and(|p| !texts[p].is_empty()))
+        .filter_map(|(c, _)| c.claim.map(|span| &answer[span.range()]))
+        .collect();
+    let scorer = SupportScorer::for_claims(&texts, &claims);
     let mut scored: Vec<(crate::model::Span, Vec<f64>)> = Vec::new();
     for (citation, position) in citations.iter_mut().zip(positions) {
         let (Some(claim), Some(p)) = (citation.claim, *position) else {
@@ -346,7 +352,7 @@ pub(super) fn check_support(
             Some((_, scores)) => scores.clone(),
             None => {
                 let text = &answer[claim.range()];
-                let lexical = scorer.support_all(text).into_iter().map(|s| s.score);
+                let lexical = scorer.scores(text).into_iter();
                 // With external (embedding) scores, each source's score is the mean of both.
                 let scores: Vec<f64> = match external.and_then(|e| e.get(text)) {
                     Some(cosines) => lexical
