@@ -96,6 +96,12 @@ impl CitationStream {
     pub fn released(&self) -> String {
         self.core.released().to_string()
     }
+
+    /// The answer received so far, as pushed (what the report's spans index).
+    #[wasm_bindgen(getter)]
+    pub fn answer(&self) -> String {
+        self.core.answer().to_string()
+    }
 }
 
 impl CitationStream {

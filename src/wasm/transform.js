@@ -48,6 +48,7 @@ export function makeTransform(stream, input, options) {
 
   const finish = () => {
     if (!finished) {
+      transform.answer = stream.answer;
       finished = stream.finish();
       resolveReport(finished.report);
     }
@@ -234,5 +235,6 @@ export function makeTransform(stream, input, options) {
     },
   });
   transform.report = report;
+  transform.answer = null; // the whole answer as it came in, once the stream has ended
   return transform;
 }

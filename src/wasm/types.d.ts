@@ -264,6 +264,8 @@ export interface CitationsEvent {
 export interface CiteproofTransform extends TransformStream<Uint8Array | string, Uint8Array | string> {
   /** The report of the whole answer, once the stream has ended. */
   report: Promise<Report>;
+  /** The whole answer as it came in (what the report's spans index), once ended. */
+  answer: string | null;
 }
 
 /** Options of `renderHtml` / `citationTree`. */

@@ -1,4 +1,5 @@
 // Shared helpers for the JS tests: paths, a static file server on 127.0.0.1, Chromium.
+import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { dirname, extname, join, normalize } from "node:path";
@@ -73,4 +74,37 @@ export async function pageResult(browser, url) {
 /** A fresh temporary directory. */
 export function tempDir(prefix) {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/**
+ * Starts `wrangler dev` (local workerd) in `dir` on 127.0.0.1 with `vars`; resolves when
+ * `probe` (a path) answers. `{ url, log(), stop() }`.
+ */
+export async function startWrangler(dir, { vars = {}, probe = "/" } = {}) {
+  const port = 18000 + Math.floor(Math.random() * 4000);
+  const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--show-interactive-dev-session=false"];
+  for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
+  const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" };
+  const child = spawn(join(root, "node_modules", ".bin", "wrangler"), args, { cwd: dir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout.on("data", (d) => (log += d));
+  child.stderr.on("data", (d) => (log += d));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () => {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  };
+  for (let i = 0; i < 360; i++) {
+    try {
+      await fetch(`${url}${probe}`);
+      return { url, log: () => log, stop };
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  stop();
+  throw new Error(`wrangler dev did not start in ${dir}:\n${log}`);
 }

@@ -3,11 +3,11 @@
 // web target in Chromium without a bundler, and the workerd export under wrangler dev.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync, cpSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { launchChromium, pageResult, pkgDir, root, serveStatic, tempDir } from "./helpers.mjs";
+import { launchChromium, pageResult, pkgDir, root, serveStatic, startWrangler, tempDir } from "./helpers.mjs";
 
 const ANSWER = "東京は首都です【1】。Family 👩‍👩‍👧 [2], `code[3]` and [4-5].";
 // What every runtime must print: the raw markers, each equal to answer.slice(span).
@@ -121,29 +121,11 @@ export default {
 };\n`,
   );
   writeFileSync(join(dir, "wrangler.toml"), `name = "citeproof-test"\nmain = "src/index.js"\ncompatibility_date = "2025-01-01"\n`);
-  const port = 18000 + Math.floor(Math.random() * 2000);
-  const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" };
-  const child = spawn(bin("wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port)], {
-    cwd: dir,
-    env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let log = "";
-  child.stdout.on("data", (d) => (log += d));
-  child.stderr.on("data", (d) => (log += d));
+  const worker = await startWrangler(dir);
   try {
-    let body;
-    for (let i = 0; i < 120 && body === undefined; i++) {
-      try {
-        const res = await fetch(`http://127.0.0.1:${port}/`);
-        if (res.ok) body = await res.json();
-      } catch {
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
-    assert.deepEqual(body, { markers: EXPECTED, streamed: STREAMED }, `wrangler log:\n${log}`);
+    const body = await (await fetch(`${worker.url}/`)).json();
+    assert.deepEqual(body, { markers: EXPECTED, streamed: STREAMED }, `wrangler log:\n${worker.log()}`);
   } finally {
-    process.kill(-child.pid, "SIGTERM");
+    worker.stop();
   }
 });

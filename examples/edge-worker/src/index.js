@@ -1,0 +1,236 @@
+// citeproof edge worker: sits between an app and its LLM, verifies the citations of every
+// answer against the sources retrieved for it, and only then forwards it.
+//
+// Routes
+//   POST /v1/chat               { question, sources, stream?, model? } -> { answer, citations, confidence, status, findings, audit_id }
+//   POST /v1/chat/completions   an OpenAI chat request + `sources` -> the OpenAI response, cleaned, + `citeproof`
+//   GET  /metrics               Prometheus text for this isolate
+//
+// Sources come from the caller (`sources` in the request body) or, when the caller sends
+// none, from the upstream's response (a top-level `sources` array, as RAG backends return).
+//
+// Environment
+//   UPSTREAM_URL         the LLM endpoint (OpenAI chat completions or Anthropic messages)
+//   UPSTREAM_FORMAT      "openai" (default) or "anthropic"
+//   UPSTREAM_API_KEY     sent as `Authorization: Bearer …` (openai) or `x-api-key` (anthropic)
+//   UPSTREAM_TIMEOUT_MS  default 30000; a slower upstream gives 504
+//   MODEL                model name when the caller gives none
+//   CITEPROOF_MODE       "verify" (default) or "passthrough" (forward untouched; for load comparison)
+//   AUDIT_QUEUE / AUDIT_KV  optional Queue / KV bindings that also receive each audit record
+import {
+  Metrics,
+  auditRecord,
+  citeproofTransform,
+  formatContext,
+  rejectionResponse,
+  repairPrompt,
+  validate,
+  validateRequest,
+} from "citeproof";
+
+const metrics = new Metrics();
+const upstreamErrors = { status: 0, timeout: 0, network: 0 };
+
+const json = (body, status = 200, headers = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+
+class UpstreamError extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.kind = kind; // "status" | "timeout" | "network"
+  }
+}
+
+/** Calls the upstream LLM with `messages`; resolves to the Response (a stream when asked). */
+async function callUpstream(env, { messages, model, stream }) {
+  const format = env.UPSTREAM_FORMAT ?? "openai";
+  const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
+  const rest = messages.filter((m) => m.role !== "system");
+  const body =
+    format === "anthropic"
+      ? { model: model ?? env.MODEL ?? "claude", max_tokens: 1024, system: system || undefined, messages: rest, stream }
+      : { model: model ?? env.MODEL ?? "gpt", messages, stream };
+  const headers = { "content-type": "application/json" };
+  if (env.UPSTREAM_API_KEY) {
+    if (format === "anthropic") headers["x-api-key"] = env.UPSTREAM_API_KEY;
+    else headers.authorization = `Bearer ${env.UPSTREAM_API_KEY}`;
+  }
+  const timeout = Number(env.UPSTREAM_TIMEOUT_MS ?? 30000);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeout);
+  let response;
+  try {
+    response = await fetch(env.UPSTREAM_URL, { method: "POST", headers, body: JSON.stringify(body), signal: controller.signal });
+    if (!stream) await response.clone().arrayBuffer(); // the whole body within the timeout
+  } catch (error) {
+    clearTimeout(timer);
+    if (controller.signal.aborted) throw new UpstreamError("timeout", `upstream did not answer within ${timeout} ms`);
+    throw new UpstreamError("network", `upstream unreachable: ${error.message}`);
+  }
+  clearTimeout(timer);
+  if (!response.ok) throw new UpstreamError("status", `upstream answered ${response.status}`);
+  return response;
+}
+
+/** The answer text and any sources of a non-streamed upstream response. */
+async function readAnswer(env, response) {
+  const body = await response.json();
+  const text = Array.isArray(body.content)
+    ? body.content.filter((b) => b.type === "text").map((b) => b.text).join("")
+    : body.choices?.[0]?.message?.content ?? "";
+  return { body, text, sources: Array.isArray(body.sources) ? body.sources : null };
+}
+
+function logAudit(env, ctx, record) {
+  console.log(JSON.stringify({ citeproof_audit: record }));
+  if (env.AUDIT_QUEUE) ctx.waitUntil(env.AUDIT_QUEUE.send(record));
+  if (env.AUDIT_KV) ctx.waitUntil(env.AUDIT_KV.put(`audit:${record.audit_id}`, JSON.stringify(record)));
+}
+
+/** Spec 001's audit record for a request that never got an answer to validate. */
+function errorAudit(question, error, started) {
+  return {
+    audit_id: crypto.randomUUID(),
+    timestamp: new Date().toISOString(),
+    query: question,
+    validation_result: { status: "ERROR", citations_validated: 0, citations_failed: 0, hallucinations_detected: 0, confidence_score: 0 },
+    citations: [],
+    processing_time_ms: Date.now() - started,
+    error: error.message,
+  };
+}
+
+function upstreamFailure(env, ctx, question, error, started) {
+  upstreamErrors[error.kind] += 1;
+  const record = errorAudit(question, error, started);
+  logAudit(env, ctx, record);
+  const status = error.kind === "timeout" ? 504 : 502;
+  return json({ error: error.kind === "timeout" ? "upstream_timeout" : "upstream_error", message: error.message, audit_id: record.audit_id }, status);
+}
+
+/** The request as `{ question, messages, sources, stream, model, openai }`, or `{ invalid }`. */
+async function readRequest(request, path) {
+  let body;
+  try {
+    body = await request.json();
+  } catch {
+    return { invalid: { error: "invalid_json", findings: [] } };
+  }
+  const openai = path === "/v1/chat/completions";
+  const messages = openai && Array.isArray(body.messages) ? body.messages : null;
+  const question = openai ? [...(messages ?? [])].reverse().find((m) => m.role === "user")?.content : body.question;
+  const sources = body.sources ?? [];
+  const findings = validateRequest({ question: typeof question === "string" ? question : "", sources });
+  if (openai && !messages) findings.unshift({ code: "request_invalid", severity: "error", message: "messages: expected an array" });
+  if (findings.some((f) => f.severity === "error")) return { invalid: { error: "invalid_request", findings }, question };
+  const built = messages ?? [
+    { role: "system", content: `Answer from these sources only and cite them as [n].\n\n${formatContext(sources, { maxChars: 2000 })}` },
+    { role: "user", content: question },
+  ];
+  return { question, messages: built, sources, stream: body.stream === true, model: body.model, openai, body };
+}
+
+async function verify(env, ctx, req, started) {
+  let response;
+  try {
+    response = await callUpstream(env, req);
+  } catch (error) {
+    if (error instanceof UpstreamError) return upstreamFailure(env, ctx, req.question, error, started);
+    throw error;
+  }
+  if (env.CITEPROOF_MODE === "passthrough") return new Response(response.body, response);
+  if (req.stream) return streamVerified(env, ctx, req, response, started);
+
+  let answer = await readAnswer(env, response);
+  const sources = req.sources.length ? req.sources : answer.sources ?? [];
+  const input = { answer: answer.text, sources, question: req.question };
+  let report = validate(input);
+  let repaired = false;
+  if (report.status === "fail") {
+    // One repair round (spec 003): the failed answer and a prompt naming each bad citation.
+    const retry = {
+      ...req,
+      messages: [...req.messages, { role: "assistant", content: answer.text }, { role: "user", content: repairPrompt(report, { input }) }],
+    };
+    try {
+      answer = await readAnswer(env, await callUpstream(env, retry));
+    } catch (error) {
+      if (error instanceof UpstreamError) return upstreamFailure(env, ctx, req.question, error, started);
+      throw error;
+    }
+    input.answer = answer.text;
+    report = validate(input);
+    repaired = true;
+  }
+  report.timingMs = Date.now() - started;
+  metrics.record(report);
+  const record = auditRecord(report, { input });
+  logAudit(env, ctx, record);
+  if (report.status === "fail") return json(rejectionResponse(report, { auditId: record.audit_id }), 422);
+
+  const headers = { "x-citeproof-status": report.status, "x-citeproof-audit-id": record.audit_id };
+  if (repaired) headers["x-citeproof-repaired"] = "1";
+  const citations = report.segments.filter((s) => s.type === "cite");
+  const verdict = { status: report.status, confidence: report.confidence, citations, findings: report.status === "warn" ? report.findings : [] };
+  if (req.openai) {
+    const body = answer.body;
+    if (Array.isArray(body.content)) body.content = [{ type: "text", text: report.cleanedAnswer }];
+    else if (body.choices?.[0]?.message) body.choices[0].message.content = report.cleanedAnswer;
+    return json({ ...body, citeproof: { ...verdict, audit_id: record.audit_id } }, 200, headers);
+  }
+  return json({ answer: report.cleanedAnswer, ...verdict, audit_id: record.audit_id }, 200, headers);
+}
+
+/** Streams the upstream SSE cleaned; a stream that ends in `fail` ends with a rejection event. */
+function streamVerified(env, ctx, req, response, started) {
+  const input = { sources: req.sources, question: req.question };
+  const transform = citeproofTransform(input, { format: env.UPSTREAM_FORMAT ?? "auto" });
+  const encoder = new TextEncoder();
+  const verdict = new TransformStream({
+    async flush(controller) {
+      const report = await transform.report;
+      report.timingMs = Date.now() - started;
+      metrics.record(report);
+      const record = auditRecord(report, { input: { ...input, answer: transform.answer ?? "" } });
+      logAudit(env, ctx, record);
+      if (report.status === "fail") {
+        const rejection = rejectionResponse(report, { auditId: record.audit_id });
+        controller.enqueue(encoder.encode(`event: rejected\ndata: ${JSON.stringify(rejection)}\n\n`));
+      }
+    },
+  });
+  const body = response.body.pipeThrough(transform).pipeThrough(verdict);
+  return new Response(body, { status: 200, headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+}
+
+function renderMetrics() {
+  const lines = [
+    "# HELP citeproof_upstream_errors_total Upstream calls that failed, by kind.",
+    "# TYPE citeproof_upstream_errors_total counter",
+    ...Object.entries(upstreamErrors).map(([kind, n]) => `citeproof_upstream_errors_total{kind="${kind}"} ${n}`),
+  ];
+  return `${metrics.render()}${lines.join("\n")}\n`;
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const started = Date.now();
+    const { pathname } = new URL(request.url);
+    if (request.method === "GET" && pathname === "/metrics") {
+      return new Response(renderMetrics(), { headers: { "content-type": "text/plain; version=0.0.4" } });
+    }
+    if (request.method !== "POST" || (pathname !== "/v1/chat" && pathname !== "/v1/chat/completions")) {
+      return json({ error: "not_found" }, 404);
+    }
+    const req = await readRequest(request, pathname);
+    if (req.invalid) {
+      // Spec 000: refused before any model call, and audited like every other request.
+      const message = req.invalid.findings.map((f) => f.message).join("; ") || "the body is not JSON";
+      const record = errorAudit(typeof req.question === "string" ? req.question : null, new Error(message), started);
+      record.validation_result.status = "INVALID_REQUEST";
+      logAudit(env, ctx, record);
+      return json({ ...req.invalid, audit_id: record.audit_id }, 400);
+    }
+    return verify(env, ctx, req, started);
+  },
+};
