@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs whatever is missing on a fresh machine (Rust, Node 20, Python and apt are
 # assumed): the wasm32 target, wasm-bindgen-cli (the version in Cargo.lock), wasm-pack,
-# Debian's chromium + chromedriver and promtool, and the npm devDependencies (binaryen's wasm-opt,
+# Debian's chromium + chromedriver, promtool and wrk, and the npm devDependencies (binaryen's wasm-opt,
 # typescript, vite, wrangler, playwright-core). Safe to run again: it skips what is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +33,12 @@ if ! command -v promtool >/dev/null; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+fi
+if ! command -v wrk >/dev/null; then
+  say "wrk (apt), for benches/worker-load.mjs"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends wrk >/dev/null
 fi
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "npm devDependencies"
