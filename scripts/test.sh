@@ -20,7 +20,14 @@ cargo test
 step "wasm tests in Node"
 wasm-pack test --node
 step "wasm tests in headless Chromium"
-WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome 2>&1 | tee "$LOG"
+# A browser run that hangs (seen once with the machine's CPU starved) is stopped after
+# five minutes and run once more; a real failure fails both times.
+browser_tests() { WASM_BINDGEN_USE_BROWSER=1 timeout 300 wasm-pack test --headless --chrome 2>&1 | tee "$LOG"; }
+if ! browser_tests; then
+  echo "browser wasm tests failed or hung; running them once more" >&2
+  pkill -f chromedriver || true
+  browser_tests
+fi
 if grep -q "so skipping" "$LOG" || ! grep -q "^test result: ok" "$LOG"; then
   echo "browser wasm tests did not run" >&2; exit 1
 fi
