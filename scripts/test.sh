@@ -21,15 +21,22 @@ step "wasm tests in Node"
 wasm-pack test --node
 step "wasm tests in headless Chromium"
 # tests/wasm.rs is the only test target with browser tests (the others are native-only and
-# report "no tests to run"); running every target here hung the runner now and then. A
-# run that hangs is stopped after five minutes and run once more; a real failure fails
-# both times.
-browser_tests() { WASM_BINDGEN_USE_BROWSER=1 timeout 300 wasm-pack test --headless --chrome --test wasm 2>&1 | tee "$LOG"; }
-if ! browser_tests; then
-  echo "browser wasm tests failed or hung; running them once more" >&2
+# report "no tests to run"). Now and then the runner waits forever for the headless page
+# (a hang in wasm-bindgen-test-runner's driver session on this machine, not a test
+# failure: the same binary passes in 3 s when run again), so an attempt that has not
+# finished after 60 s is stopped and run again, up to four times. A test that fails
+# fails every attempt.
+browser_tests() {
+  pkill -f wasm-bindgen-test-runner || true
   pkill -f chromedriver || true
-  browser_tests
-fi
+  WASM_BINDGEN_USE_BROWSER=1 timeout 60 wasm-pack test --headless --chrome --test wasm 2>&1 | tee "$LOG"
+}
+for attempt in 1 2 3 4; do
+  if browser_tests; then break; fi
+  grep -q "^test result: FAILED" "$LOG" && { echo "browser wasm tests failed" >&2; exit 1; }
+  [ "$attempt" = 4 ] && { echo "browser wasm tests hung four times" >&2; exit 1; }
+  echo "browser wasm tests hung (attempt $attempt); running them again" >&2
+done
 if grep -q "so skipping" "$LOG" || ! grep -q "^test result: ok" "$LOG"; then
   echo "browser wasm tests did not run" >&2; exit 1
 fi
