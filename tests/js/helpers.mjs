@@ -82,8 +82,12 @@ export function tempDir(prefix) {
  */
 export async function startWrangler(dir, { vars = {}, probe = "/" } = {}) {
   const port = 18000 + 2 * Math.floor(Math.random() * 2000);
-  // Each instance its own devtools port: two on the default 9229 fail to start.
-  const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(port + 1), "--show-interactive-dev-session=false"];
+  // Each instance its own devtools port (two on the default 9229 fail to start) and its
+  // own name (wrangler's local dev registry routes two same-named workers to one runtime).
+  const args = [
+    "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(port + 1),
+    "--name", `citeproof-test-${port}`, "--show-interactive-dev-session=false",
+  ];
   for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
   const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" };
   const child = spawn(join(root, "node_modules", ".bin", "wrangler"), args, { cwd: dir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
