@@ -1,0 +1,67 @@
+//! The scanner's state for texts that may still grow (streams), and the source ids a
+//! `[id]` marker may name.
+
+use std::collections::HashSet;
+
+/// The ids a bracketed `[id]` marker may name.
+#[derive(Debug)]
+pub(crate) enum SourceIds<'p> {
+    /// A few ids, searched in order.
+    List(&'p [&'p str]),
+    /// Enough ids to be worth hashing.
+    Set(HashSet<&'p str>),
+    /// A stream's set, built once for all its scans.
+    Owned(&'p HashSet<String>),
+}
+
+impl<'p> SourceIds<'p> {
+    pub(super) fn new(ids: &'p [&'p str]) -> SourceIds<'p> {
+        if ids.len() > 8 {
+            SourceIds::Set(ids.iter().copied().collect())
+        } else {
+            SourceIds::List(ids)
+        }
+    }
+
+    pub(super) fn contains(&self, id: &str) -> bool {
+        match self {
+            SourceIds::List(ids) => ids.contains(&id),
+            SourceIds::Set(set) => set.contains(id),
+            SourceIds::Owned(set) => set.contains(id),
+        }
+    }
+}
+
+/// Where the scan of a growing text (a stream) can restart: a position and the scanner
+/// state there. Everything before it was decided for good.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Resume {
+    /// Byte position.
+    pub pos: usize,
+    pub(super) at_line_start: bool,
+    pub(super) label_may_follow: Option<usize>,
+}
+
+impl Resume {
+    /// The start of a text.
+    pub const START: Resume = Resume {
+        pos: 0,
+        at_line_start: true,
+        label_may_follow: None,
+    };
+}
+
+/// What the scan of a text that may still grow left undecided.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Undecided {
+    /// The first position whose decision needs text not seen yet; the scan stopped there.
+    pub wait: Option<usize>,
+    /// An opened code span, `<code>`, `<pre>` or comment without a closer yet: markers
+    /// after it stop being markers if the closer comes.
+    pub doubt_from: Option<usize>,
+    /// Markers `[N]` right after another bracket (`[text][N]`): a definition `[N]: …`
+    /// arriving later turns them into link labels.
+    pub label_doubts: Vec<usize>,
+    /// Where the next scan must restart (`None`: where this one ended).
+    pub resume: Option<Resume>,
+}
