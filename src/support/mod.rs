@@ -58,8 +58,6 @@ const MISSING_NUMBER: f64 = 0.8;
 struct HashList {
     /// Slots hold `hash | 1`-style non-zero keys; 0 marks an empty slot.
     slots: Vec<u64>,
-    /// How often each slot's key was inserted.
-    counts: Vec<u32>,
     len: usize,
 }
 
@@ -77,7 +75,6 @@ impl HashList {
         let capacity = (items * 2).next_power_of_two().max(8);
         HashList {
             slots: vec![0; capacity],
-            counts: vec![0; capacity],
             len: 0,
         }
     }
@@ -87,8 +84,7 @@ impl HashList {
         if item == 0 { 1 } else { item }
     }
 
-    /// Adds `item` (counting repeats). The table never fills up: it is sized for all
-    /// items at creation.
+    /// Adds `item`. The table never fills up: it is sized for all items at creation.
     fn insert(&mut self, item: u64) {
         let key = HashList::key(item);
         let mask = self.slots.len() - 1;
@@ -100,33 +96,23 @@ impl HashList {
             self.slots[at] = key;
             self.len += 1;
         }
-        self.counts[at] += 1;
     }
 
-    /// How many times `item` was inserted.
-    fn count(&self, item: &u64) -> u32 {
+    #[inline]
+    fn contains(&self, item: &u64) -> bool {
         if self.slots.is_empty() {
-            return 0;
+            return false;
         }
         let key = HashList::key(*item);
         let mask = self.slots.len() - 1;
         let mut at = (key as usize) & mask;
         while self.slots[at] != 0 {
             if self.slots[at] == key {
-                return self.counts[at];
+                return true;
             }
             at = (at + 1) & mask;
         }
-        0
-    }
-
-    fn contains(&self, item: &u64) -> bool {
-        self.count(item) > 0
-    }
-
-    /// The stored keys, in table order.
-    fn iter(&self) -> impl Iterator<Item = u64> + '_ {
-        self.slots.iter().copied().filter(|&k| k != 0)
+        false
     }
 }
 
@@ -144,7 +130,7 @@ struct Profile {
 impl Profile {
     /// The profile of `text`; with `keep`, only the hashes in it (the vocabulary of the
     /// claims a scorer will be asked about) are stored.
-    fn new(text: &str, keep: Option<&HashList>) -> Profile {
+    fn new(text: &str, keep: Option<&Vocabulary>) -> Profile {
         let kept = |h: &u64| keep.is_none_or(|k| k.contains(h));
         let (mut terms, mut pairs, mut grams) = (Vec::new(), Vec::new(), Vec::new());
         let mut previous: Option<u64> = None;
@@ -178,8 +164,47 @@ impl Profile {
     }
 }
 
+/// The hashes a scorer will be asked about, with a one-bit-per-slot filter in front:
+/// most hashes of a source are not in it, and one bit test (in a table that fits the
+/// L1 cache) turns them away without probing the set.
+struct Vocabulary {
+    set: HashList,
+    bits: Vec<u64>,
+}
+
+impl Vocabulary {
+    /// Filter bits per hash in the set (false positives ≈ 1 in this many).
+    const BITS_PER_ITEM: usize = 32;
+
+    fn new(hashes: Vec<u64>) -> Vocabulary {
+        let words = (hashes.len() * Vocabulary::BITS_PER_ITEM / 64)
+            .next_power_of_two()
+            .max(1);
+        let mut bits = vec![0u64; words];
+        for &h in &hashes {
+            let bit = Vocabulary::bit(h, words);
+            bits[bit / 64] |= 1 << (bit % 64);
+        }
+        Vocabulary {
+            set: HashList::from(hashes),
+            bits,
+        }
+    }
+
+    /// The filter bit of `h`: from its high bits (the set's slots use the low ones).
+    fn bit(h: u64, words: usize) -> usize {
+        (h >> 40) as usize & (words * 64 - 1)
+    }
+
+    #[inline]
+    fn contains(&self, h: &u64) -> bool {
+        let bit = Vocabulary::bit(*h, self.bits.len());
+        self.bits[bit / 64] & (1 << (bit % 64)) != 0 && self.set.contains(h)
+    }
+}
+
 /// Every term, word pair and 5-gram hash of `claims`.
-fn vocabulary(claims: &[&str]) -> HashList {
+fn vocabulary(claims: &[&str]) -> Vocabulary {
     let mut hashes = Vec::new();
     for claim in claims {
         let mut previous: Option<u64> = None;
@@ -192,7 +217,7 @@ fn vocabulary(claims: &[&str]) -> HashList {
         }
         for_each_gram(claim, |g| hashes.push(g));
     }
-    HashList::from(hashes)
+    Vocabulary::new(hashes)
 }
 
 /// The sentences of `text` (split in the gaps between words at `.`, `!`, `?`, a line
@@ -266,8 +291,6 @@ pub struct Support {
 pub struct SupportScorer<'a> {
     sources: Vec<&'a str>,
     profiles: Vec<Profile>,
-    /// Document frequency of each content term over the sources.
-    df: HashList,
 }
 
 impl<'a> SupportScorer<'a> {
@@ -283,18 +306,10 @@ impl<'a> SupportScorer<'a> {
         SupportScorer::profile(sources, Some(&vocabulary(claims)))
     }
 
-    fn profile<S: AsRef<str>>(sources: &'a [S], keep: Option<&HashList>) -> SupportScorer<'a> {
+    fn profile<S: AsRef<str>>(sources: &'a [S], keep: Option<&Vocabulary>) -> SupportScorer<'a> {
         let sources: Vec<&str> = sources.iter().map(AsRef::as_ref).collect();
         let profiles: Vec<Profile> = sources.iter().map(|s| Profile::new(s, keep)).collect();
-        let mut df = HashList::with_capacity(profiles.iter().map(|p| p.terms.len).sum());
-        for p in &profiles {
-            p.terms.iter().for_each(|t| df.insert(t));
-        }
-        SupportScorer {
-            sources,
-            profiles,
-            df,
-        }
+        SupportScorer { sources, profiles }
     }
 
     fn claim_profile(&self, claim: &str) -> ClaimProfile {
@@ -305,7 +320,12 @@ impl<'a> SupportScorer<'a> {
         for token in tokens(claim) {
             let h = token.hash;
             if !token.stop && !terms.iter().any(|(t, _, _)| *t == h) {
-                let df = f64::from(self.df.count(&h));
+                // Document frequency: how many sources hold the term.
+                let df = self
+                    .profiles
+                    .iter()
+                    .filter(|p| p.terms.contains(&h))
+                    .count() as f64;
                 terms.push((h, (1.0 + (docs + 1.0) / (df + 0.5)).ln(), token.number));
             }
             if let Some(p) = previous {

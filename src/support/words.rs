@@ -6,22 +6,24 @@ use crate::casefold::fold_case;
 pub(super) const GRAM: usize = 5;
 
 /// FNV-1a of `bytes`, then mixed so the low bits are usable as a hash table index.
-pub(super) fn hash(bytes: &[u8]) -> u64 {
+pub(super) const fn hash(bytes: &[u8]) -> u64 {
     mix(fnv(FNV_OFFSET, bytes))
 }
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// FNV-1a over `bytes`, continuing from `state` (so a shared prefix is hashed once).
-fn fnv(mut state: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        state = (state ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+const fn fnv(mut state: u64, bytes: &[u8]) -> u64 {
+    let mut i = 0;
+    while i < bytes.len() {
+        state = (state ^ bytes[i] as u64).wrapping_mul(0x100_0000_01b3);
+        i += 1;
     }
     state
 }
 
 /// Spreads an FNV state over all bits.
-fn mix(state: u64) -> u64 {
+const fn mix(state: u64) -> u64 {
     (state ^ (state >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
 }
 
@@ -82,6 +84,7 @@ pub(super) struct Token {
 pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
     let bytes = text.as_bytes();
     let mut at = 0;
+    let mut buf = [0u8; 64];
     std::iter::from_fn(move || {
         while at < text.len() {
             let b = bytes[at];
@@ -117,7 +120,7 @@ pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
             }
             at += len;
         }
-        let (hash, stop, number) = term(&text[start..at]);
+        let (hash, stop, number) = term(&text[start..at], &mut buf);
         Some(Token {
             hash,
             stop,
@@ -130,10 +133,11 @@ pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
 
 /// The normalised term of a word as a hash, whether it is a stopword, whether it is a
 /// number. ASCII words (nearly all) are normalised in a stack buffer, without allocating.
-fn term(raw: &str) -> (u64, bool, bool) {
+/// `buf` is scratch space for the lower-cased word, kept by the caller so that it is not
+/// cleared for every word.
+fn term(raw: &str, buf: &mut [u8; 64]) -> (u64, bool, bool) {
     let number = raw.as_bytes()[0].is_ascii_digit();
     if raw.is_ascii() && raw.len() <= 64 {
-        let mut buf = [0u8; 64];
         let mut n = 0;
         for b in raw.bytes() {
             if !(number && b == b',') {
@@ -163,44 +167,54 @@ fn term(raw: &str) -> (u64, bool, bool) {
     (hash(normalised.as_bytes()), stop, number)
 }
 
-/// True when `word_hash` is the hash of a lower-case function word. Compares hashes
-/// (sorted once), not strings: a string binary search per word was a tenth of support
-/// scoring.
+/// True when `word_hash` is the hash of a lower-case function word. Compares hashes,
+/// not strings (a string binary search per word was a tenth of support scoring), in an
+/// open-addressing table built at compile time: a probe or two per word.
 fn is_stopword_hash(word_hash: u64) -> bool {
-    /// Open addressing over the (well-mixed) hashes; at most a few probes per word.
-    const SLOTS: usize = 1024;
-    static TABLE: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut table = vec![0u64; SLOTS];
-        for word in STOPWORDS {
-            let h = hash(word.as_bytes()) | 1;
-            let mut at = h as usize % SLOTS;
-            while table[at] != 0 {
-                at = (at + 1) % SLOTS;
-            }
-            table[at] = h;
-        }
-        table
-    });
     let key = word_hash | 1;
-    let mut at = key as usize % SLOTS;
-    while table[at] != 0 {
-        if table[at] == key {
+    let mut at = key as usize % STOPWORD_SLOTS;
+    while STOPWORD_TABLE[at] != 0 {
+        if STOPWORD_TABLE[at] == key {
             return true;
         }
-        at = (at + 1) % SLOTS;
+        at = (at + 1) % STOPWORD_SLOTS;
     }
     false
 }
 
+const STOPWORD_SLOTS: usize = 1024;
+
+/// [`STOPWORDS`] hashed (`| 1`, so 0 marks an empty slot) into [`STOPWORD_SLOTS`] slots.
+static STOPWORD_TABLE: [u64; STOPWORD_SLOTS] = {
+    let mut table = [0u64; STOPWORD_SLOTS];
+    let mut i = 0;
+    while i < STOPWORDS.len() {
+        let h = hash(STOPWORDS[i].as_bytes()) | 1;
+        let mut at = h as usize % STOPWORD_SLOTS;
+        while table[at] != 0 {
+            at = (at + 1) % STOPWORD_SLOTS;
+        }
+        table[at] = h;
+        i += 1;
+    }
+    table
+};
+
 /// How much of `word` the stemmer keeps, and what it appends.
 fn stem_len(word: &[u8]) -> (usize, &'static str) {
+    // Byte comparisons of the last three bytes, not `ends_with` (a memcmp call each).
+    let n = word.len();
+    let at = |back: usize| if back <= n { word[n - back] } else { 0 };
+    if at(2) == b's' && at(1) == b's' {
+        return (n, "");
+    }
     for (suffix, replacement, min) in STEMS {
-        if word.len() >= min && word.ends_with(suffix.as_bytes()) && !word.ends_with(b"ss") {
-            return (word.len() - suffix.len(), replacement);
+        let suffix = suffix.as_bytes();
+        if n >= min && (1..=suffix.len()).all(|k| at(k) == suffix[suffix.len() - k]) {
+            return (n - suffix.len(), replacement);
         }
     }
-    (word.len(), "")
+    (n, "")
 }
 
 /// Suffix, replacement, minimum word length.
@@ -374,8 +388,12 @@ const STOPWORDS: &[&str] = &[
 mod tests {
     use super::*;
 
+    fn term(raw: &str) -> (u64, bool, bool) {
+        super::term(raw, &mut [0; 64])
+    }
+
     #[test]
-    fn stopwords_are_sorted_for_binary_search() {
+    fn stopwords_are_listed_once_in_order() {
         assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
     }
 
