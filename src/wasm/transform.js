@@ -117,7 +117,7 @@ export function makeTransform(stream, input, options) {
     const payload = data ? parseJson(data, "an Anthropic stream event") : {};
     const type = payload.type ?? event;
     let out = "";
-    if (heldStop && type !== "message_delta" && type !== "message_stop") {
+    if (heldStop && (type === "content_block_start" || type === "content_block_delta")) {
       out += heldStop; // more content follows: the held block really ended
       heldStop = null;
     }

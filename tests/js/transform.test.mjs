@@ -94,6 +94,7 @@ const anthropicBody = [
   ["ping", { type: "ping" }],
   ...deltas.map((text) => ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } }]),
   ["content_block_stop", { type: "content_block_stop", index: 0 }],
+  ["ping", { type: "ping" }],
   ["message_delta", { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 30 } }],
   ["message_stop", { type: "message_stop" }],
 ].map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join("");

@@ -176,9 +176,11 @@ test("OpenAI-compatible /v1/chat/completions: the response keeps its shape, clea
   const res = await fetch(`${openaiWorker.url}/v1/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ model: "gpt-x", messages: [{ role: "user", content: "WARN completions" }], sources }),
+    body: JSON.stringify({ model: "gpt-x", temperature: 0.2, messages: [{ role: "user", content: "WARN completions" }], sources }),
   });
   const body = await res.json();
+  const sent = calls.at(-1).body;
+  assert.deepEqual([sent.model, sent.temperature, sent.sources], ["gpt-x", 0.2, undefined], "other parameters go upstream, sources do not");
   assert.equal(body.object, "chat.completion");
   assert.ok(!body.choices[0].message.content.includes("[9]"));
   assert.equal(body.citeproof.status, "warn");

@@ -42,14 +42,14 @@ class UpstreamError extends Error {
 }
 
 /** Calls the upstream LLM with `messages`; resolves to the Response (a stream when asked). */
-async function callUpstream(env, { messages, model, stream }) {
+async function callUpstream(env, { messages, model, stream, params }) {
   const format = env.UPSTREAM_FORMAT ?? "openai";
   const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
   const rest = messages.filter((m) => m.role !== "system");
   const body =
     format === "anthropic"
       ? { model: model ?? env.MODEL ?? "claude", max_tokens: 1024, system: system || undefined, messages: rest, stream }
-      : { model: model ?? env.MODEL ?? "gpt", messages, stream };
+      : { ...params, model: model ?? env.MODEL ?? "gpt", messages, stream };
   const headers = { "content-type": "application/json" };
   if (env.UPSTREAM_API_KEY) {
     if (format === "anthropic") headers["x-api-key"] = env.UPSTREAM_API_KEY;
@@ -127,7 +127,9 @@ async function readRequest(request, path) {
     { role: "system", content: `Answer from these sources only and cite them as [n].\n\n${formatContext(sources, { maxChars: 2000 })}` },
     { role: "user", content: question },
   ];
-  return { question, messages: built, sources, stream: body.stream === true, model: body.model, openai, body };
+  // The caller's other OpenAI parameters (temperature, max_tokens, …) go upstream as sent.
+  const { sources: _sources, messages: _messages, stream: _stream, model: _model, question: _question, ...params } = body;
+  return { question, messages: built, sources, stream: body.stream === true, model: body.model, openai, params: openai ? params : {} };
 }
 
 async function verify(env, ctx, req, started) {
