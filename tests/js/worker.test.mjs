@@ -5,8 +5,9 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { root, startWrangler } from "./helpers.mjs";
+import { root, startWrangler, tempDir } from "./helpers.mjs";
 
 const sources = [
   { title: "Boiling point", url: "https://example.org/boil", text: "Water boils at 100 °C at sea level." },
@@ -225,6 +226,41 @@ test("/metrics serves valid Prometheus text counting this isolate's validations"
   execFileSync("promtool", ["check", "metrics"], { input: text });
   assert.match(text, /citation_validation_total\{status="pass"\} [1-9]/);
   assert.match(text, /citeproof_upstream_errors_total\{kind="timeout"\} 1/);
+});
+
+test("with a KV binding, every audit record is also stored under audit:<id>", async () => {
+  // The same worker with a KV namespace (wrangler simulates it locally, no network).
+  const dir = tempDir("citeproof-kv-");
+  const worker = join(root, "examples", "edge-worker");
+  writeFileSync(
+    join(dir, "wrangler.toml"),
+    [
+      'name = "citeproof-kv"',
+      `main = ${JSON.stringify(join(worker, "src", "index.js"))}`,
+      'compatibility_date = "2025-01-01"',
+      "[alias]",
+      `"citeproof" = ${JSON.stringify(join(root, "pkg", "workerd.js"))}`,
+      "[[kv_namespaces]]",
+      'binding = "AUDIT_KV"',
+      'id = "audit"',
+    ].join("\n") + "\n",
+  );
+  const upstream = `http://127.0.0.1:${mock.address().port}/openai`;
+  const kvWorker = await startWrangler(dir, { vars: { UPSTREAM_URL: upstream }, probe: "/metrics" });
+  try {
+    const body = await (await chat(kvWorker, "PASS with KV")).json();
+    const stored = execFileSync(join(root, "node_modules", ".bin", "wrangler"), ["kv", "key", "get", `audit:${body.audit_id}`, "--binding", "AUDIT_KV", "--local"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" },
+    });
+    const record = JSON.parse(stored.slice(stored.indexOf("{")));
+    assert.equal(record.audit_id, body.audit_id);
+    assert.equal(record.validation_result.status, "PASS");
+    assert.deepEqual(record, await auditOf(kvWorker, body.audit_id), "the KV copy is the logged record");
+  } finally {
+    kvWorker.stop();
+  }
 });
 
 test("one audit line per request", async () => {
