@@ -65,6 +65,25 @@ test("chips render for every kept marker, and clicking one opens its card with t
   await page.close();
 });
 
+test("chips work from the keyboard: Tab focuses a badge and shows its card, Escape hides it", async () => {
+  const { page, problems } = await open();
+  const answer = page.locator('[data-testid="answer"]');
+  const first = answer.locator(".citeproof-chip__badge").first();
+  await first.focus();
+  await page.keyboard.press("Tab"); // on to the next badge (or a link in the card)
+  await page.keyboard.press("Shift+Tab"); // and back: focus alone opens the card
+  assert.equal(await page.evaluate(() => document.activeElement?.className), "citeproof-chip__badge");
+  const card = answer.locator('[role="dialog"]');
+  await card.waitFor();
+  assert.equal(await first.getAttribute("aria-expanded"), "true");
+  assert.equal(await first.getAttribute("aria-controls"), await card.getAttribute("id"));
+  assert.match(await first.getAttribute("aria-label"), /^Citation \d/);
+  await page.keyboard.press("Escape");
+  await card.waitFor({ state: "detached" });
+  assert.deepEqual(problems, { errors: [], dialogs: [] });
+  await page.close();
+});
+
 test("a broken answer shows its gate (as validate gives it), the findings and a cleaned answer without the bad markers", async () => {
   const { page, problems } = await open();
   const broken = examples.find((e) => e.id === "real-broken");
