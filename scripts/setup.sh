@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs whatever is missing on a fresh machine (Rust, Node 20, Python and apt are
 # assumed): the wasm32 target, wasm-bindgen-cli (the version in Cargo.lock), wasm-pack,
-# Debian's chromium + chromedriver, promtool and wrk, and the npm devDependencies (binaryen's wasm-opt,
+# Debian's chromium (driven by Playwright), promtool and wrk, and the npm devDependencies (binaryen's wasm-opt,
 # typescript, vite, wrangler, playwright-core). Safe to run again: it skips what is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,11 +22,11 @@ if [ "$(wasm-pack --version 2>/dev/null)" != "wasm-pack 0.15.1" ]; then
   say "wasm-pack 0.15.1 (about 2 minutes)"
   cargo install wasm-pack --version 0.15.1 --locked --force
 fi
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-  say "chromium + chromedriver (apt)"
+if ! command -v chromium >/dev/null; then
+  say "chromium (apt)"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 if ! command -v promtool >/dev/null; then
   say "promtool (apt prometheus), to check the metrics exposition"

@@ -58,25 +58,19 @@ const MISSING_NUMBER: f64 = 0.8;
 struct HashList {
     /// Slots hold `hash | 1`-style non-zero keys; 0 marks an empty slot.
     slots: Vec<u64>,
-    len: usize,
 }
 
 impl HashList {
+    /// The set of `items`, in a table at most half full.
     fn from(items: Vec<u64>) -> HashList {
-        let mut set = HashList::with_capacity(items.len());
+        let capacity = (items.len() * 2).next_power_of_two().max(8);
+        let mut set = HashList {
+            slots: vec![0; capacity],
+        };
         for item in items {
             set.insert(item);
         }
         set
-    }
-
-    /// An empty set with room for `items` keys.
-    fn with_capacity(items: usize) -> HashList {
-        let capacity = (items * 2).next_power_of_two().max(8);
-        HashList {
-            slots: vec![0; capacity],
-            len: 0,
-        }
     }
 
     /// The non-zero key stored for `item` (0 is the empty marker).
@@ -92,10 +86,7 @@ impl HashList {
         while self.slots[at] != 0 && self.slots[at] != key {
             at = (at + 1) & mask;
         }
-        if self.slots[at] == 0 {
-            self.slots[at] = key;
-            self.len += 1;
-        }
+        self.slots[at] = key;
     }
 
     #[inline]

@@ -20,25 +20,26 @@ thread_local! {
     static KEYS: RefCell<Vec<(usize, JsValue)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// `name` as a JS string, made once per name and kept in [`KEYS`].
-pub fn key(name: &'static str) -> JsValue {
+/// Calls `f` with `name` as a JS string, made once per name and kept in [`KEYS`]
+/// (borrowed, not cloned: a clone is a new slot in the externref table).
+pub fn with_key<R>(name: &'static str, f: impl FnOnce(&JsValue) -> R) -> R {
     KEYS.with(|keys| {
         let mut keys = keys.borrow_mut();
         let address = name.as_ptr() as usize;
-        match keys.iter().find(|(a, _)| *a == address) {
-            Some((_, key)) => key.clone(),
+        let index = match keys.iter().position(|(a, _)| *a == address) {
+            Some(i) => i,
             None => {
-                let key = JsValue::from_str(name);
-                keys.push((address, key.clone()));
-                key
+                keys.push((address, JsValue::from_str(name)));
+                keys.len() - 1
             }
-        }
+        };
+        f(&keys[index].1)
     })
 }
 
 /// `object[name]`.
 fn get_field(object: &JsValue, name: &'static str) -> Option<JsValue> {
-    Reflect::get(object, &key(name)).ok()
+    with_key(name, |key| Reflect::get(object, key).ok())
 }
 
 /// A JS object being read, the path that names it, and the error code for bad fields.

@@ -6,7 +6,7 @@
 const CHIP = "\uFFFC"; // stands for the next chip while the markdown is parsed
 
 /** `url` normalised when it is an http(s) URL, otherwise null. */
-export function safeUrl(url) {
+function safeUrl(url) {
   if (typeof url !== "string") return null;
   try {
     const parsed = new URL(url);
@@ -227,7 +227,7 @@ export function citationTree(report, options) {
 }
 
 const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-export function escapeHtml(text) {
+function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 

@@ -4,7 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::errors::to_js_error;
-use super::read::{key, read_input_with, read_options};
+use super::read::{read_input_with, read_options, with_key};
 use super::validate::{InputArg, ValidateOptionsArg, now, to_js};
 use super::{enter, read_text_at};
 use crate::model::Span;
@@ -147,7 +147,9 @@ impl CitationStream {
                     *span = self.answer_offsets.convert(answer, *span, unit);
                 }
                 let value = to_js(&finding)?;
-                js_sys::Reflect::set(&value, &key("type"), &"finding".into())?;
+                with_key("type", |key| {
+                    js_sys::Reflect::set(&value, key, &"finding".into())
+                })?;
                 Ok(value)
             }
         }
@@ -158,7 +160,7 @@ impl CitationStream {
 fn object(fields: &[(&'static str, JsValue)]) -> Result<JsValue, JsValue> {
     let object = js_sys::Object::new();
     for (name, value) in fields {
-        js_sys::Reflect::set(&object, &key(name), value)?;
+        with_key(name, |key| js_sys::Reflect::set(&object, key, value))?;
     }
     Ok(object.into())
 }

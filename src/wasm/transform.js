@@ -89,14 +89,18 @@ export function makeTransform(stream, input, options) {
     }
   }
 
+  /** The event carrying `text` (the cleaned tail) in each SSE format; "" for no text. */
+  const openaiTail = (text) =>
+    text ? `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n` : "";
+  const anthropicTail = (text) =>
+    text ? `event: content_block_delta\ndata: ${JSON.stringify({ type: "content_block_delta", index: lastDeltaIndex, delta: { type: "text_delta", text } })}\n\n` : "";
+
   function openaiEvent(block) {
     const { data } = sseBlock(block);
     if (!data) return block + "\n\n";
     if (data.trim() === "[DONE]") {
       if (finished) return block + "\n\n";
-      const end = finish();
-      const tail = end.text ? `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: end.text }, finish_reason: null }] })}\n\n` : "";
-      return tail + citationsEvent() + block + "\n\n";
+      return openaiTail(finish().text) + citationsEvent() + block + "\n\n";
     }
     const chunk = parseJson(data, "an OpenAI stream event");
     const choice = chunk?.choices?.[0];
@@ -132,12 +136,7 @@ export function makeTransform(stream, input, options) {
       return out;
     }
     if (type === "message_delta" || type === "message_stop") {
-      const end = finish();
-      if (end.text) {
-        const delta = { type: "content_block_delta", index: lastDeltaIndex, delta: { type: "text_delta", text: end.text } };
-        out += `event: content_block_delta\ndata: ${JSON.stringify(delta)}\n\n`;
-      }
-      out += (heldStop ?? "") + citationsEvent();
+      out += anthropicTail(finish().text) + (heldStop ?? "") + citationsEvent();
       heldStop = null;
     }
     return out + block + "\n\n";
@@ -197,13 +196,7 @@ export function makeTransform(stream, input, options) {
       const line = tail ? JSON.stringify({ [ndjsonField ?? "text"]: tail }) + "\n" : "";
       return out + line + ndjsonCitations();
     }
-    if (kind === "openai" && tail) {
-      out += `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: tail }, finish_reason: null }] })}\n\n`;
-    }
-    if (kind === "anthropic" && tail) {
-      const delta = { type: "content_block_delta", index: lastDeltaIndex, delta: { type: "text_delta", text: tail } };
-      out += `event: content_block_delta\ndata: ${JSON.stringify(delta)}\n\n`;
-    }
+    out += kind === "openai" ? openaiTail(tail) : anthropicTail(tail);
     return out + (heldStop ?? "") + citationsEvent();
   }
 

@@ -126,14 +126,20 @@ test("NDJSON: text fields cleaned, tail on the done line, then a citations line"
   assert.equal(objects.at(-1).data.report.cleanedAnswer, expected.cleanedAnswer);
 });
 
-test("bytes in, bytes out; strings in, strings out", async () => {
-  const transform = citeproofTransform({ sources });
-  const writer = transform.writable.getWriter();
-  const reader = transform.readable.getReader();
-  writer.write(new TextEncoder().encode("Water boils [1] here."));
-  writer.close();
-  const first = await reader.read();
-  assert.ok(first.value instanceof Uint8Array);
+test("bytes in, bytes out; strings in, strings out; the whole answer once ended", async () => {
+  for (const [chunk, type] of [[new TextEncoder().encode("Water boils [1] here."), Uint8Array], ["Water boils [1] here.", String]]) {
+    const transform = citeproofTransform({ sources });
+    const writer = transform.writable.getWriter();
+    const reader = transform.readable.getReader();
+    assert.equal(transform.answer, null);
+    writer.write(chunk);
+    writer.close();
+    const first = await reader.read();
+    assert.ok(type === String ? typeof first.value === "string" : first.value instanceof type);
+    while (!(await reader.read()).done);
+    await transform.report;
+    assert.equal(transform.answer, "Water boils [1] here.");
+  }
 });
 
 test("bad options and malformed events are coded errors", async () => {

@@ -73,7 +73,7 @@ async function callUpstream(env, { messages, model, stream, params }) {
 }
 
 /** The answer text and any sources of a non-streamed upstream response. */
-async function readAnswer(env, response) {
+async function readAnswer(response) {
   const body = await response.json();
   const text = Array.isArray(body.content)
     ? body.content.filter((b) => b.type === "text").map((b) => b.text).join("")
@@ -143,7 +143,7 @@ async function verify(env, ctx, req, started) {
   if (env.CITEPROOF_MODE === "passthrough") return new Response(response.body, response);
   if (req.stream) return streamVerified(env, ctx, req, response, started);
 
-  let answer = await readAnswer(env, response);
+  let answer = await readAnswer(response);
   const sources = req.sources.length ? req.sources : answer.sources ?? [];
   const input = { answer: answer.text, sources, question: req.question };
   let report = validate(input);
@@ -155,7 +155,7 @@ async function verify(env, ctx, req, started) {
       messages: [...req.messages, { role: "assistant", content: answer.text }, { role: "user", content: repairPrompt(report, { input }) }],
     };
     try {
-      answer = await readAnswer(env, await callUpstream(env, retry));
+      answer = await readAnswer(await callUpstream(env, retry));
     } catch (error) {
       if (error instanceof UpstreamError) return upstreamFailure(env, ctx, req.question, error, started);
       throw error;

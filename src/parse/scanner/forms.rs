@@ -148,10 +148,10 @@ impl<'t> Markers<'_, 't> {
         Some(self.marker(p, close + 1, Refs::Numbers(refs), MarkerKind::Parenthetical))
     }
 
-    /// The length of the body of a `open … close` bracket at `p`, at most [`MAX_BODY`];
+    /// The length of the body of an `opener … close` bracket at `p`, at most [`MAX_BODY`];
     /// `None` (after stopping an open scan that needs more text) when there is none.
-    pub(super) fn body_len(&mut self, p: usize, open: &str, close: char) -> Option<usize> {
-        let from = p + open.len();
+    pub(super) fn body_len(&mut self, p: usize, opener: &str, close: char) -> Option<usize> {
+        let from = p + opener.len();
         let found = self.text[from..].find(close).filter(|&n| n <= MAX_BODY);
         if found.is_none() && self.open && from + MAX_BODY + close.len_utf8() > self.bytes.len() {
             self.wait(p);
