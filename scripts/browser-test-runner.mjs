@@ -30,10 +30,23 @@ try {
     await new Promise((r) => setTimeout(r, 50));
   }
   browser = await launchChromium();
-  const page = await browser.newPage();
+  // The runner's single-threaded server left the first page load hanging once in CI
+  // (Playwright waited 30 s for "load"); a fresh page is a fresh connection, so retry
+  // the navigation twice before giving up. The tests only start once the page loads.
+  let page;
   const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(`http://127.0.0.1:${port}/`);
+  for (let attempt = 1; ; attempt++) {
+    page = await browser.newPage();
+    page.on("pageerror", (e) => errors.push(String(e)));
+    try {
+      await page.goto(`http://127.0.0.1:${port}/`, { timeout: 20000 });
+      break;
+    } catch (error) {
+      await page.close();
+      if (attempt === 3) throw error;
+      console.error(`page load attempt ${attempt} failed (${error.message.split("\n")[0]}); retrying`);
+    }
+  }
   await page.waitForFunction(() => /test result: /.test(document.getElementById("output")?.textContent ?? ""), null, { timeout: 120000 });
   const output = await page.locator("#output").textContent();
   console.log(output);
