@@ -12,6 +12,8 @@ pub enum ErrorCode {
     TooLarge,
     /// A wrong type or a malformed value in the options.
     InvalidOption,
+    /// A response no provider adapter recognises (`fromAny`).
+    UnknownProviderFormat,
 }
 
 impl ErrorCode {
@@ -21,6 +23,7 @@ impl ErrorCode {
             ErrorCode::InvalidInput => "invalid_input",
             ErrorCode::TooLarge => "too_large",
             ErrorCode::InvalidOption => "invalid_option",
+            ErrorCode::UnknownProviderFormat => "unknown_provider_format",
         }
     }
 }

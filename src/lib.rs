@@ -31,6 +31,7 @@ pub mod model;
 pub mod offsets;
 pub mod parse;
 pub mod prompt;
+pub mod providers;
 mod rewrite;
 pub mod stream;
 pub mod support;

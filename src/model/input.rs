@@ -5,6 +5,9 @@ use std::fmt;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+use super::{Finding, Span};
+use crate::offsets::{OffsetMap, Unit};
+
 /// One request to validate (DESIGN.md §4).
 ///
 /// ```
@@ -49,6 +52,36 @@ pub struct Input {
     /// How many sources retrieval asked for (spec 003's log fields).
     #[serde(default, alias = "top_k")]
     pub top_k: Option<u32>,
+    /// Warnings raised before validation, by the provider adapter that made this input
+    /// (`offset_mismatch`); `validate` copies them into the report's findings.
+    #[serde(skip)]
+    pub warnings: Vec<Finding>,
+}
+
+impl Input {
+    /// Converts the declared citations' spans and the warnings' spans from `unit`
+    /// (what a JS or CLI caller wrote) to bytes of the answer. A span that does not
+    /// fall on the answer's character boundaries becomes an invalid field.
+    pub fn spans_to_bytes(&mut self, unit: Unit) {
+        if unit == Unit::Utf8 {
+            return;
+        }
+        let map = OffsetMap::new(&self.answer);
+        let convert = |span: Span| {
+            Some(Span::new(
+                map.to_byte(span.start, unit)?,
+                map.to_byte(span.end, unit)?,
+            ))
+        };
+        for citation in self.citations.iter_mut().flatten() {
+            if let Some(Loose::Valid(span)) = citation.span {
+                citation.span = Some(convert(span).map_or(Loose::Invalid("span"), Loose::Valid));
+            }
+        }
+        for warning in &mut self.warnings {
+            warning.span = warning.span.and_then(convert);
+        }
+    }
 }
 
 /// The answer modes of spec 003's output schema.
@@ -81,42 +114,56 @@ impl Mode {
 #[serde(rename_all = "camelCase", default)]
 pub struct Source {
     /// 1-based label the prompt showed; defaults to position + 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub index: Option<u32>,
     /// Stable id (`[abc123]` markers name it).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Document id (spec 003).
     #[serde(alias = "doc_id")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub doc_id: Option<String>,
     /// Chunk id (spec 003).
     #[serde(alias = "chunk_id")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub chunk_id: Option<String>,
     /// Title for chips and context.
     #[serde(alias = "doc_title", alias = "section_title")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Link for chips (only `http:`/`https:` ones are ever rendered as links).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// CMS slug (spec 002).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub slug: Option<String>,
     /// CMS payload id (spec 002).
     #[serde(alias = "payload_id")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub payload_id: Option<String>,
     /// Chunk type (spec 002).
     #[serde(alias = "chunk_type")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub chunk_type: Option<String>,
     /// The retrieved text: quotes are located in it.
     #[serde(alias = "content", alias = "excerpt", alias = "page_content")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     /// Chapter (spec 000's `chapter_id`), a string or a number.
     #[serde(alias = "chapter_id", deserialize_with = "string_or_number")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub chapter: Option<String>,
     /// Section number (spec 000's `section_number`).
     #[serde(alias = "section_number")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<u32>,
     /// Retrieval relevance in 0–1 (spec 000's `relevance_score`).
     #[serde(alias = "relevance_score")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub relevance: Option<f64>,
     /// Line number of the first line of `text` (spec 001's line ranges); default 1.
     #[serde(alias = "first_line")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_line: Option<u32>,
 }
 
@@ -165,6 +212,10 @@ pub struct DeclaredCitation {
     /// The claim this citation supports (spec 002's `claim_text`).
     #[serde(alias = "claim_text")]
     pub claim: Option<Loose<String>>,
+    /// Where in the answer the citation applies: the exact span a provider adapter found
+    /// (`{ start, end }`). `validate` reads it in bytes; readers of JS and CLI input hold
+    /// it in the caller's unit until [`Input::spans_to_bytes`].
+    pub span: Option<Loose<Span>>,
 }
 
 impl DeclaredCitation {
@@ -245,6 +296,18 @@ pub trait LooseValue: Sized {
     fn from_pair(_: f64, _: f64) -> Option<Self> {
         None
     }
+    /// From an object `{ start, end }` of two numbers.
+    fn from_range(_: f64, _: f64) -> Option<Self> {
+        None
+    }
+}
+
+impl LooseValue for Span {
+    fn from_range(start: f64, end: f64) -> Option<Span> {
+        let offset = |n: f64| (n.fract() == 0.0 && (0.0..1e15).contains(&n)).then_some(n as usize);
+        let (start, end) = (offset(start)?, offset(end)?);
+        (start <= end).then_some(Span::new(start, end))
+    }
 }
 
 impl LooseValue for f64 {
@@ -323,8 +386,22 @@ impl<'de, T: LooseValue> Visitor<'de> for LooseVisitor<T> {
         })
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Loose<T>, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Loose::Invalid("object"))
+        let (mut start, mut end) = (None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "start" => start = map.next_value::<Loose<f64>>()?.valid().copied(),
+                "end" => end = map.next_value::<Loose<f64>>()?.valid().copied(),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(match (start, end) {
+            (Some(start), Some(end)) => {
+                T::from_range(start, end).map_or(Loose::Invalid("object"), Loose::Valid)
+            }
+            _ => Loose::Invalid("object"),
+        })
     }
 }
 

@@ -11,7 +11,7 @@ mod options;
 mod report;
 
 pub use input::{
-    DeclaredCitation, Input, LineRange, Loose, Mode, Source, SourceRef, source_position,
+    DeclaredCitation, Input, LineRange, Loose, LooseValue, Mode, Source, SourceRef, source_position,
 };
 pub use marker::{Labels, Marker, MarkerKind, Refs};
 pub use options::{Options, Policy};

@@ -86,6 +86,9 @@ pub enum FindingCode {
     InvalidMode,
     /// The request is malformed (spec 000).
     RequestInvalid,
+    /// A provider's offsets did not hold the text it named; the adapter placed the
+    /// citation by searching near them, or could not place it (warning).
+    OffsetMismatch,
 }
 
 impl FindingCode {
@@ -114,6 +117,7 @@ impl FindingCode {
             FindingCode::NoCitations => "no_citations",
             FindingCode::InvalidMode => "invalid_mode",
             FindingCode::RequestInvalid => "request_invalid",
+            FindingCode::OffsetMismatch => "offset_mismatch",
         }
     }
 }

@@ -28,7 +28,7 @@ pub use batch::BatchSummary;
 use crate::claims::{covered_by_paragraph, split_claims};
 use crate::error::{Error, ErrorCode};
 use crate::model::{
-    CitationResult, Finding, FindingCode, Input, Mode, Options, Report, Severity, decimal,
+    CitationResult, Finding, FindingCode, Input, Mode, Options, Report, Severity, Span, decimal,
 };
 use crate::parse::Parser;
 use crate::rewrite::{MarkerFate, rewrite};
@@ -150,7 +150,7 @@ impl Validator {
         let ids = index.marker_ids();
         let markers: Vec<_> = self.parser.find_iter(answer, &ids).collect();
 
-        let mut findings = Vec::new();
+        let mut findings = input.warnings.clone();
         let mode = input.mode.as_deref().map(|m| (m, Mode::from_name(m)));
         if let Some((name, None)) = mode {
             findings.push(answer_finding(
@@ -162,7 +162,7 @@ impl Validator {
         let declared_uses: Vec<_> = declared
             .iter()
             .enumerate()
-            .map(|(i, c)| declared_use(i, c, &index))
+            .map(|(i, c)| declared_use(i, c, &index, answer))
             .collect();
         // Sources the declared list names (by position, or by label when unresolved).
         let declared_sources: Vec<Result<usize, String>> = declared_uses
@@ -234,10 +234,19 @@ impl Validator {
             .iter()
             .filter_map(|c| c.span_in_answer.as_ref()?.valid().map(String::as_str))
             .collect();
-        // Without markers, a declared citation without `spanInAnswer` is attached to the
-        // answer as a whole (spec 003's output schema) and covers every claim.
-        let whole_answer_cited =
-            markers.is_empty() && declared.iter().any(|d| d.span_in_answer.is_none());
+        // Exact spans of declared citations (provider adapters).
+        let exact_spans: Vec<Span> = citations
+            .iter()
+            .filter(|c| c.declared.is_some() && c.marker.is_none())
+            .filter_map(|c| c.span)
+            .collect();
+        // Without markers, a declared citation without `spanInAnswer` or `span` is
+        // attached to the answer as a whole (spec 003's output schema) and covers every
+        // claim.
+        let whole_answer_cited = markers.is_empty()
+            && declared
+                .iter()
+                .any(|d| d.span_in_answer.is_none() && d.span.is_none());
         // Which claims a citation covers: their own marker, a declared span inside them,
         // declared citations for the whole answer, or a paragraph-final marker.
         let covered: Vec<bool> = (0..claims.len())
@@ -248,17 +257,21 @@ impl Validator {
                     || declared_spans
                         .iter()
                         .any(|s| answer[c.span.range()].contains(s))
+                    || exact_spans.iter().any(|s| overlaps(*s, c.span))
                     || (options.paragraph_citations && covered_by_paragraph(&claims, i))
             })
             .collect();
         let cited_claims = covered.iter().filter(|&&c| c).count();
         for citation in &mut citations {
+            // The claim holding the citation; for a provider's span over several
+            // sentences, the first one it overlaps.
             citation.claim = citation
                 .span
                 .and_then(|s| {
                     claims
                         .iter()
                         .find(|c| c.span.start <= s.start && s.end <= c.span.end)
+                        .or_else(|| claims.iter().find(|c| overlaps(s, c.span)))
                 })
                 .map(|c| c.span);
         }
@@ -459,4 +472,9 @@ fn citation_result(
 
 pub(super) fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
+}
+
+/// True when the two spans share a byte.
+fn overlaps(a: Span, b: Span) -> bool {
+    a.start < b.end && b.start < a.end
 }

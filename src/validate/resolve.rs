@@ -4,8 +4,8 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::model::{
-    DeclaredCitation, Finding, FindingCode, Loose, Marker, Refs, Severity, Source, SourceRef, Span,
-    decimal,
+    DeclaredCitation, Finding, FindingCode, Loose, Marker, MarkerKind, Refs, Severity, Source,
+    SourceRef, Span, decimal,
 };
 
 /// A source position, or why there is none (the finding code and its message).
@@ -240,6 +240,8 @@ pub struct Use {
     pub marker: Option<usize>,
     pub span: Option<Span>,
     pub declared: Option<usize>,
+    /// A provider marker (`【4:0†source】`): only a declared citation can resolve it.
+    pub provider_marker: bool,
     /// Findings found while resolving (duplicates, invalid fields).
     pub findings: Vec<Finding>,
 }
@@ -274,6 +276,7 @@ pub fn marker_uses(markers: &[Marker<'_>], index: &SourceIndex<'_>, answer: &str
                 marker: Some(mi),
                 span: Some(marker.span),
                 declared: None,
+                provider_marker: marker.kind == MarkerKind::Provider,
                 findings,
             });
         }
@@ -283,8 +286,35 @@ pub fn marker_uses(markers: &[Marker<'_>], index: &SourceIndex<'_>, answer: &str
 }
 
 /// The use a declared citation makes of a source.
-pub fn declared_use(di: usize, citation: &DeclaredCitation, index: &SourceIndex<'_>) -> Use {
+pub fn declared_use(
+    di: usize,
+    citation: &DeclaredCitation,
+    index: &SourceIndex<'_>,
+    answer: &str,
+) -> Use {
     let mut findings = Vec::new();
+    let span = match &citation.span {
+        Some(Loose::Valid(span))
+            if span.start <= span.end && answer.get(span.range()).is_some() =>
+        {
+            Some(*span)
+        }
+        Some(Loose::Valid(_) | Loose::Invalid("span")) => {
+            findings.push(invalid_field(
+                "span",
+                "not inside the answer or not on its character boundaries",
+            ));
+            None
+        }
+        Some(Loose::Invalid(kind)) => {
+            findings.push(invalid_field(
+                "span",
+                &format!("expected {{ start, end }}, got {kind}"),
+            ));
+            None
+        }
+        None => None,
+    };
     let mut attempts: Vec<(String, Resolution)> = Vec::new();
     match &citation.source {
         Some(Loose::Valid(SourceRef::Number(n))) => {
@@ -349,8 +379,9 @@ pub fn declared_use(di: usize, citation: &DeclaredCitation, index: &SourceIndex<
         label,
         resolved,
         marker: None,
-        span: None,
+        span,
         declared: Some(di),
+        provider_marker: false,
         findings,
     }
 }
@@ -366,8 +397,9 @@ pub fn invalid_field(field: &str, problem: &str) -> Finding {
 }
 
 /// Merges each declared use into the first unmatched marker use of the same source
-/// (DESIGN.md §5); returns the merged list and, for the checks that need it, whether
-/// each merged use came from a marker, a declaration, or both.
+/// (DESIGN.md §5). A declared use with a span (from a provider adapter) merges only
+/// with a marker at exactly that span; a provider marker (`【4:0†source】`, no refs of
+/// its own) takes the declared use's source.
 pub fn merge(marker_uses: Vec<Use>, declared_uses: Vec<Use>) -> Vec<Use> {
     let mut merged = marker_uses;
     let mut leftovers = Vec::new();
@@ -377,8 +409,20 @@ pub fn merge(marker_uses: Vec<Use>, declared_uses: Vec<Use>) -> Vec<Use> {
             (Err(_), Err(_)) => u.label == declared.label,
             _ => false,
         };
-        match merged.iter_mut().find(|u| u.declared.is_none() && same(u)) {
+        let unmatched = |u: &&mut Use| u.declared.is_none();
+        let target = match declared.span {
+            Some(span) => merged
+                .iter_mut()
+                .filter(unmatched)
+                .find(|u| u.span == Some(span) && (u.provider_marker || same(u))),
+            None => merged.iter_mut().filter(unmatched).find(|u| same(u)),
+        };
+        match target {
             Some(target) => {
+                if target.provider_marker {
+                    target.label = declared.label;
+                    target.resolved = declared.resolved;
+                }
                 target.declared = declared.declared;
                 target.findings.extend(declared.findings);
             }

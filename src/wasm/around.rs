@@ -27,11 +27,12 @@ fn context_input(ctx: &JsValue) -> Result<(Input, Unit), JsValue> {
     let Some(obj) = Obj::optional(Some(ctx), "ctx", "invalid_option")? else {
         return Ok((Input::default(), Unit::Utf16));
     };
+    let unit = read_unit(&obj)?;
     let input = match obj.get(&["input"]) {
-        Some((_, value)) => read_input(&value, "ctx.input")?,
+        Some((_, value)) => read_input(&value, "ctx.input", unit)?,
         None => Input::default(),
     };
-    Ok((input, read_unit(&obj)?))
+    Ok((input, unit))
 }
 
 /// The sources at `path`.

@@ -55,7 +55,7 @@ pub fn validate_async(
         .support_threshold
         .get_or_insert(DEFAULT_ASYNC_THRESHOLD);
     let validator = validator_for(core_options)?;
-    let input = read_input(&input, "input")?;
+    let input = read_input(&input, "input", unit)?;
     let claims = validator.cited_claims(&input);
     let texts: Array = claims
         .iter()

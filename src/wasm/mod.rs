@@ -7,6 +7,7 @@ mod dto;
 mod embed;
 mod errors;
 mod options;
+mod providers;
 mod read;
 mod render;
 mod report_view;
@@ -18,6 +19,10 @@ pub use around::{
     validate_request,
 };
 pub use embed::validate_async;
+pub use providers::{
+    from_anthropic, from_any, from_cohere, from_gemini, from_openai, from_perplexity,
+    from_vercel_ai,
+};
 pub use render::{citation_tree, render_html};
 pub use stream::{CitationStream, citeproof_transform};
 pub use validate::{CitationValidator, InputArg, ValidateOptionsArg, validate, validate_batch};

@@ -11,7 +11,10 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::errors::invalid;
 use super::read_text_at;
-use crate::model::{DeclaredCitation, Input, LineRange, Loose, Options, Policy, Source, SourceRef};
+use crate::model::{
+    DeclaredCitation, Finding, FindingCode, Input, LineRange, Loose, LooseValue, Options, Policy,
+    Severity, Source, SourceRef, Span,
+};
 use crate::offsets::Unit;
 
 thread_local! {
@@ -216,9 +219,11 @@ impl Obj {
     }
 }
 
-/// `input` of `validate`.
-pub fn read_input(value: &JsValue, path: &str) -> Result<Input, JsValue> {
-    read_input_with(value, path, true)
+/// `input` of `validate`, its spans read in `unit` and converted to bytes.
+pub fn read_input(value: &JsValue, path: &str, unit: Unit) -> Result<Input, JsValue> {
+    let mut input = read_input_with(value, path, true)?;
+    input.spans_to_bytes(unit);
+    Ok(input)
 }
 
 /// `input` of `validate`, or of `new CitationStream` (`answer_required: false`: the
@@ -266,6 +271,40 @@ pub fn read_input_with(
         response_id: obj.string(&["responseId", "response_id"])?,
         model_version: obj.string(&["modelVersion", "model_version"])?,
         top_k: obj.count(&["topK", "top_k"])?,
+        warnings: obj
+            .array(&["warnings"])?
+            .unwrap_or_default()
+            .iter()
+            .map(|(item, path)| read_warning(item, path))
+            .collect::<Result<_, _>>()?,
+    })
+}
+
+/// One warning a provider adapter left in its `Input` (`offset_mismatch`); its span is
+/// in the caller's unit until [`Input::spans_to_bytes`].
+fn read_warning(value: &JsValue, path: &str) -> Result<Finding, JsValue> {
+    let obj = Obj::new(value, path, "invalid_input")?;
+    let code = FindingCode::OffsetMismatch;
+    if obj.string(&["code"])?.as_deref() != Some(code.name()) {
+        return Err(invalid(
+            "invalid_input",
+            &obj.path_of("code"),
+            "expected \"offset_mismatch\" (the warning provider adapters raise)",
+        ));
+    }
+    let span = match obj.object(&["span"])? {
+        Some(span) => Some(Span::new(
+            span.count(&["start"])?.unwrap_or(0) as usize,
+            span.count(&["end"])?.unwrap_or(0) as usize,
+        )),
+        None => None,
+    };
+    Ok(Finding {
+        code,
+        severity: Severity::Warning,
+        message: obj.string(&["message"])?.unwrap_or_default(),
+        citation: None,
+        span,
     })
 }
 
@@ -334,6 +373,10 @@ fn read_declared(value: &JsValue, path: &str) -> Result<DeclaredCitation, JsValu
         span_in_answer: obj.loose(&["spanInAnswer", "span_in_answer"], string),
         relevance: obj.loose(&["relevance", "relevance_score"], number),
         claim: obj.loose(&["claim", "claim_text"], string),
+        span: obj.loose(&["span"], |v| {
+            let bound = |name| get_field(v, name)?.as_f64();
+            Span::from_range(bound("start")?, bound("end")?)
+        }),
     })
 }
 

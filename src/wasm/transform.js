@@ -45,6 +45,7 @@ export function makeTransform(stream, input, options) {
   let heldStop = null; // Anthropic: a text block's content_block_stop, held for the tail
   let lastDeltaIndex = 0;
   let ndjsonField = null;
+  const events = []; // Anthropic: every stream event as received, for fromAnthropic
 
   const finish = () => {
     if (!finished) {
@@ -119,6 +120,7 @@ export function makeTransform(stream, input, options) {
   function anthropicEvent(block) {
     const { event, data } = sseBlock(block);
     const payload = data ? parseJson(data, "an Anthropic stream event") : {};
+    if (data) events.push(parseJson(data, "an Anthropic stream event")); // kept unchanged
     const type = payload.type ?? event;
     let out = "";
     if (heldStop && (type === "content_block_start" || type === "content_block_delta")) {
@@ -229,5 +231,8 @@ export function makeTransform(stream, input, options) {
   });
   transform.report = report;
   transform.answer = null; // the whole answer as it came in, once the stream has ended
+  // Anthropic: the events as received (citations_delta included); after the stream,
+  // `fromAnthropic(transform.events, sources)` gives its declared citations.
+  transform.events = events;
   return transform;
 }

@@ -46,7 +46,7 @@ export interface ParseOptions {
 }
 
 /** Stable codes of the `Error`s citeproof throws for unusable arguments. */
-export type CiteproofErrorCode = "invalid_input" | "too_large" | "invalid_option";
+export type CiteproofErrorCode = "invalid_input" | "too_large" | "invalid_option" | "unknown_provider_format";
 
 /** The `Error` citeproof throws: the message starts with the field path. */
 export interface CiteproofError extends Error {
@@ -92,6 +92,9 @@ export interface DeclaredCitation {
   spanInAnswer?: string;
   relevance?: number;
   claim?: string;
+  /** Where in the answer the citation applies (provider adapters set it), in the
+   * `offsets` unit of the call that reads it. */
+  span?: Span;
   [snakeCase: string]: unknown;
 }
 
@@ -107,6 +110,17 @@ export interface Input {
   responseId?: string;
   modelVersion?: string;
   topK?: number;
+  /** Set by a provider adapter: which one made this input. */
+  provider?: "anthropic" | "openai" | "gemini" | "cohere" | "perplexity" | "vercel-ai";
+  /** Set by a provider adapter: offsets it had to correct or could not place
+   * (`offset_mismatch`); `validate` copies them into the report's findings. */
+  warnings?: Finding[];
+}
+
+/** Options of the provider adapters (`fromAnthropic` … `fromAny`). */
+export interface AdapterOptions {
+  /** Unit of the returned spans; pass the same to `validate`. Default `"utf16"`. */
+  offsets?: OffsetUnit;
 }
 
 /** Options of `validate` / `new CitationValidator`; every field has a default. */
@@ -147,7 +161,8 @@ export type FindingCode =
   | "declared_unused" | "missing_field" | "invalid_field" | "evidence_idx_out_of_range"
   | "low_alignment" | "span_not_in_answer" | "quote_not_found" | "quote_approximate"
   | "quote_length" | "line_range_invalid" | "line_range_mismatch" | "unsupported_claim"
-  | "misattributed" | "uncited_claim" | "no_citations" | "invalid_mode" | "request_invalid";
+  | "misattributed" | "uncited_claim" | "no_citations" | "invalid_mode" | "request_invalid"
+  | "offset_mismatch";
 
 export interface Finding {
   code: FindingCode;
@@ -266,6 +281,8 @@ export interface CiteproofTransform extends TransformStream<Uint8Array | string,
   report: Promise<Report>;
   /** The whole answer as it came in (what the report's spans index), once ended. */
   answer: string | null;
+  /** Anthropic streams: each event as received (for `fromAnthropic(events, sources)`). */
+  events: object[];
 }
 
 /** Options of `renderHtml` / `citationTree`. */

@@ -36,7 +36,7 @@ pub(crate) fn validator_for(options: Options) -> Result<Validator, JsValue> {
 
 fn run(validator: &Validator, input: &JsValue, unit: Unit) -> Result<JsValue, JsValue> {
     let started = now();
-    let input = read_input(input, "input")?;
+    let input = read_input(input, "input", unit)?;
     let mut report = validator
         .validate(&input)
         .map_err(|e| to_js_error(&e.under("input")))?;
@@ -72,7 +72,7 @@ pub fn validate_batch(
     for (i, input) in inputs.iter().enumerate() {
         let started = now();
         let path = format!("inputs[{i}]");
-        let parsed = read_input(&input, &path)?;
+        let parsed = read_input(&input, &path, unit)?;
         let mut report = validator
             .validate(&parsed)
             .map_err(|e| to_js_error(&e.under(&path)))?;

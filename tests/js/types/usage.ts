@@ -1,6 +1,7 @@
 // Compiled with `tsc --noEmit -p tests/js/types`: the generated declarations must type
 // real usage, and reject wrong usage (each @ts-expect-error fails the build if unneeded).
-import { CitationParser, parseCitations, validate, validateAsync } from "citeproof";
+import { CitationParser, fromAny, fromGemini, parseCitations, validate, validateAsync } from "citeproof";
+import type { Input } from "citeproof";
 import type { CiteproofError, Marker, MarkerKind, ParseOptions, Report } from "citeproof";
 import init, { parseCitations as parseWeb } from "citeproof/web";
 
@@ -86,3 +87,12 @@ function Answer(): ReturnType<typeof CitedAnswer> {
   return CitedAnswer({ segments: state.segments, sources: [] });
 }
 console.log(Answer, CitationChip);
+
+const adapted: Input = fromGemini({ candidates: [] }, [{ url: "https://a.example/" }], { offsets: "codepoint" });
+const detected: Input = fromAny({ choices: [] });
+const provider: string | undefined = detected.provider;
+const spanStart: number | undefined = adapted.citations?.map((c) => (typeof c === "number" ? 0 : c.span?.start ?? 0))[0];
+// @ts-expect-error: the offsets option takes a unit name
+fromGemini({}, undefined, { offsets: "bytes" });
+void provider;
+void spanStart;

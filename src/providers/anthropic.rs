@@ -1,0 +1,146 @@
+//! Anthropic Messages: text blocks carry `citations`; each citation backs its whole
+//! block. Sources: the documents (`document_index`), search results
+//! (`search_result_index`) and web results (`url`) the citations name.
+//!
+//! Shapes from docs.anthropic.com, "Citations" and "Web search tool" (the response's
+//! `content` blocks; in a stream, `content_block_start`, `content_block_delta` with
+//! `text_delta` / `citations_delta`, `content_block_stop`).
+
+use super::{Builder, Json, bad, web_source};
+use crate::error::Error;
+use crate::model::{Source, SourceRef, Span};
+
+/// A message (`"type": "message"` with `content` blocks), or the list of its stream
+/// events.
+pub fn recognizes(response: &Json) -> bool {
+    match response.items() {
+        Some(events) => events
+            .first()
+            .is_some_and(|e| e.is("type", "message_start")),
+        None => response.is("type", "message") && response.field("content").is_some(),
+    }
+}
+
+/// One content block as the adapter needs it.
+enum Block<'a> {
+    /// A text block and its citations.
+    Text {
+        text: String,
+        citations: Vec<&'a Json>,
+    },
+    /// The results of a web search (`web_search_tool_result`).
+    WebResults(&'a [Json]),
+    /// Tool use, thinking, …: not part of the answer.
+    Other,
+}
+
+fn block(value: &Json) -> Block<'_> {
+    match value.text_at("type").as_deref() {
+        Some("text") => Block::Text {
+            text: value.text_at("text").unwrap_or_default(),
+            citations: value.list("citations").iter().collect(),
+        },
+        Some("web_search_tool_result") => Block::WebResults(value.list("content")),
+        _ => Block::Other,
+    }
+}
+
+pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
+    let blocks = match response.items() {
+        Some(events) => from_events(events, out)?,
+        None => {
+            out.response_id = response.text_at("id");
+            out.model = response.text_at("model");
+            response.list("content").iter().map(block).collect()
+        }
+    };
+    for block in blocks {
+        match block {
+            Block::Text { text, citations } => {
+                let start = out.push_text(&text);
+                let span = Span::new(start, out.answer.len());
+                for citation in citations {
+                    let source = source_of(citation, out);
+                    out.cite(source, Some(span), citation.text_at("cited_text"));
+                }
+            }
+            Block::WebResults(results) => {
+                for result in results {
+                    if let Some(url) = result.text_at("url") {
+                        if !out.given {
+                            out.label(&url, || web_source(&url, result.text_at("title")));
+                        }
+                    }
+                }
+            }
+            Block::Other => {}
+        }
+    }
+    Ok(())
+}
+
+/// The blocks a stream's events build: `content_block_start` opens block `index`,
+/// `text_delta` appends text, `citations_delta` appends a citation.
+fn from_events<'a>(events: &'a [Json], out: &mut Builder) -> Result<Vec<Block<'a>>, Error> {
+    let mut blocks: Vec<Block<'a>> = Vec::new();
+    for (i, event) in events.iter().enumerate() {
+        match event.text_at("type").as_deref() {
+            Some("message_start") => {
+                let message = event.field("message");
+                out.response_id = message.as_ref().and_then(|m| m.text_at("id"));
+                out.model = message.as_ref().and_then(|m| m.text_at("model"));
+            }
+            Some("content_block_start") => {
+                let started = event
+                    .field("content_block")
+                    .ok_or_else(|| bad(&format!("[{i}].content_block"), "missing"))?;
+                blocks.push(block(started));
+            }
+            Some("content_block_delta") => {
+                let delta = event.field("delta");
+                let index = event
+                    .index_at("index")
+                    .unwrap_or(blocks.len().saturating_sub(1));
+                let Some((Block::Text { text, citations }, delta)) =
+                    blocks.get_mut(index).zip(delta)
+                else {
+                    return Err(bad(&format!("[{i}]"), "a text delta outside a text block"));
+                };
+                match delta.text_at("type").as_deref() {
+                    Some("text_delta") => text.push_str(&delta.text_at("text").unwrap_or_default()),
+                    Some("citations_delta") => citations.extend(delta.field("citation")),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(blocks)
+}
+
+/// The source a citation names: by URL (web and search results with a URL), else by
+/// its document or search-result position.
+fn source_of(citation: &Json, out: &mut Builder) -> SourceRef {
+    let title = || {
+        citation
+            .text_at("document_title")
+            .or_else(|| citation.text_at("title"))
+    };
+    let url = citation
+        .text_at("url")
+        .or_else(|| citation.text_at("source").filter(|s| s.starts_with("http")));
+    if let Some(url) = url {
+        return out.label(&url, || web_source(&url, title()));
+    }
+    let (kind, position) = match citation.index_at("search_result_index") {
+        Some(position) => ("search result", position),
+        None => ("document", citation.index_at("document_index").unwrap_or(0)),
+    };
+    if out.given {
+        return out.label_at(position);
+    }
+    out.label(&format!("{kind} {position}"), || Source {
+        title: title(),
+        ..Source::default()
+    })
+}

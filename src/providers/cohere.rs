@@ -1,0 +1,65 @@
+//! Cohere v2 chat: `message.content[]` text parts and `message.citations[]` with
+//! `start`, `end`, `text` (the cited answer text) and `sources` (`document` with its
+//! `id` and `document` fields, or `tool` output).
+//!
+//! Shapes from docs.cohere.com/reference/chat (v2) and the "RAG citations" guide. The
+//! docs do not name the unit of `start`/`end`; the adapter tries code points (Python
+//! `str` indices), then UTF-16, then bytes, keeps the first whose span is exactly
+//! `text`, and otherwise searches for `text` near the offsets (`offset_mismatch`).
+
+use super::settle::{Expect, settle};
+use super::{Builder, Json};
+use crate::error::Error;
+use crate::model::Source;
+use crate::offsets::Unit;
+
+/// A v2 chat response: a `message` with `content`, and `finish_reason`.
+pub fn recognizes(response: &Json) -> bool {
+    response
+        .field("message")
+        .is_some_and(|m| m.field("content").is_some() || m.field("citations").is_some())
+        && response.field("choices").is_none()
+}
+
+pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
+    out.response_id = response.text_at("id");
+    let Some(message) = response.field("message") else {
+        return Ok(());
+    };
+    let mut text = String::new();
+    for part in message.list("content") {
+        if part.is("type", "text") {
+            text.push_str(&part.text_at("text").unwrap_or_default());
+        }
+    }
+    let base = out.push_text(&text);
+    for citation in message.list("citations") {
+        let cited = citation.text_at("text");
+        let span = match (citation.index_at("start"), citation.index_at("end")) {
+            (Some(start), Some(end)) => {
+                let expect = cited.as_deref().map_or(Expect::Nothing, Expect::Text);
+                let units = [Unit::CodePoint, Unit::Utf16, Unit::Utf8];
+                let settled = settle(&text, base, (start, end), &units, expect);
+                out.warnings.extend(settled.warning);
+                settled.span
+            }
+            _ => None,
+        };
+        for source in citation.list("sources") {
+            let document = source.field("document");
+            let field = |name: &'static str| document.as_ref().and_then(|d| d.text_at(name));
+            let Some(id) = source.text_at("id").or_else(|| field("id")) else {
+                continue;
+            };
+            let label = out.label(&id, || Source {
+                id: Some(id.clone()),
+                title: field("title"),
+                url: field("url"),
+                text: field("text").or_else(|| field("snippet")),
+                ..Source::default()
+            });
+            out.cite(label, span, None);
+        }
+    }
+    Ok(())
+}

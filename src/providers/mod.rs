@@ -1,0 +1,256 @@
+//! Provider adapters: an LLM API response, in its provider's shape and offset unit,
+//! becomes one [`Input`] whose declared citations carry exact byte spans of the answer.
+//!
+//! | provider | response | offsets it gives | how the adapter places a citation |
+//! |---|---|---|---|
+//! | Anthropic | Messages `content` blocks, or the stream's events | none in the answer | the text block the citation belongs to |
+//! | OpenAI | Chat Completions `annotations`, Responses `output_text.annotations`, Assistants `【4:0†source】` | characters (code points), undocumented | code points, else UTF-16, else bytes: whichever holds the link's URL or the marker; else searched |
+//! | Gemini | `groundingMetadata.groundingSupports[].segment` | UTF-8 bytes of one part (documented) | bytes of the part, checked against `segment.text`; else searched |
+//! | Cohere | v2 chat `message.citations` | characters, undocumented | code points, else UTF-16, else bytes: whichever holds `text`; else searched |
+//! | Perplexity | `[n]` markers in the content, `search_results` / `citations` | none | the markers themselves |
+//! | Vercel AI SDK | `text` + `sources` (or `content`/`parts`), Google grounding metadata | Gemini's, when present | as Gemini; else the markers, else the whole answer |
+//!
+//! Sources: when the caller passes the sources it retrieved, citations are matched to
+//! them (by URL or id, else by the provider's 0-based position) and a citation of
+//! anything else is an `unknown_source` finding; otherwise the response's own list
+//! (search results, grounding chunks, cited documents) becomes the sources. Quotes
+//! (`cited_text`, file-citation quotes) are declared when there is text to locate them
+//! in: the caller's sources, or source text the provider returned.
+
+mod anthropic;
+mod cohere;
+mod gemini;
+mod json;
+mod openai;
+mod perplexity;
+mod settle;
+
+mod vercel_ai;
+
+pub use json::Json;
+
+use std::collections::HashMap;
+
+use crate::error::{Error, ErrorCode};
+use crate::model::{DeclaredCitation, Finding, Input, Loose, Source, SourceRef, Span};
+use crate::validate::label_of;
+
+/// The APIs citeproof reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Provider {
+    /// Anthropic Messages (also its stream events).
+    Anthropic,
+    /// OpenAI Chat Completions, Responses, or an Assistants message.
+    OpenAi,
+    /// Google Gemini `generateContent`.
+    Gemini,
+    /// Cohere v2 chat.
+    Cohere,
+    /// Perplexity chat completions.
+    Perplexity,
+    /// A Vercel AI SDK `generateText` result or UI message.
+    VercelAi,
+}
+
+impl Provider {
+    /// Every provider, in the order [`detect`] tries them.
+    pub const ALL: [Provider; 6] = [
+        Provider::Anthropic,
+        Provider::Gemini,
+        Provider::Cohere,
+        Provider::Perplexity,
+        Provider::OpenAi,
+        Provider::VercelAi,
+    ];
+
+    /// `anthropic`, `openai`, `gemini`, `cohere`, `perplexity`, `vercel-ai`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Provider::Anthropic => "anthropic",
+            Provider::OpenAi => "openai",
+            Provider::Gemini => "gemini",
+            Provider::Cohere => "cohere",
+            Provider::Perplexity => "perplexity",
+            Provider::VercelAi => "vercel-ai",
+        }
+    }
+
+    /// True when `response` has this provider's shape.
+    pub fn recognizes(self, response: &Json) -> bool {
+        match self {
+            Provider::Anthropic => anthropic::recognizes(response),
+            Provider::OpenAi => openai::recognizes(response),
+            Provider::Gemini => response.field("candidates").is_some(),
+            Provider::Cohere => cohere::recognizes(response),
+            Provider::Perplexity => perplexity::recognizes(response),
+            Provider::VercelAi => vercel_ai::recognizes(response),
+        }
+    }
+}
+
+/// The provider whose shape `response` has.
+pub fn detect(response: &Json) -> Option<Provider> {
+    Provider::ALL.into_iter().find(|p| p.recognizes(response))
+}
+
+/// Turns `response` into an [`Input`] as `provider`'s adapter reads it. `sources`: the
+/// sources the caller retrieved and sent, if any (see the module docs).
+///
+/// ```
+/// use citeproof::providers::{adapt, Json, Provider};
+/// let response = Json::parse(r#"{
+///   "candidates": [{ "content": { "parts": [{ "text": "Spain won Euro 2024." }] },
+///     "groundingMetadata": {
+///       "groundingChunks": [{ "web": { "uri": "https://uefa.com", "title": "uefa.com" } }],
+///       "groundingSupports": [{ "segment": { "endIndex": 20, "text": "Spain won Euro 2024." },
+///                               "groundingChunkIndices": [0] }] } }]
+/// }"#).unwrap();
+/// let input = adapt(Provider::Gemini, &response, None).unwrap();
+/// let validator = citeproof::validate::Validator::new(Default::default()).unwrap();
+/// let report = validator.validate(&input).unwrap();
+/// assert_eq!(report.citations[0].span.unwrap().end, 20);
+/// ```
+pub fn adapt(
+    provider: Provider,
+    response: &Json,
+    sources: Option<Vec<Source>>,
+) -> Result<Input, Error> {
+    let mut builder = Builder::new(sources);
+    match provider {
+        Provider::Anthropic => anthropic::read(response, &mut builder)?,
+        Provider::OpenAi => openai::read(response, &mut builder)?,
+        Provider::Gemini => gemini::read(response, &mut builder)?,
+        Provider::Cohere => cohere::read(response, &mut builder)?,
+        Provider::Perplexity => perplexity::read(response, &mut builder)?,
+        Provider::VercelAi => vercel_ai::read(response, &mut builder)?,
+    }
+    Ok(builder.finish())
+}
+
+/// [`detect`] then [`adapt`]; an unknown shape is an `unknown_provider_format` error.
+pub fn from_any(response: &Json, sources: Option<Vec<Source>>) -> Result<(Provider, Input), Error> {
+    let provider = detect(response).ok_or_else(|| {
+        Error::new(
+            ErrorCode::UnknownProviderFormat,
+            "response",
+            "not a response of Anthropic, OpenAI, Gemini, Cohere, Perplexity or the Vercel AI SDK",
+        )
+    })?;
+    adapt(provider, response, sources).map(|input| (provider, input))
+}
+
+/// An `invalid_input` error for the response field at `path`.
+fn bad(path: &str, message: &str) -> Error {
+    Error::new(ErrorCode::InvalidInput, format!("response{path}"), message)
+}
+
+/// The input an adapter is putting together.
+struct Builder {
+    answer: String,
+    sources: Vec<Source>,
+    /// The caller gave the sources: match them, never add any.
+    given: bool,
+    /// Labels of the sources added so far, by the key the provider names them with.
+    labels: HashMap<String, u32>,
+    citations: Vec<DeclaredCitation>,
+    warnings: Vec<Finding>,
+    response_id: Option<String>,
+    model: Option<String>,
+}
+
+impl Builder {
+    fn new(sources: Option<Vec<Source>>) -> Builder {
+        Builder {
+            given: sources.is_some(),
+            sources: sources.unwrap_or_default(),
+            answer: String::new(),
+            labels: HashMap::new(),
+            citations: Vec::new(),
+            warnings: Vec::new(),
+            response_id: None,
+            model: None,
+        }
+    }
+
+    /// Appends a piece of the answer; returns the byte where it starts.
+    fn push_text(&mut self, text: &str) -> usize {
+        let base = self.answer.len();
+        self.answer.push_str(text);
+        base
+    }
+
+    /// The label of the source the provider names `key` (a URL, a file id, "document
+    /// 2"): a caller's source with that URL or id, else the source added for `key`
+    /// before, else `make()` added to the list (only when the caller gave none). A key
+    /// the caller's sources lack is named as is, so validation reports it unknown.
+    fn label(&mut self, key: &str, make: impl FnOnce() -> Source) -> SourceRef {
+        if let Some(&label) = self.labels.get(key) {
+            return SourceRef::Number(f64::from(label));
+        }
+        if self.given {
+            let same = |s: &&Source| {
+                [&s.url, &s.id, &s.doc_id, &s.chunk_id]
+                    .iter()
+                    .any(|v| v.as_deref() == Some(key))
+            };
+            return match self.sources.iter().enumerate().find(|(_, s)| same(s)) {
+                Some((position, source)) => {
+                    SourceRef::Number(f64::from(label_of(source, position)))
+                }
+                None => SourceRef::Name(key.to_string()),
+            };
+        }
+        self.sources.push(make());
+        let label = self.sources.len() as u32;
+        self.labels.insert(key.to_string(), label);
+        SourceRef::Number(f64::from(label))
+    }
+
+    /// The label of the caller's source at 0-based `position`; past the end, the
+    /// label one past it would have (an `out_of_range` finding).
+    fn label_at(&self, position: usize) -> SourceRef {
+        let label = match self.sources.get(position) {
+            Some(source) => label_of(source, position),
+            None => position as u32 + 1,
+        };
+        SourceRef::Number(f64::from(label))
+    }
+
+    /// Declares a citation of `source` at `span` of the answer. The quote is kept when
+    /// the caller gave the sources or the provider returned the source's text: with
+    /// nothing to locate it in, it would only be a `quote_not_found`.
+    fn cite(&mut self, source: SourceRef, span: Option<Span>, quote: Option<String>) {
+        let checkable = self.given
+            || matches!(source, SourceRef::Number(label)
+                if (label as usize).checked_sub(1).and_then(|i| self.sources.get(i))
+                    .is_some_and(|s| s.text.is_some()));
+        let quote = quote.filter(|_| checkable);
+        self.citations.push(DeclaredCitation {
+            source: Some(Loose::Valid(source)),
+            quote: quote.map(Loose::Valid),
+            span: span.map(Loose::Valid),
+            ..DeclaredCitation::default()
+        });
+    }
+
+    fn finish(self) -> Input {
+        Input {
+            answer: self.answer,
+            sources: self.sources,
+            citations: (!self.citations.is_empty()).then_some(self.citations),
+            response_id: self.response_id,
+            model_version: self.model,
+            warnings: self.warnings,
+            ..Input::default()
+        }
+    }
+}
+
+/// A source known by its URL and title.
+fn web_source(url: &str, title: Option<String>) -> Source {
+    Source {
+        url: Some(url.to_string()),
+        title,
+        ..Source::default()
+    }
+}

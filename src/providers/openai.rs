@@ -1,0 +1,130 @@
+//! OpenAI: Chat Completions `message.annotations` (`url_citation`), the Responses API's
+//! `output_text.annotations` (`url_citation`, `file_citation`,
+//! `container_file_citation`, `file_path`) and Assistants messages (`file_citation` /
+//! `file_path` annotations on `【4:0†source】` markers).
+//!
+//! Shapes from platform.openai.com/docs/api-reference (chat object, response object,
+//! message object) and the web-search and file-search guides. The docs call
+//! `start_index`/`end_index` "the index of the first/last character"; they do not say
+//! which unit. The adapter tries code points (Python's `str` indices, what the API is
+//! observed to use), then UTF-16, then bytes, and takes the first whose span holds the
+//! link's URL (web) or the marker text (Assistants); failing all three it searches for
+//! them near the offsets and warns (`offset_mismatch`). `file_citation.index` and
+//! `file_path.index` (Responses) are documented as "the index of the file in the list of
+//! files", not as a text position, so those citations carry no span.
+
+use super::settle::{Expect, settle};
+use super::{Builder, Json, bad};
+use crate::error::Error;
+use crate::model::Source;
+use crate::offsets::Unit;
+
+/// The units OpenAI's offsets are tried in.
+const UNITS: [Unit; 3] = [Unit::CodePoint, Unit::Utf16, Unit::Utf8];
+
+/// A chat completion (`choices[].message`), a response (`output`), or an Assistants
+/// message (`"object": "thread.message"`).
+pub fn recognizes(response: &Json) -> bool {
+    response.field("output").is_some()
+        || response.is("object", "thread.message")
+        || response
+            .list("choices")
+            .first()
+            .is_some_and(|c| c.field("message").is_some())
+}
+
+pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
+    out.response_id = response.text_at("id");
+    out.model = response.text_at("model");
+    if let Some(output) = response.field("output") {
+        for (i, item) in output.items().unwrap_or_default().iter().enumerate() {
+            if !item.is("type", "message") {
+                continue;
+            }
+            for (j, part) in item.list("content").iter().enumerate() {
+                if part.is("type", "output_text") {
+                    let text = part.text_at("text").ok_or_else(|| {
+                        bad(&format!(".output[{i}].content[{j}].text"), "missing")
+                    })?;
+                    annotated(&text, part.list("annotations"), out);
+                }
+            }
+        }
+    } else if response.is("object", "thread.message") {
+        for part in response.list("content") {
+            if let Some(text) = part.field("text").filter(|_| part.is("type", "text")) {
+                let value = text.text_at("value").unwrap_or_default();
+                annotated(&value, text.list("annotations"), out);
+            }
+        }
+    } else {
+        let message = response
+            .list("choices")
+            .iter()
+            .next()
+            .and_then(|c| c.field("message"))
+            .ok_or_else(|| bad(".choices[0].message", "missing"))?;
+        let content = message.text_at("content").unwrap_or_default();
+        annotated(&content, message.list("annotations"), out);
+    }
+    Ok(())
+}
+
+/// Appends `text` to the answer and declares its annotations.
+fn annotated(text: &str, annotations: &[Json], out: &mut Builder) {
+    let base = out.push_text(text);
+    for annotation in annotations {
+        let kind = annotation.text_at("type").unwrap_or_default();
+        // Chat Completions nest the fields under the type's name; the Responses API
+        // and Assistants keep offsets at the top.
+        let body = ["url_citation", "file_citation", "file_path"]
+            .into_iter()
+            .find(|&name| name == kind)
+            .and_then(|name| annotation.field(name));
+        let field = |name: &'static str| {
+            annotation
+                .text_at(name)
+                .or_else(|| body.as_ref().and_then(|b| b.text_at(name)))
+        };
+        let offset = |name: &'static str| {
+            annotation
+                .index_at(name)
+                .or_else(|| body.as_ref().and_then(|b| b.index_at(name)))
+        };
+        let (source, expect_text) = match kind.as_str() {
+            "url_citation" => {
+                let Some(url) = field("url") else { continue };
+                let title = field("title");
+                let source = out.label(&url, || super::web_source(&url, title));
+                (source, Some((url, false)))
+            }
+            "file_citation" | "container_file_citation" | "file_path" => {
+                let Some(file) = field("file_id") else {
+                    continue;
+                };
+                let name = field("filename");
+                let source = out.label(&file, || Source {
+                    id: Some(file.clone()),
+                    title: name,
+                    ..Source::default()
+                });
+                (source, annotation.text_at("text").map(|t| (t, true)))
+            }
+            _ => continue,
+        };
+        let span = match (offset("start_index"), offset("end_index")) {
+            (Some(start), Some(end)) => {
+                let expect = match &expect_text {
+                    Some((t, true)) => Expect::Text(t),
+                    Some((url, false)) if text.contains(url.as_str()) => Expect::Link(url),
+                    _ => Expect::Nothing,
+                };
+                let settled = settle(text, base, (start, end), &UNITS, expect);
+                out.warnings.extend(settled.warning);
+                settled.span
+            }
+            _ => None,
+        };
+        out.cite(source, span, field("quote"));
+    }
+}

@@ -1,0 +1,113 @@
+//! Placing a provider's offsets in the answer: convert them from the provider's unit,
+//! check them against the text the provider says is there, and search near them when
+//! the two disagree (an `offset_mismatch` warning).
+
+use crate::model::{Finding, FindingCode, Severity, Span};
+use crate::offsets::{OffsetMap, Unit};
+
+/// What the provider says its span holds.
+#[derive(Clone, Copy)]
+pub enum Expect<'a> {
+    /// Exactly this text (Gemini's `segment.text`, Cohere's `text`, an Assistants
+    /// marker).
+    Text(&'a str),
+    /// A markdown link to this URL (`[title](url)`, or `([title](url))` as OpenAI
+    /// writes them); failing that, any span containing the URL.
+    Link(&'a str),
+    /// Nothing to check against.
+    Nothing,
+}
+
+/// A provider span placed in the answer.
+pub struct Settled {
+    /// Bytes of the answer, when the span could be placed.
+    pub span: Option<Span>,
+    /// Why the offsets were not used as given.
+    pub warning: Option<Finding>,
+}
+
+/// Places `start..end` of `part` (the piece of the answer that starts at byte `base`).
+/// `units` lists the units to try, the documented one first: the first unit whose span
+/// holds what `expect` says is taken as is. When none does, the expected text nearest to
+/// the offsets (read in the first unit) is taken instead, with a warning.
+pub fn settle(
+    part: &str,
+    base: usize,
+    (start, end): (usize, usize),
+    units: &[Unit],
+    expect: Expect<'_>,
+) -> Settled {
+    let map = OffsetMap::new(part);
+    let holds = |span: Span, strict: bool| {
+        let text = &part[span.range()];
+        match expect {
+            Expect::Text(expected) => text == expected,
+            Expect::Link(url) if strict => {
+                text.contains(url) && text.starts_with(['[', '(']) && text.ends_with(')')
+            }
+            Expect::Link(url) => text.contains(url),
+            Expect::Nothing => true,
+        }
+    };
+    let in_unit = |unit: Unit| {
+        let span = Span::new(map.to_byte(start, unit)?, map.to_byte(end, unit)?);
+        (span.start <= span.end).then_some(span)
+    };
+    let first_holding = |strict: bool| {
+        units
+            .iter()
+            .find_map(|&unit| in_unit(unit).filter(|&s| holds(s, strict)))
+    };
+    if let Some(span) = first_holding(true).or_else(|| first_holding(false)) {
+        return Settled {
+            span: Some(shift(span, base)),
+            warning: None,
+        };
+    }
+    let needle = match expect {
+        Expect::Text(text) | Expect::Link(text) => text,
+        Expect::Nothing => "",
+    };
+    let guess = units
+        .first()
+        .and_then(|&unit| map.to_byte(start.min(map.len(unit)), unit))
+        .unwrap_or(0);
+    let found = nearest(part, needle, guess);
+    let span = found.map(|at| Span::new(at, at + needle.len()));
+    let message = match (span, needle.is_empty()) {
+        (Some(span), _) => format!(
+            "offsets {start}–{end} do not hold the cited text; found it at {}–{} instead",
+            span.start + base,
+            span.end + base
+        ),
+        (None, true) => format!("offsets {start}–{end} are outside the text"),
+        (None, false) => {
+            format!("offsets {start}–{end} do not hold the cited text, and it is not in the answer")
+        }
+    };
+    let span = span.map(|s| shift(s, base));
+    Settled {
+        span,
+        warning: Some(Finding {
+            code: FindingCode::OffsetMismatch,
+            severity: Severity::Warning,
+            message,
+            citation: None,
+            span,
+        }),
+    }
+}
+
+/// The byte offset of the occurrence of `needle` in `text` closest to `near`.
+fn nearest(text: &str, needle: &str, near: usize) -> Option<usize> {
+    if needle.is_empty() {
+        return None;
+    }
+    text.match_indices(needle)
+        .map(|(at, _)| at)
+        .min_by_key(|&at| at.abs_diff(near))
+}
+
+fn shift(span: Span, base: usize) -> Span {
+    Span::new(span.start + base, span.end + base)
+}

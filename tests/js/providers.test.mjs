@@ -1,0 +1,118 @@
+// Provider adapters through the built package (pkg/node): every fixture of
+// tests/fixtures/providers (documented shapes, non-ASCII answers) becomes an Input whose
+// spans slice, as JS string indices, to the cited text; the Anthropic stream is cut at
+// every byte boundary through citeproofTransform and adapted from `transform.events`.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+import { pkgDir, root } from "./helpers.mjs";
+
+const require = createRequire(import.meta.url);
+const pkg = require(join(pkgDir, "node", "citeproof.js"));
+const { validate, fromAny, citeproofTransform } = pkg;
+
+const dir = join(root, "tests", "fixtures", "providers");
+const load = (name) => JSON.parse(readFileSync(join(dir, name), "utf8"));
+const ADAPTER = {
+  anthropic: "fromAnthropic",
+  openai: "fromOpenAI",
+  gemini: "fromGemini",
+  cohere: "fromCohere",
+  perplexity: "fromPerplexity",
+  "vercel-ai": "fromVercelAI",
+};
+
+/** The answer text each declared citation's report span covers, in declaration order. */
+function declaredTexts(input, report) {
+  return (input.citations ?? []).map((_, d) => {
+    const c = report.citations.find((c) => c.declared === d);
+    return c?.span ? input.answer.slice(c.span.start, c.span.end) : null;
+  });
+}
+
+const fixtures = readdirSync(dir).filter((f) => f.endsWith(".json") && !f.includes(".expect."));
+for (const file of fixtures) {
+  test(`${file}: fromAny and the named adapter agree, spans slice to the cited text`, () => {
+    const fixture = load(file);
+    const input = fromAny(fixture, fixture._sources);
+    const named = pkg[ADAPTER[input.provider]](fixture, fixture._sources);
+    assert.deepEqual(named, input);
+    const report = validate(input);
+    if (input.provider !== "perplexity") {
+      assert.deepEqual(declaredTexts(input, report), fixture._expect);
+      // The input's own spans say the same.
+      for (const [d, c] of (input.citations ?? []).entries()) {
+        const text = c.span ? input.answer.slice(c.span.start, c.span.end) : null;
+        assert.equal(text, fixture._expect[d], `citation ${d}`);
+      }
+    }
+    const mismatches = report.findings.filter((f) => f.code === "offset_mismatch");
+    assert.equal(mismatches.length, fixture._warnings ?? 0);
+    for (const f of mismatches) assert.equal(input.answer.slice(f.span.start, f.span.end).length > 0, true);
+  });
+}
+
+test("the unit option: code-point spans from the adapter, read back by validate", () => {
+  const fixture = load("gemini.json");
+  const input = pkg.fromGemini(fixture, undefined, { offsets: "codepoint" });
+  const report = validate(input, { offsets: "codepoint" });
+  const chars = [...input.answer];
+  const texts = report.citations.map((c) => chars.slice(c.span.start, c.span.end).join(""));
+  assert.deepEqual(texts, fixture._expect);
+  // Read with the wrong unit, the same spans fall mid-character or elsewhere: no longer
+  // the cited text.
+  const utf16 = validate(input);
+  const wrong = utf16.citations.map((c) => (c.span ? input.answer.slice(c.span.start, c.span.end) : null));
+  assert.notDeepEqual(wrong, fixture._expect);
+});
+
+test("Perplexity: markers cite search results; one past the list is out_of_range", () => {
+  const report = validate(pkg.fromPerplexity(load("perplexity.json")));
+  assert.deepEqual(report.citations.map((c) => [c.label, c.valid]), [["1", true], ["2", true], ["5", false]]);
+  assert.ok(report.findings.some((f) => f.code === "out_of_range" && f.message.includes("3 sources")));
+});
+
+test("bad responses throw coded errors", () => {
+  assert.throws(() => fromAny({ hello: "world" }), { code: "unknown_provider_format" });
+  assert.throws(() => pkg.fromGemini("text"), { code: "invalid_input" });
+  assert.throws(() => pkg.fromOpenAI({ choices: [] }), { code: "invalid_input", message: /choices\[0\]\.message/ });
+  const cyclic = { candidates: [] };
+  cyclic.self = cyclic;
+  assert.throws(() => pkg.fromGemini(cyclic), { code: "invalid_input" });
+  assert.throws(() => pkg.fromGemini(load("gemini.json"), [{ title: 3 }]), { code: "invalid_input", message: /sources\[0\]\.title/ });
+  assert.throws(() => pkg.fromGemini(load("gemini.json"), undefined, { offsets: "bytes" }), { code: "invalid_option" });
+});
+
+test("a lone surrogate in a provider answer does not trap: it becomes U+FFFD", () => {
+  const input = fromAny({ choices: [{ message: { content: "a\ud800b [1]" } }], citations: ["https://x.example/"] });
+  assert.equal(input.answer, "a\ufffdb [1]");
+  assert.equal(validate(input).citations[0].valid, true);
+});
+
+test("Anthropic SSE cut at every byte: transform.events adapt to the same input", async () => {
+  const bytes = readFileSync(join(dir, "anthropic-stream.sse"));
+  const expect = load("anthropic-stream.expect.json");
+  const reference = pkg.fromAnthropic(
+    bytes.toString("utf8").split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6))),
+  );
+  assert.equal(reference.answer, expect.answer);
+  assert.deepEqual(declaredTexts(reference, validate(reference)), expect._expect);
+  const cuts = [];
+  for (let i = 1; i < bytes.length; i++) cuts.push([bytes.subarray(0, i), bytes.subarray(i)]);
+  cuts.push(Array.from(bytes, (b) => Uint8Array.of(b)));
+  for (const chunks of cuts) {
+    const transform = citeproofTransform({ sources: [] });
+    const body = new ReadableStream({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    for await (const _ of body.pipeThrough(transform));
+    await transform.report;
+    assert.equal(transform.answer, expect.answer);
+    assert.deepEqual(pkg.fromAnthropic(transform.events), reference);
+  }
+});

@@ -1,0 +1,294 @@
+//! Provider adapters against fixtures written from each provider's documented response
+//! (tests/fixtures/providers/make.py; non-ASCII answers so a wrong unit would show):
+//! every declared citation's span slices to the text the fixture expects.
+
+use citeproof::model::Options;
+use citeproof::model::{FindingCode, Input, Report, Source};
+use citeproof::providers::{Json, Provider, adapt, detect, from_any};
+use citeproof::validate::Validator;
+
+fn validate(input: &Input) -> Result<Report<'_>, citeproof::Error> {
+    Validator::new(Options::default())
+        .expect("default options")
+        .validate(input)
+}
+
+fn fixture(name: &str) -> (Json, serde_json::Value) {
+    let path = format!(
+        "{}/tests/fixtures/providers/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("fixture exists");
+    (
+        Json::parse(&text).expect("fixture parses"),
+        serde_json::from_str(&text).expect("fixture is JSON"),
+    )
+}
+
+fn given_sources(raw: &serde_json::Value) -> Option<Vec<Source>> {
+    raw.get("_sources")
+        .map(|s| serde_json::from_value(s.clone()).expect("sources"))
+}
+
+/// The text each declared citation's span covers, in declaration order.
+fn declared_texts(input: &Input, report: &Report) -> Vec<Option<String>> {
+    let count = input.citations.as_ref().map_or(0, Vec::len);
+    (0..count)
+        .map(|d| {
+            let citation = report.citations.iter().find(|c| c.declared == Some(d))?;
+            Some(input.answer[citation.span?.range()].to_string())
+        })
+        .collect()
+}
+
+fn expected(raw: &serde_json::Value) -> Vec<Option<String>> {
+    raw["_expect"]
+        .as_array()
+        .expect("_expect")
+        .iter()
+        .map(|v| v.as_str().map(str::to_string))
+        .collect()
+}
+
+fn check(name: &str, provider: Provider) -> (Input, Report<'static>) {
+    let (json, raw) = fixture(name);
+    assert_eq!(detect(&json), Some(provider), "{name}: detected provider");
+    let input = adapt(provider, &json, given_sources(&raw)).expect("adapts");
+    let input: &'static Input = Box::leak(Box::new(input));
+    let report = validate(input).expect("validates");
+    if provider != Provider::Perplexity {
+        assert_eq!(declared_texts(input, &report), expected(&raw), "{name}");
+    }
+    let warnings = input
+        .warnings
+        .iter()
+        .filter(|w| w.code == FindingCode::OffsetMismatch)
+        .count();
+    let expected_warnings = raw["_warnings"].as_u64().unwrap_or(0) as usize;
+    assert_eq!(
+        warnings, expected_warnings,
+        "{name}: offset_mismatch warnings"
+    );
+    (input.clone(), report)
+}
+
+#[test]
+fn anthropic_documents_cite_their_blocks_and_quotes_are_found() {
+    let (input, report) = check("anthropic-documents.json", Provider::Anthropic);
+    assert_eq!(
+        input.answer,
+        "Selon le document, l'herbe est verte 🌿 et 東京の空は青い."
+    );
+    assert_eq!(input.response_id.as_deref(), Some("msg_01"));
+    // The caller's sources carry the documents' text: each cited_text is located.
+    assert!(report.citations.iter().all(|c| c.valid), "{report:?}");
+    assert!(report.citations.iter().all(|c| c.quote.is_some()));
+}
+
+#[test]
+fn anthropic_without_sources_builds_them_from_the_citations() {
+    let (json, _) = fixture("anthropic-documents.json");
+    let input = adapt(Provider::Anthropic, &json, None).unwrap();
+    let titles: Vec<_> = input.sources.iter().map(|s| s.title.as_deref()).collect();
+    assert_eq!(titles, [Some("Jardin"), Some("天気.pdf"), Some("Notes")]);
+    // No document text to locate `cited_text` in: no quotes declared, nothing fails.
+    assert!(input.citations.iter().flatten().all(|c| c.quote.is_none()));
+    assert_eq!(validate(&input).unwrap().summary.valid, 3);
+}
+
+#[test]
+fn anthropic_web_search_results_are_the_sources() {
+    let (input, report) = check("anthropic-web-search.json", Provider::Anthropic);
+    let urls: Vec<_> = input
+        .sources
+        .iter()
+        .map(|s| s.url.as_deref().unwrap())
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            "https://de.wikipedia.org/wiki/Zugspitze",
+            "https://el.wikipedia.org/wiki/Όλυμπος"
+        ]
+    );
+    let labels: Vec<_> = report.citations.iter().map(|c| c.source_index).collect();
+    assert_eq!(labels, [Some(1), Some(2)]);
+}
+
+#[test]
+fn anthropic_stream_events_build_the_same_input_as_the_message() {
+    let path = format!(
+        "{}/tests/fixtures/providers/anthropic-stream.sse",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let sse = std::fs::read_to_string(path).unwrap();
+    let events: Vec<&str> = sse
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .collect();
+    let json = Json::parse(&format!("[{}]", events.join(","))).unwrap();
+    let (provider, input) = from_any(&json, None).unwrap();
+    assert_eq!(provider, Provider::Anthropic);
+    let (_, expect) = fixture("anthropic-stream.expect.json");
+    assert_eq!(input.answer, expect["answer"].as_str().unwrap());
+    let report = validate(&input).unwrap();
+    assert_eq!(declared_texts(&input, &report), expected(&expect));
+    assert_eq!(input.sources[0].title.as_deref(), Some("ねこ"));
+}
+
+#[test]
+fn openai_chat_offsets_are_code_points_and_cover_the_link() {
+    let (input, report) = check("openai-chat.json", Provider::OpenAi);
+    assert_eq!(input.sources.len(), 2);
+    assert_eq!(input.sources[1].title.as_deref(), Some("朝日新聞"));
+    assert!(report.citations.iter().all(|c| c.valid));
+}
+
+#[test]
+fn openai_utf16_offsets_are_recognised_without_a_warning() {
+    check("openai-chat-utf16.json", Provider::OpenAi);
+}
+
+#[test]
+fn openai_responses_annotations_of_every_type() {
+    let (input, _) = check("openai-responses.json", Provider::OpenAi);
+    let ids: Vec<_> = input.sources.iter().map(|s| s.id.as_deref()).collect();
+    assert_eq!(ids, [None, Some("file-abc"), Some("file-xyz")]);
+}
+
+#[test]
+fn openai_assistants_markers_are_resolved_by_their_annotations() {
+    let (_, report) = check("openai-assistants.json", Provider::OpenAi);
+    // Each provider marker merged with its annotation: two citations, both valid, no
+    // "provider marker" finding left.
+    assert_eq!(report.citations.len(), 2);
+    assert!(
+        report
+            .citations
+            .iter()
+            .all(|c| c.valid && c.marker.is_some()),
+        "{:?}",
+        report.citations
+    );
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+}
+
+#[test]
+fn gemini_byte_offsets_per_part() {
+    let (input, report) = check("gemini.json", Provider::Gemini);
+    assert_eq!(input.model_version.as_deref(), Some("gemini-2.5-flash"));
+    // The second chunk backs the second segment with confidence 0.25: low alignment.
+    let low: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::LowAlignment)
+        .collect();
+    assert_eq!(low.len(), 1);
+}
+
+#[test]
+fn gemini_offsets_in_the_wrong_unit_are_found_by_their_text_and_warned() {
+    let (_, report) = check("gemini-wrong-unit.json", Provider::Gemini);
+    let warned = report
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::OffsetMismatch)
+        .count();
+    assert_eq!(warned, 2, "adapter warnings reach the report");
+}
+
+#[test]
+fn cohere_code_point_offsets() {
+    let (input, _) = check("cohere.json", Provider::Cohere);
+    assert_eq!(
+        input.sources[1].text.as_deref(),
+        Some("月は地球の衛星です。")
+    );
+}
+
+#[test]
+fn perplexity_markers_past_the_list_are_out_of_range() {
+    let (input, report) = check("perplexity.json", Provider::Perplexity);
+    assert_eq!(input.sources.len(), 3);
+    let raw: Vec<_> = report.markers.iter().map(|m| m.raw).collect();
+    assert_eq!(raw, ["[1]", "[2]", "[5]"]);
+    let invalid: Vec<_> = report
+        .citations
+        .iter()
+        .filter(|c| !c.valid)
+        .map(|c| c.label.as_str())
+        .collect();
+    assert_eq!(invalid, ["5"]);
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.code == FindingCode::OutOfRange)
+    );
+}
+
+#[test]
+fn vercel_ai_with_google_grounding_and_ui_messages() {
+    let (input, _) = check("vercel-ai-google.json", Provider::VercelAi);
+    assert_eq!(input.sources.len(), 1);
+    let (input, report) = check("vercel-ai-ui-message.json", Provider::VercelAi);
+    assert_eq!(input.answer, "Ça dépend 🤔 du contexte.");
+    assert_eq!(input.sources[1].title.as_deref(), Some("Rapport 2025"));
+    // No markers and no spans: the sources are declared for the whole answer.
+    assert_eq!(report.summary.citation_coverage, 1.0);
+}
+
+#[test]
+fn caller_sources_are_matched_and_unknown_urls_reported() {
+    let (json, _) = fixture("openai-chat.json");
+    let sources = vec![Source {
+        url: Some("https://www.lemonde.fr/article?utm_source=openai".into()),
+        ..Source::default()
+    }];
+    let input = adapt(Provider::OpenAi, &json, Some(sources)).unwrap();
+    assert_eq!(input.sources.len(), 1, "the caller's list is kept as is");
+    let report = validate(&input).unwrap();
+    let codes: Vec<_> = report.citations.iter().map(|c| c.valid).collect();
+    assert_eq!(codes, [true, false]);
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.code == FindingCode::UnknownSource)
+    );
+}
+
+#[test]
+fn unknown_shapes_and_bad_json_are_errors() {
+    let unknown = Json::parse(r#"{"hello": "world"}"#).unwrap();
+    let error = from_any(&unknown, None).unwrap_err();
+    assert_eq!(error.code.as_str(), "unknown_provider_format");
+    for bad in [
+        "",
+        "{",
+        r#"{"a":}"#,
+        "[1,]",
+        r#""\u12""#,
+        "01x",
+        &"[".repeat(300),
+    ] {
+        let error = Json::parse(bad).unwrap_err();
+        assert_eq!(error.code.as_str(), "invalid_input", "{bad:?}");
+    }
+}
+
+#[test]
+fn json_reader_decodes_escapes_numbers_and_surrogates() {
+    let json =
+        Json::parse(r#"[0.95, -12.5e1, 1e300, "\ud83d\ude00\n", "\ud800x", 9007199254740993]"#)
+            .unwrap();
+    let items = json.items().unwrap();
+    assert_eq!(items[0].number(), Some(0.95));
+    assert_eq!(items[1].number(), Some(-125.0));
+    // Outside the exact range (exponents past ±22) the value is within a few ulps.
+    let big = items[2].number().unwrap();
+    assert!((big / 1e300 - 1.0).abs() < 1e-14, "{big}");
+    assert_eq!(items[3].text(), Some("😀\n"));
+    assert_eq!(items[4].text(), Some("\u{FFFD}x"));
+    assert_eq!(items[5].number(), Some(9007199254740992.0));
+}
