@@ -177,13 +177,10 @@ fn openai_assistants_markers_are_resolved_by_their_annotations() {
 fn gemini_byte_offsets_per_part() {
     let (input, report) = check("gemini.json", Provider::Gemini);
     assert_eq!(input.model_version.as_deref(), Some("gemini-2.5-flash"));
-    // The second chunk backs the second segment with confidence 0.25: low alignment.
-    let low: Vec<_> = report
-        .findings
-        .iter()
-        .filter(|f| f.code == FindingCode::LowAlignment)
-        .collect();
-    assert_eq!(low.len(), 1);
+    // A correct grounded answer passes without a finding.
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    assert_eq!(report.status.name(), "pass");
+    assert_eq!(input.sources[1].title.as_deref(), Some("aljazeera.com"));
 }
 
 #[test]

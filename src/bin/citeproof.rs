@@ -102,7 +102,8 @@ fn main() -> ExitCode {
             eprint!("\r{number}/{}", lines.len());
         }
         let started = Instant::now();
-        let outcome = read_input(line).and_then(|input| {
+        let outcome = read_input(line).and_then(|mut input| {
+            input.spans_to_bytes(args.unit);
             let report = validator
                 .validate(&input)
                 .map_err(|e| (e.code.as_str().to_string(), format!("input.{e}")));

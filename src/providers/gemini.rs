@@ -6,15 +6,15 @@
 //!
 //! Shapes from ai.google.dev/api/generate-content (GroundingMetadata, GroundingSupport,
 //! Segment: "measured in bytes") and the "Grounding with Google Search" guide. A support
-//! becomes one declared citation per chunk index, at the segment's span. With a
-//! confidence score it is also a spec-004 citation: `alignmentScore` = the score (low
-//! ones warn), `evidenceIdx` = the chunk index, `spanInAnswer` = the segment's text (a
-//! segment that is not in the answer is then a hallucinated span).
+//! becomes one declared citation per chunk index, at the segment's span.
+//! `confidenceScores` are not carried over: as spec 004's `alignmentScore` they would
+//! make every citation a spec-004 one, whose required `relevance` and `quote` Gemini
+//! does not give (a warning per citation on a correct answer).
 
 use super::settle::{Expect, settle};
 use super::{Builder, Json, bad, web_source};
 use crate::error::Error;
-use crate::model::{DeclaredCitation, Loose, Source, SourceRef};
+use crate::model::{Source, SourceRef};
 use crate::offsets::Unit;
 
 pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
@@ -90,8 +90,7 @@ pub fn grounding(
         let expect = text.as_deref().map_or(Expect::Nothing, Expect::Text);
         let settled = settle(part_text, base, (start, end), &[Unit::Utf8], expect);
         out.warnings.extend(settled.warning);
-        let scores = support.list("confidenceScores");
-        for (k, chunk) in support.list("groundingChunkIndices").iter().enumerate() {
+        for chunk in support.list("groundingChunkIndices") {
             let Some(index) = chunk.number() else {
                 continue;
             };
@@ -99,17 +98,7 @@ pub fn grounding(
                 Some(label) if index.fract() == 0.0 && index >= 0.0 => label.clone(),
                 _ => SourceRef::Number(index + 1.0),
             };
-            let mut citation = DeclaredCitation {
-                source: Some(Loose::Valid(source)),
-                span: settled.span.map(Loose::Valid),
-                ..DeclaredCitation::default()
-            };
-            if let Some(score) = scores.get(k).and_then(|s| s.number()) {
-                citation.alignment_score = Some(Loose::Valid(score));
-                citation.evidence_idx = Some(Loose::Valid(index));
-                citation.span_in_answer = text.clone().map(Loose::Valid);
-            }
-            out.citations.push(citation);
+            out.cite(source, settled.span, None);
         }
     }
     Ok(())

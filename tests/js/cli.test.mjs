@@ -5,11 +5,15 @@ import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createRequire } from "node:module";
 import { pkgDir, root, tempDir } from "./helpers.mjs";
+
+const require = createRequire(import.meta.url);
 
 const dir = tempDir("citeproof-cli-");
 const good = join(dir, "good.jsonl");
 const mixed = join(dir, "mixed.jsonl");
+const adapted = join(dir, "adapted.jsonl");
 const native = join(root, "target", "release", "citeproof");
 const npmBin = join(pkgDir, "bin", "citeproof.mjs");
 
@@ -21,6 +25,11 @@ before(() => {
   const broken = JSON.parse(answers[0]);
   broken.answer += " An invented claim [42].";
   writeFileSync(mixed, [...answers, JSON.stringify(broken), '{"answer": 3}', "not json", ""].join("\n"));
+  // Provider responses adapted in JS: declared citations with UTF-16 spans.
+  const { fromAny } = require(join(pkgDir, "node", "citeproof.js"));
+  const fixture = (name) => JSON.parse(readFileSync(join(root, "tests", "fixtures", "providers", name), "utf8"));
+  const inputs = ["gemini.json", "openai-chat.json", "cohere.json"].map((name) => fromAny(fixture(name)));
+  writeFileSync(adapted, inputs.map((i) => JSON.stringify(i)).join("\n") + "\n");
 });
 
 function run(command, args) {
@@ -73,5 +82,28 @@ test("bad arguments exit 2 with usage", () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^usage: citeproof check FILE\.jsonl/);
     assert.equal(run(cli, ["check", good, "--offsets", "bytes"]).code, 2);
+  }
+});
+
+test("adapted provider inputs: spans read in the --offsets unit, same reports in both", () => {
+  const n = run("native", ["check", adapted, "--json"]);
+  const j = run("npm", ["check", adapted, "--json"]);
+  assert.equal(n.code, 0, n.stderr);
+  const parse = (stdout) =>
+    stdout.trim().split("\n").map((line) => {
+      const report = JSON.parse(line);
+      delete report.timingMs;
+      return report;
+    });
+  const reports = parse(n.stdout);
+  assert.deepEqual(reports, parse(j.stdout));
+  const inputs = readFileSync(adapted, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(reports.length, 3);
+  for (const [i, report] of reports.entries()) {
+    const input = inputs[i];
+    for (const c of report.citations.filter((c) => c.declared != null)) {
+      const declared = input.citations[c.declared].span;
+      assert.deepEqual(c.span, declared, `${input.provider}: the span comes back in the same unit`);
+    }
   }
 });
