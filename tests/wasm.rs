@@ -280,3 +280,31 @@ fn validate_rejects_unreadable_input_with_a_code_and_path() {
         "{message}"
     );
 }
+
+#[wasm_bindgen_test]
+fn provider_adapter_spans_slice_to_the_segment_in_the_engine() {
+    use citeproof::wasm::{from_any, validate};
+    // Gemini measures segments in UTF-8 bytes of the part; the engine slices UTF-16.
+    let part = "東京は首都です 🗼. Paris est belle.";
+    let segment = "Paris est belle.";
+    let start = part.find(segment).unwrap();
+    let response = js(&format!(
+        r#"{{"candidates":[{{"content":{{"parts":[{{"text":{part:?}}}]}},"groundingMetadata":{{
+            "groundingChunks":[{{"web":{{"uri":"https://fr.example/","title":"fr"}}}}],
+            "groundingSupports":[{{"segment":{{"startIndex":{start},"endIndex":{},"text":{segment:?}}},
+                                   "groundingChunkIndices":[0]}}]}}}}]}}"#,
+        start + segment.len()
+    ));
+    let input = from_any(response, None, None).unwrap();
+    assert_eq!(get(&input, "provider").as_string().unwrap(), "gemini");
+    let report = validate(input.unchecked_into(), None).unwrap();
+    let citation = Array::from(&get(&report, "citations")).get(0);
+    let span = get(&citation, "span");
+    let (s, e) = (
+        get(&span, "start").as_f64().unwrap() as u32,
+        get(&span, "end").as_f64().unwrap() as u32,
+    );
+    assert_eq!(String::from(JsString::from(part).slice(s, e)), segment);
+    let (code, _) = error_code(from_any(js(r#"{"hello":1}"#), None, None));
+    assert_eq!(code, "unknown_provider_format");
+}
