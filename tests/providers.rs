@@ -117,17 +117,7 @@ fn anthropic_web_search_results_are_the_sources() {
 
 #[test]
 fn anthropic_stream_events_build_the_same_input_as_the_message() {
-    let path = format!(
-        "{}/tests/fixtures/providers/anthropic-stream.sse",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let sse = std::fs::read_to_string(path).unwrap();
-    let events: Vec<&str> = sse
-        .lines()
-        .filter_map(|l| l.strip_prefix("data: "))
-        .collect();
-    let json = Json::parse(&format!("[{}]", events.join(","))).unwrap();
-    let (provider, input) = from_any(&json, None).unwrap();
+    let (provider, input) = from_any(&sse_events("anthropic-stream.sse"), None).unwrap();
     assert_eq!(provider, Provider::Anthropic);
     let (_, expect) = fixture("anthropic-stream.expect.json");
     assert_eq!(input.answer, expect["answer"].as_str().unwrap());
@@ -288,4 +278,52 @@ fn json_reader_decodes_escapes_numbers_and_surrogates() {
     assert_eq!(items[3].text(), Some("😀\n"));
     assert_eq!(items[4].text(), Some("\u{FFFD}x"));
     assert_eq!(items[5].number(), Some(9007199254740992.0));
+}
+
+/// The `data:` payloads of an SSE fixture as one JSON array.
+fn sse_events(name: &str) -> Json {
+    let path = format!(
+        "{}/tests/fixtures/providers/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let sse = std::fs::read_to_string(path).unwrap();
+    let events: Vec<&str> = sse
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter(|d| d.starts_with('{'))
+        .collect();
+    Json::parse(&format!("[{}]", events.join(","))).unwrap()
+}
+
+#[test]
+fn openai_stream_chunks_with_late_annotations() {
+    let (provider, input) = from_any(&sse_events("openai-chat-stream.sse"), None).unwrap();
+    assert_eq!(provider, Provider::OpenAi);
+    let (_, expect) = fixture("openai-chat-stream.expect.json");
+    assert_eq!(input.answer, expect["answer"].as_str().unwrap());
+    let report = validate(&input).unwrap();
+    assert_eq!(declared_texts(&input, &report), expected(&expect));
+}
+
+#[test]
+fn gemini_stream_chunks_are_one_text_grounded_by_the_last_chunk() {
+    let (_, raw) = fixture("gemini-stream.json");
+    let chunks = Json::parse(&raw["chunks"].to_string()).unwrap();
+    let (provider, input) = from_any(&chunks, None).unwrap();
+    assert_eq!(provider, Provider::Gemini);
+    let report = validate(&input).unwrap();
+    assert_eq!(declared_texts(&input, &report), expected(&raw));
+    assert!(input.warnings.is_empty());
+}
+
+#[test]
+fn gemini_parts_marked_thought_false_are_answer_text() {
+    let json = Json::parse(
+        r#"{"candidates":[{"content":{"parts":[{"text":"plan","thought":true},{"text":"Answer.","thought":false}]}}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        adapt(Provider::Gemini, &json, None).unwrap().answer,
+        "Answer."
+    );
 }

@@ -5,7 +5,10 @@
 //! `confidenceScores`.
 //!
 //! Shapes from ai.google.dev/api/generate-content (GroundingMetadata, GroundingSupport,
-//! Segment: "measured in bytes") and the "Grounding with Google Search" guide. A support
+//! Segment: "measured in bytes") and the "Grounding with Google Search" guide. A
+//! stream's chunks (`streamGenerateContent`) are read as one text: the docs do not say
+//! what a streamed segment's offsets count from; the grounding arrives with the last
+//! chunk and indexes the whole answer, which `segment.text` verifies. A support
 //! becomes one declared citation per chunk index, at the segment's span.
 //! `confidenceScores` are not carried over: as spec 004's `alignmentScore` they would
 //! make every citation a spec-004 one, whose required `relevance` and `quote` Gemini
@@ -17,27 +20,56 @@ use crate::error::Error;
 use crate::model::{Source, SourceRef};
 use crate::offsets::Unit;
 
+/// A response (`candidates`), or the list of `streamGenerateContent` chunks.
+pub fn recognizes(response: &Json) -> bool {
+    match response.items() {
+        Some(chunks) => chunks
+            .first()
+            .is_some_and(|c| c.field("candidates").is_some()),
+        None => response.field("candidates").is_some(),
+    }
+}
+
 pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
-    out.response_id = response.text_at("responseId");
-    out.model = response.text_at("modelVersion");
-    let candidate = response
-        .list("candidates")
-        .iter()
-        .next()
-        .ok_or_else(|| bad(".candidates", "no candidate"))?;
-    let parts: Vec<String> = candidate
-        .field("content")
-        .map(|c| c.list("parts"))
-        .unwrap_or_default()
-        .iter()
-        .map(|p| {
-            p.text_at("text")
-                .filter(|_| p.field("thought").is_none())
-                .unwrap_or_default()
-        })
-        .collect();
+    let chunks = response.items().unwrap_or(std::slice::from_ref(response));
+    let first = chunks.first().ok_or_else(|| bad("", "no chunk"))?;
+    out.response_id = first.text_at("responseId");
+    out.model = first.text_at("modelVersion");
+    // A streamed answer is one text (its chunks' parts joined), and the grounding of
+    // the last chunk that has one indexes that text; a whole response keeps its parts.
+    let mut parts: Vec<String> = Vec::new();
+    let mut metadata = None;
+    for (i, chunk) in chunks.iter().enumerate() {
+        let candidate = chunk.list("candidates").first().ok_or_else(|| {
+            let at = if response.items().is_some() {
+                format!("[{i}]")
+            } else {
+                String::new()
+            };
+            bad(&format!("{at}.candidates"), "no candidate")
+        })?;
+        let texts = candidate
+            .field("content")
+            .map(|c| c.list("parts"))
+            .unwrap_or_default()
+            .iter()
+            .map(|p| match p.field("thought") {
+                Some(Json::Bool(true)) => String::new(),
+                _ => p.text_at("text").unwrap_or_default(),
+            });
+        if response.items().is_some() {
+            let joined: String = texts.collect();
+            match parts.first_mut() {
+                Some(text) => text.push_str(&joined),
+                None => parts.push(joined),
+            }
+        } else {
+            parts.extend(texts);
+        }
+        metadata = candidate.field("groundingMetadata").or(metadata);
+    }
     let bases: Vec<usize> = parts.iter().map(|p| out.push_text(p)).collect();
-    match candidate.field("groundingMetadata") {
+    match metadata {
         Some(metadata) => grounding(metadata, &parts, &bases, out),
         None => Ok(()),
     }

@@ -80,7 +80,7 @@ impl Provider {
         match self {
             Provider::Anthropic => anthropic::recognizes(response),
             Provider::OpenAi => openai::recognizes(response),
-            Provider::Gemini => response.field("candidates").is_some(),
+            Provider::Gemini => gemini::recognizes(response),
             Provider::Cohere => cohere::recognizes(response),
             Provider::Perplexity => perplexity::recognizes(response),
             Provider::VercelAi => vercel_ai::recognizes(response),

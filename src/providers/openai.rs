@@ -22,9 +22,15 @@ use crate::offsets::Unit;
 /// The units OpenAI's offsets are tried in.
 const UNITS: [Unit; 3] = [Unit::CodePoint, Unit::Utf16, Unit::Utf8];
 
-/// A chat completion (`choices[].message`), a response (`output`), or an Assistants
+/// A chat completion (`choices[].message`), the list of its stream chunks
+/// (`"object": "chat.completion.chunk"`), a response (`output`), or an Assistants
 /// message (`"object": "thread.message"`).
 pub fn recognizes(response: &Json) -> bool {
+    if let Some(chunks) = response.items() {
+        return chunks
+            .first()
+            .is_some_and(|c| c.is("object", "chat.completion.chunk"));
+    }
     response.field("output").is_some()
         || response.is("object", "thread.message")
         || response
@@ -34,6 +40,10 @@ pub fn recognizes(response: &Json) -> bool {
 }
 
 pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
+    if let Some(chunks) = response.items() {
+        from_chunks(chunks, out);
+        return Ok(());
+    }
     out.response_id = response.text_at("id");
     out.model = response.text_at("model");
     if let Some(output) = response.field("output") {
@@ -68,6 +78,26 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
         annotated(&content, message.list("annotations"), out);
     }
     Ok(())
+}
+
+/// A streamed chat completion: the first choice's `delta.content` pieces make the
+/// answer; `delta.annotations` (sent near the end, indexed into the whole message)
+/// are its annotations. Chunks that are not objects (the `[DONE]` line) are skipped.
+fn from_chunks(chunks: &[Json], out: &mut Builder) {
+    out.response_id = chunks.first().and_then(|c| c.text_at("id"));
+    out.model = chunks.first().and_then(|c| c.text_at("model"));
+    let mut content = String::new();
+    let mut annotations = Vec::new();
+    for chunk in chunks {
+        let Some(delta) = chunk.list("choices").first().and_then(|c| c.field("delta")) else {
+            continue;
+        };
+        if let Some(text) = delta.field("content").and_then(Json::text) {
+            content.push_str(text);
+        }
+        annotations.extend(delta.list("annotations").iter().cloned());
+    }
+    annotated(&content, &annotations, out);
 }
 
 /// Appends `text` to the answer and declares its annotations.

@@ -45,7 +45,7 @@ export function makeTransform(stream, input, options) {
   let heldStop = null; // Anthropic: a text block's content_block_stop, held for the tail
   let lastDeltaIndex = 0;
   let ndjsonField = null;
-  const events = []; // Anthropic: every stream event as received, for fromAnthropic
+  const events = []; // SSE: every event's data as received, for fromAnthropic / fromOpenAI
 
   const finish = () => {
     if (!finished) {
@@ -104,6 +104,7 @@ export function makeTransform(stream, input, options) {
       return openaiTail(finish().text) + citationsEvent() + block + "\n\n";
     }
     const chunk = parseJson(data, "an OpenAI stream event");
+    events.push(parseJson(data, "an OpenAI stream event")); // kept unchanged
     const choice = chunk?.choices?.[0];
     if (!choice || finished) return block + "\n\n";
     const delta = choice.delta ?? {};
@@ -231,8 +232,9 @@ export function makeTransform(stream, input, options) {
   });
   transform.report = report;
   transform.answer = null; // the whole answer as it came in, once the stream has ended
-  // Anthropic: the events as received (citations_delta included); after the stream,
-  // `fromAnthropic(transform.events, sources)` gives its declared citations.
+  // SSE: the events as received (Anthropic `citations_delta`, OpenAI late
+  // `delta.annotations`); after the stream, `fromAnthropic(transform.events, sources)` /
+  // `fromOpenAI(…)` gives its declared citations.
   transform.events = events;
   return transform;
 }

@@ -281,7 +281,8 @@ export interface CiteproofTransform extends TransformStream<Uint8Array | string,
   report: Promise<Report>;
   /** The whole answer as it came in (what the report's spans index), once ended. */
   answer: string | null;
-  /** Anthropic streams: each event as received (for `fromAnthropic(events, sources)`). */
+  /** SSE streams: each event's data as received, for `fromAnthropic(events, sources)` or
+   * `fromOpenAI(events, sources)` once the stream has ended. */
   events: object[];
 }
 

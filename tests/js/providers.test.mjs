@@ -36,8 +36,9 @@ const fixtures = readdirSync(dir).filter((f) => f.endsWith(".json") && !f.includ
 for (const file of fixtures) {
   test(`${file}: fromAny and the named adapter agree, spans slice to the cited text`, () => {
     const fixture = load(file);
-    const input = fromAny(fixture, fixture._sources);
-    const named = pkg[ADAPTER[input.provider]](fixture, fixture._sources);
+    const response = fixture.chunks ?? fixture; // a stream's chunks, or one response
+    const input = fromAny(response, fixture._sources);
+    const named = pkg[ADAPTER[input.provider]](response, fixture._sources);
     assert.deepEqual(named, input);
     const report = validate(input);
     if (input.provider !== "perplexity") {
@@ -91,28 +92,31 @@ test("a lone surrogate in a provider answer does not trap: it becomes U+FFFD", (
   assert.equal(validate(input).citations[0].valid, true);
 });
 
-test("Anthropic SSE cut at every byte: transform.events adapt to the same input", async () => {
-  const bytes = readFileSync(join(dir, "anthropic-stream.sse"));
-  const expect = load("anthropic-stream.expect.json");
-  const reference = pkg.fromAnthropic(
-    bytes.toString("utf8").split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6))),
-  );
-  assert.equal(reference.answer, expect.answer);
-  assert.deepEqual(declaredTexts(reference, validate(reference)), expect._expect);
-  const cuts = [];
-  for (let i = 1; i < bytes.length; i++) cuts.push([bytes.subarray(0, i), bytes.subarray(i)]);
-  cuts.push(Array.from(bytes, (b) => Uint8Array.of(b)));
-  for (const chunks of cuts) {
-    const transform = citeproofTransform({ sources: [] });
-    const body = new ReadableStream({
-      start(controller) {
-        for (const chunk of chunks) controller.enqueue(chunk);
-        controller.close();
-      },
-    });
-    for await (const _ of body.pipeThrough(transform));
-    await transform.report;
-    assert.equal(transform.answer, expect.answer);
-    assert.deepEqual(pkg.fromAnthropic(transform.events), reference);
-  }
-});
+const sseData = (bytes) =>
+  bytes.toString("utf8").split("\n").filter((l) => l.startsWith("data: {")).map((l) => JSON.parse(l.slice(6)));
+
+for (const [name, adapter] of [["anthropic-stream", "fromAnthropic"], ["openai-chat-stream", "fromOpenAI"]]) {
+  test(`${name}.sse cut at every byte: transform.events adapt to the same input`, async () => {
+    const bytes = readFileSync(join(dir, `${name}.sse`));
+    const expect = load(`${name}.expect.json`);
+    const reference = pkg[adapter](sseData(bytes));
+    assert.equal(reference.answer, expect.answer);
+    assert.deepEqual(declaredTexts(reference, validate(reference)), expect._expect);
+    const cuts = [];
+    for (let i = 1; i < bytes.length; i++) cuts.push([bytes.subarray(0, i), bytes.subarray(i)]);
+    cuts.push(Array.from(bytes, (b) => Uint8Array.of(b)));
+    for (const chunks of cuts) {
+      const transform = citeproofTransform({ sources: [] });
+      const body = new ReadableStream({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(chunk);
+          controller.close();
+        },
+      });
+      for await (const _ of body.pipeThrough(transform));
+      await transform.report;
+      assert.equal(transform.answer, expect.answer);
+      assert.deepEqual(pkg[adapter](transform.events), reference);
+    }
+  });
+}
