@@ -47,14 +47,31 @@ pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) -> usize {
     let mut rolling: u64 = 0;
     let mut last_space = true;
     let mut chars = 0;
-    for c in text.chars() {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        // ASCII (nearly every character of a source) without decoding or tables.
+        let (space, folded) = match bytes[at] {
+            b @ 0..0x80 => {
+                at += 1;
+                // `char::is_whitespace` for ASCII: `is_ascii_whitespace` plus U+000B.
+                (
+                    b.is_ascii_whitespace() || b == 0x0b,
+                    u32::from(b.to_ascii_lowercase()),
+                )
+            }
+            _ => {
+                let (c, len) = char_at(text, at);
+                at += len;
+                (c.is_whitespace(), u32::from(fold_case(c)))
+            }
+        };
         chars += 1;
-        let c = if c.is_whitespace() { ' ' } else { c };
-        if c == ' ' && last_space {
+        if space && last_space {
             continue;
         }
-        last_space = c == ' ';
-        let code = u64::from(u32::from(fold_case(c))) + 1;
+        last_space = space;
+        let code = u64::from(if space { u32::from(b' ') } else { folded }) + 1;
         let slot = filled % GRAM;
         rolling = rolling
             .wrapping_mul(BASE)
@@ -390,6 +407,47 @@ mod tests {
 
     fn term(raw: &str) -> (u64, bool, bool) {
         super::term(raw, &mut [0; 64])
+    }
+
+    #[test]
+    fn grams_of_ascii_and_other_text_match_a_char_by_char_reading() {
+        // The reading before the ASCII fast path, kept as the oracle: every char
+        // decoded, `char::is_whitespace`, `fold_case`, the same rolling hash.
+        fn by_chars(text: &str) -> Vec<u64> {
+            const BASE: u64 = 0x9e37_79b9_7f4a_7c15;
+            let drop = (0..4).fold(BASE, |p, _| p.wrapping_mul(BASE));
+            let (mut window, mut filled, mut rolling) = ([0u64; GRAM], 0, 0u64);
+            let (mut last_space, mut out) = (true, Vec::new());
+            for c in text.chars() {
+                let c = if c.is_whitespace() { ' ' } else { c };
+                if c == ' ' && last_space {
+                    continue;
+                }
+                last_space = c == ' ';
+                let code = u64::from(u32::from(fold_case(c))) + 1;
+                let slot = filled % GRAM;
+                rolling = rolling
+                    .wrapping_mul(BASE)
+                    .wrapping_add(code)
+                    .wrapping_sub(window[slot].wrapping_mul(drop));
+                window[slot] = code;
+                filled += 1;
+                if filled >= GRAM {
+                    out.push(mix(rolling));
+                }
+            }
+            out
+        }
+        for text in [
+            "Plain ASCII text, with  double\tspaces\r\nand\u{b}tabs.",
+            "  Émile Zola ÉCRIT à Paris\u{a0}— 東京 😀 ΣΊΣΥΦΟΣ \u{2003}end ",
+            "x\u{1c}y\u{85}z",
+        ] {
+            let mut got = Vec::new();
+            let chars = for_each_gram(text, |g| got.push(g));
+            assert_eq!(chars, text.chars().count());
+            assert_eq!(got, by_chars(text), "{text:?}");
+        }
     }
 
     #[test]
