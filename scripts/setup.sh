@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs whatever is missing on a fresh machine (Rust, Node 20, Python and apt are
-# assumed): the wasm32 target, wasm-bindgen-cli (the version in Cargo.lock), wasm-pack,
+# assumed): the wasm32 target, wasm-bindgen-cli (the version in Cargo.lock), wasm-pack, cargo-fuzz,
 # Debian's chromium (driven by Playwright), promtool and wrk, and the npm devDependencies (binaryen's wasm-opt,
 # typescript, vite, wrangler, playwright-core). Safe to run again: it skips what is there.
 set -euo pipefail
@@ -21,6 +21,10 @@ fi
 if [ "$(wasm-pack --version 2>/dev/null)" != "wasm-pack 0.15.1" ]; then
   say "wasm-pack 0.15.1 (about 2 minutes)"
   cargo install wasm-pack --version 0.15.1 --locked --force
+fi
+if [ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz 0.13.2" ]; then
+  say "cargo-fuzz 0.13.2 (about 1 minute), for the fuzz smoke run"
+  cargo install cargo-fuzz --version 0.13.2 --locked --force
 fi
 if ! command -v chromium >/dev/null; then
   say "chromium (apt)"

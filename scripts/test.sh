@@ -27,6 +27,8 @@ step "wasm tests in headless Chromium"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="node scripts/browser-test-runner.mjs" \
   cargo test --target wasm32-unknown-unknown --test wasm 2>&1 | tee "$LOG"
 grep -q "^test result: ok" "$LOG" || { echo "browser wasm tests did not run" >&2; exit 1; }
+step "fuzz smoke (every fuzz/ target, 60 s each)"
+bash scripts/fuzz-smoke.sh 60
 step "npm package (web, bundler, node) and size budget"
 node scripts/build-pkg.mjs
 node scripts/size-check.mjs
