@@ -46,6 +46,13 @@ extern "C" {
     pub type ParseOptionsArg;
 }
 
+/// Bytes of linear memory the module holds. Wasm memory grows and never shrinks, so a
+/// long-lived worker can watch this for leaks (`benches/memory.mjs` records the curve).
+#[wasm_bindgen(js_name = memoryBytes)]
+pub fn memory_bytes() -> f64 {
+    (core::arch::wasm32::memory_size(0) * 65536) as f64
+}
+
 /// Called first by every export: installs the panic hook (a cheap `Once` after the
 /// first call). Not a `#[wasm_bindgen(start)]` function, which would also be exported.
 pub(crate) fn enter() {

@@ -138,3 +138,15 @@ test("supportThreshold turns on claim support: unsupported, misattributed (named
   assert.ok(wall.support < 0.5 && tower.support >= 0.5, `${wall.support} ${tower.support}`);
   assert.equal(report.status, "warn");
 });
+
+test("memory stays flat over repeated validate calls after warm-up", async () => {
+  const { memoryBytes } = require(join(pkgDir, "node", "citeproof.js"));
+  const answers = readFileSync(join(root, "..", "shared", "data", "answers-val.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const run = (n) => {
+    for (let i = 0; i < n; i++) validate(answers[i % answers.length], i % 2 ? { supportThreshold: 0.5 } : undefined);
+  };
+  run(3 * answers.length); // every input size seen: the allocator has its high-water mark
+  const before = memoryBytes();
+  run(20 * answers.length);
+  assert.equal(memoryBytes(), before, "linear memory grew: something is kept between calls");
+});
