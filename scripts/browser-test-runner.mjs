@@ -7,8 +7,8 @@
 //     cargo test --target wasm32-unknown-unknown --test wasm
 //
 // Why not `wasm-pack test --headless --chrome`: its chromedriver session hung now and then
-// on this machine (the page never loaded; the same binary passed when run again).
-// Playwright launches the same Chromium over a pipe, which has not hung once.
+// on this machine (the page never loaded; the same binary passed when run again). The
+// cause turned out to be the runner's server (see the request queue below).
 import { spawn } from "node:child_process";
 import { launchChromium } from "../tests/js/helpers.mjs";
 
@@ -30,13 +30,27 @@ try {
     await new Promise((r) => setTimeout(r, 50));
   }
   browser = await launchChromium();
-  // Not waiting for "load": the page's module script instantiates the (debug, ~25 MB)
-  // test wasm and runs every test before "load" fires, which on a busy machine took
-  // longer than goto's timeout. Navigation is committed at once; the wait for the
-  // test result below has its own, longer timeout.
+  // The runner's server now and then never answers one of several requests Chromium
+  // sends it at once (seen: the page's snippet modules pending forever, "Loading
+  // scripts..."). So every request goes through Playwright one at a time, each retried
+  // if it takes more than 15 s.
   const page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
+  let queue = Promise.resolve();
+  await page.route("**/*", (route) => {
+    queue = queue.then(async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await route.fulfill({ response: await route.fetch({ timeout: 15000 }) });
+          return;
+        } catch (error) {
+          if (attempt === 3) return route.abort().catch(() => {});
+        }
+      }
+    });
+  });
+  // Not waiting for "load": the module script runs every test before "load" fires.
   await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: "commit" });
   await page.waitForFunction(() => /test result: /.test(document.getElementById("output")?.textContent ?? ""), null, { timeout: 120000 });
   const output = await page.locator("#output").textContent();
