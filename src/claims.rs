@@ -30,15 +30,22 @@ pub struct Claim {
     pub paragraph: usize,
 }
 
-/// True when `claims[i]` has no marker of its own but ends a paragraph whose last claim
-/// has one — the paragraph-final citation style (`… fact. … fact. [1]`).
-pub fn covered_by_paragraph(claims: &[Claim], i: usize) -> bool {
-    let paragraph = claims[i].paragraph;
-    claims
-        .iter()
-        .rev()
-        .find(|c| c.paragraph == paragraph)
-        .is_some_and(|last| !last.markers.is_empty())
+/// For each claim, whether the last claim of its paragraph has a marker — the
+/// paragraph-final citation style (`… fact. … fact. [1]`), where that marker may stand
+/// for the paragraph's other sentences. One pass from the end (paragraph numbers only
+/// grow along the answer).
+pub fn paragraph_final_cited(claims: &[Claim]) -> Vec<bool> {
+    let mut cited = vec![false; claims.len()];
+    let mut last: Option<(usize, bool)> = None; // (paragraph, its last claim has markers)
+    for (i, claim) in claims.iter().enumerate().rev() {
+        let marked = match last {
+            Some((paragraph, marked)) if paragraph == claim.paragraph => marked,
+            _ => !claim.markers.is_empty(),
+        };
+        last = Some((claim.paragraph, marked));
+        cited[i] = marked;
+    }
+    cited
 }
 
 /// Words that end with a period without ending a sentence (compared lower-case).
@@ -103,11 +110,10 @@ pub fn split_claims(answer: &str, markers: &[Span]) -> Vec<Claim> {
         }
     }
     for claim in &mut claims {
-        claim.markers = markers
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.start >= claim.span.start && m.end <= claim.span.end)
-            .map(|(i, _)| i)
+        let first = markers.partition_point(|m| m.start < claim.span.start);
+        claim.markers = (first..markers.len())
+            .take_while(|&i| markers[i].start < claim.span.end)
+            .filter(|&i| markers[i].end <= claim.span.end)
             .collect();
     }
     claims
@@ -145,10 +151,8 @@ fn split_sentences(answer: &str, line: Span, markers: &[Span], claims: &mut Vec<
         // Markers after the terminator (`fact. [1]`) belong to this sentence.
         let absolute_end = line.start + end;
         let mut trailing = absolute_end;
-        for m in markers
-            .iter()
-            .filter(|m| m.start >= absolute_end && m.end <= line.end)
-        {
+        let after = markers.partition_point(|m| m.start < absolute_end);
+        for m in markers[after..].iter().take_while(|m| m.end <= line.end) {
             if !answer[trailing..m.start].trim().is_empty() {
                 break;
             }
@@ -210,11 +214,20 @@ fn push_claim(claims: &mut Vec<Claim>, answer: &str, span: Span) {
 }
 
 fn is_abbreviation(before: &str) -> bool {
-    let word = before
-        .rsplit(|c: char| c.is_whitespace() || c == '(')
-        .next()
-        .unwrap_or("");
-    let word = word.to_ascii_lowercase();
+    /// Longer than every abbreviation: no need to read further back.
+    const LONGEST: usize = 8;
+    let mut word: Vec<char> = before
+        .chars()
+        .rev()
+        .take_while(|&c| !c.is_whitespace() && c != '(')
+        .take(LONGEST + 1)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    if word.len() > LONGEST {
+        return false;
+    }
+    word.reverse();
+    let word: String = word.into_iter().collect();
     ABBREVIATIONS.contains(&word.as_str())
         || (word.len() == 1 && word.chars().all(|c| c.is_ascii_alphabetic()))
 }
@@ -305,10 +318,7 @@ mod tests {
         let answer = "First fact here. Second fact here. Third fact here. [1]\n\nAnother paragraph without any.";
         let spans: Vec<Span> = crate::parse::parse(answer).iter().map(|m| m.span).collect();
         let claims = split_claims(answer, &spans);
-        let covered: Vec<bool> = (0..claims.len())
-            .map(|i| covered_by_paragraph(&claims, i))
-            .collect();
-        assert_eq!(covered, [true, true, true, false]);
+        assert_eq!(paragraph_final_cited(&claims), [true, true, true, false]);
         assert_eq!(
             claims.iter().map(|c| c.paragraph).collect::<Vec<_>>(),
             [1, 1, 1, 2]

@@ -10,6 +10,7 @@ use crate::validate::label_of;
 
 /// What validation decided about one marker: each ref as written, and the retrieved
 /// source (position in `sources`) it resolved to, if any.
+#[derive(Default)]
 pub(crate) struct MarkerFate {
     /// `(label as written, resolved source position)` per ref.
     pub refs: Vec<(String, Option<usize>)>,

@@ -24,7 +24,6 @@ mod json;
 mod openai;
 mod perplexity;
 mod settle;
-
 mod vercel_ai;
 
 pub use json::Json;

@@ -100,6 +100,16 @@ fn from_chunks(chunks: &[Json], out: &mut Builder) {
     annotated(&content, &annotations, out);
 }
 
+/// What an annotation's offsets should hold.
+enum Anchor {
+    /// A link to this URL (`url_citation`).
+    Link(String),
+    /// This marker text (`【4:0†source】` of an Assistants file citation).
+    Marker(String),
+    /// Not said.
+    Unknown,
+}
+
 /// Appends `text` to the answer and declares its annotations.
 fn annotated(text: &str, annotations: &[Json], out: &mut Builder) {
     let base = out.push_text(text);
@@ -121,12 +131,12 @@ fn annotated(text: &str, annotations: &[Json], out: &mut Builder) {
                 .index_at(name)
                 .or_else(|| body.as_ref().and_then(|b| b.index_at(name)))
         };
-        let (source, expect_text) = match kind.as_str() {
+        let (source, anchor) = match kind.as_str() {
             "url_citation" => {
                 let Some(url) = field("url") else { continue };
                 let title = field("title");
                 let source = out.label(&url, || super::web_source(&url, title));
-                (source, Some((url, false)))
+                (source, Anchor::Link(url))
             }
             "file_citation" | "container_file_citation" | "file_path" => {
                 let Some(file) = field("file_id") else {
@@ -138,15 +148,16 @@ fn annotated(text: &str, annotations: &[Json], out: &mut Builder) {
                     title: name,
                     ..Source::default()
                 });
-                (source, annotation.text_at("text").map(|t| (t, true)))
+                let marker = annotation.text_at("text");
+                (source, marker.map_or(Anchor::Unknown, Anchor::Marker))
             }
             _ => continue,
         };
         let span = match (offset("start_index"), offset("end_index")) {
             (Some(start), Some(end)) => {
-                let expect = match &expect_text {
-                    Some((t, true)) => Expect::Text(t),
-                    Some((url, false)) if text.contains(url.as_str()) => Expect::Link(url),
+                let expect = match &anchor {
+                    Anchor::Marker(marker) => Expect::Text(marker),
+                    Anchor::Link(url) if text.contains(url.as_str()) => Expect::Link(url),
                     _ => Expect::Nothing,
                 };
                 let settled = settle(text, base, (start, end), &UNITS, expect);

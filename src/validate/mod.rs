@@ -25,7 +25,9 @@ mod resolve;
 
 pub use batch::BatchSummary;
 
-use crate::claims::{covered_by_paragraph, split_claims};
+use std::collections::HashSet;
+
+use crate::claims::{Claim, paragraph_final_cited, split_claims};
 use crate::error::{Error, ErrorCode};
 use crate::model::{
     CitationResult, Finding, FindingCode, Input, Mode, Options, Report, Severity, Span, decimal,
@@ -165,7 +167,7 @@ impl Validator {
             .map(|(i, c)| declared_use(i, c, &index, answer))
             .collect();
         // Sources the declared list names (by position, or by label when unresolved).
-        let declared_sources: Vec<Result<usize, String>> = declared_uses
+        let declared_sources: HashSet<Result<usize, String>> = declared_uses
             .iter()
             .map(|u| source_key(&u.resolved, &u.label))
             .collect();
@@ -234,12 +236,14 @@ impl Validator {
             .iter()
             .filter_map(|c| c.span_in_answer.as_ref()?.valid().map(String::as_str))
             .collect();
-        // Exact spans of declared citations (provider adapters).
-        let exact_spans: Vec<Span> = citations
-            .iter()
-            .filter(|c| c.declared.is_some() && c.marker.is_none())
-            .filter_map(|c| c.span)
-            .collect();
+        // Exact spans of declared citations (provider adapters), in answer order.
+        let exact_spans = SpanIndex::new(
+            citations
+                .iter()
+                .filter(|c| c.declared.is_some() && c.marker.is_none())
+                .filter_map(|c| c.span)
+                .collect(),
+        );
         // Without markers, a declared citation without `spanInAnswer` or `span` is
         // attached to the answer as a whole (spec 003's output schema) and covers every
         // claim.
@@ -247,32 +251,31 @@ impl Validator {
             && declared
                 .iter()
                 .any(|d| d.span_in_answer.is_none() && d.span.is_none());
+        let paragraph_cited = if options.paragraph_citations {
+            paragraph_final_cited(&claims)
+        } else {
+            vec![false; claims.len()]
+        };
         // Which claims a citation covers: their own marker, a declared span inside them,
         // declared citations for the whole answer, or a paragraph-final marker.
-        let covered: Vec<bool> = (0..claims.len())
-            .map(|i| {
-                let c = &claims[i];
+        let covered: Vec<bool> = claims
+            .iter()
+            .zip(paragraph_cited)
+            .map(|(c, paragraph_cited)| {
                 whole_answer_cited
+                    || paragraph_cited
                     || !c.markers.is_empty()
                     || declared_spans
                         .iter()
                         .any(|s| answer[c.span.range()].contains(s))
-                    || exact_spans.iter().any(|s| overlaps(*s, c.span))
-                    || (options.paragraph_citations && covered_by_paragraph(&claims, i))
+                    || exact_spans.overlaps(c.span)
             })
             .collect();
         let cited_claims = covered.iter().filter(|&&c| c).count();
         for citation in &mut citations {
-            // The claim holding the citation; for a provider's span over several
-            // sentences, the first one it overlaps.
             citation.claim = citation
                 .span
-                .and_then(|s| {
-                    claims
-                        .iter()
-                        .find(|c| c.span.start <= s.start && s.end <= c.span.end)
-                        .or_else(|| claims.iter().find(|c| overlaps(s, c.span)))
-                })
+                .and_then(|s| claim_of(&claims, s))
                 .map(|c| c.span);
         }
 
@@ -317,23 +320,13 @@ impl Validator {
         let confidence = confidence(input, &citations);
         let uncertain = confidence < options.uncertain_below;
 
-        let fates: Vec<MarkerFate> = markers
-            .iter()
-            .enumerate()
-            .map(|(mi, _)| MarkerFate {
-                refs: citations
-                    .iter()
-                    .zip(&positions)
-                    .filter(|(c, _)| c.marker == Some(mi))
-                    .map(|(c, &position)| {
-                        (
-                            c.label.clone(),
-                            position.filter(|_| !has_resolution_error(c)),
-                        )
-                    })
-                    .collect(),
-            })
-            .collect();
+        let mut fates: Vec<MarkerFate> = markers.iter().map(|_| MarkerFate::default()).collect();
+        for (citation, &position) in citations.iter().zip(&positions) {
+            if let Some(mi) = citation.marker {
+                let resolved = position.filter(|_| !has_resolution_error(citation));
+                fates[mi].refs.push((citation.label.clone(), resolved));
+            }
+        }
         let (cleaned_answer, segments) = rewrite(answer, &markers, &fates, &input.sources, options);
 
         for (ci, citation) in citations.iter().enumerate() {
@@ -477,4 +470,44 @@ pub(super) fn round3(x: f64) -> f64 {
 /// True when the two spans share a byte.
 fn overlaps(a: Span, b: Span) -> bool {
     a.start < b.end && b.start < a.end
+}
+
+/// Spans sorted by start, each with the furthest end among it and the spans before it:
+/// "does any span overlap this one" is then one binary search.
+struct SpanIndex {
+    starts: Vec<usize>,
+    reach: Vec<usize>,
+}
+
+impl SpanIndex {
+    fn new(mut spans: Vec<Span>) -> SpanIndex {
+        spans.sort_by_key(|s| s.start);
+        let starts = spans.iter().map(|s| s.start).collect();
+        let reach = spans
+            .iter()
+            .scan(0, |furthest, s| {
+                *furthest = s.end.max(*furthest);
+                Some(*furthest)
+            })
+            .collect();
+        SpanIndex { starts, reach }
+    }
+
+    /// True when one of the spans shares a byte with `span` (as [`overlaps`] says):
+    /// among those starting before `span` ends, one reaching past its start.
+    fn overlaps(&self, span: Span) -> bool {
+        let before_end = self.starts.partition_point(|&start| start < span.end);
+        before_end > 0 && self.reach[before_end - 1] > span.start
+    }
+}
+
+/// The claim holding `span` (claims are in answer order and do not overlap); for a
+/// provider's span over several sentences, the first claim it overlaps.
+fn claim_of(claims: &[Claim], span: Span) -> Option<&Claim> {
+    let from = claims.partition_point(|c| c.span.end <= span.start);
+    let rest = &claims[from..];
+    rest.iter()
+        .take_while(|c| c.span.start <= span.start)
+        .find(|c| span.end <= c.span.end)
+        .or_else(|| rest.first().filter(|c| overlaps(span, c.span)))
 }

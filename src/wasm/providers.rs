@@ -163,14 +163,11 @@ fn adapt_js(
             )
         })?;
     let response = Json::parse(&text).map_err(|e| to_js_error(&e))?;
-    let (provider, input) = match provider {
-        Some(p) => (p, providers::adapt(p, &response, sources)),
-        None => match providers::from_any(&response, sources) {
-            Ok((p, input)) => (p, Ok(input)),
-            Err(e) => return Err(to_js_error(&e)),
-        },
+    let adapted = match provider {
+        Some(p) => providers::adapt(p, &response, sources).map(|input| (p, input)),
+        None => providers::from_any(&response, sources),
     };
-    let input = input.map_err(|e| to_js_error(&e))?;
+    let (provider, input) = adapted.map_err(|e| to_js_error(&e))?;
     to_js(&view(provider, &input, unit))
 }
 
