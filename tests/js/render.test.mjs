@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { pkgDir } from "./helpers.mjs";
-import { TEXT_PAYLOADS, URL_PAYLOADS } from "./xss-payloads.mjs";
+import { URL_PAYLOADS, hostileCases } from "./xss-payloads.mjs";
 
 const require = createRequire(import.meta.url);
 const { validate, renderHtml, citationTree } = require(join(pkgDir, "node", "citeproof.js"));
@@ -65,19 +65,11 @@ test("citationTree: chips carry titles, safe links, located quotes and why they 
 
 test("hostile answers, titles, URLs and quotes render inert in renderHtml and <CitedAnswer>", () => {
   let cases = 0;
-  for (const text of TEXT_PAYLOADS) {
-    for (const url of URL_PAYLOADS.slice(0, 6)) {
-      const hostile = [
-        { title: text, url, text: `${text} quoted` },
-        { title: "ok", url: URL_PAYLOADS[(cases + 7) % URL_PAYLOADS.length], text: "plain" },
-      ];
-      const answer = `${text} claim [1]. ${text} [2] and [${text}](${url}).`;
-      const report = validate({ answer, sources: hostile, citations: [{ source: 1, quote: `${text} quoted` }] }, { policy: "flag" });
-      assertInert(renderHtml(report, { sources: hostile }), `renderHtml ${JSON.stringify(text)} ${JSON.stringify(url)}`);
-      const markup = renderToStaticMarkup(createElement(CitedAnswer, { report, sources: hostile }));
-      assertInert(markup, `CitedAnswer ${JSON.stringify(text)} ${JSON.stringify(url)}`);
-      cases += 1;
-    }
+  for (const { context, report, sources: hostile } of hostileCases(validate)) {
+    assertInert(renderHtml(report, { sources: hostile }), `renderHtml ${context}`);
+    const markup = renderToStaticMarkup(createElement(CitedAnswer, { report, sources: hostile }));
+    assertInert(markup, `CitedAnswer ${context}`);
+    cases += 1;
   }
   for (const url of URL_PAYLOADS) {
     const report = validate({ answer: `Fact [1]. [x](${url})`, sources: [{ title: "t", url }] });

@@ -67,3 +67,26 @@ export const URL_PAYLOADS = [
   "https://ok.test/<img src=x onerror=alert(1)>",
   "http://ok.test/?q=<script>",
 ];
+
+/**
+ * The hostile cases: every text payload with six URL payloads, in the answer (text and a
+ * markdown link), a source's title, URL and text, and a declared quote; a second source
+ * takes the other URL payloads in turn. `validate` is the package's (Node or browser).
+ * Returns `{ context, report, sources }` per case, the report made with policy "flag"
+ * so that every marker keeps its chip.
+ */
+export function hostileCases(validate) {
+  const cases = [];
+  for (const text of TEXT_PAYLOADS) {
+    for (const url of URL_PAYLOADS.slice(0, 6)) {
+      const sources = [
+        { title: text, url, text: `${text} quoted` },
+        { title: "ok", url: URL_PAYLOADS[(cases.length + 7) % URL_PAYLOADS.length], text: "plain" },
+      ];
+      const answer = `${text} claim [1]. ${text} [2] and [${text}](${url}).`;
+      const report = validate({ answer, sources, citations: [{ source: 1, quote: `${text} quoted` }] }, { policy: "flag" });
+      cases.push({ context: `${JSON.stringify(text)} ${JSON.stringify(url)}`, report, sources });
+    }
+  }
+  return cases;
+}
