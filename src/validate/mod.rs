@@ -167,10 +167,16 @@ impl Validator {
             .map(|(i, c)| declared_use(i, c, &index, answer))
             .collect();
         // Sources the declared list names (by position, or by label when unresolved).
-        let declared_sources: HashSet<Result<usize, String>> = declared_uses
-            .iter()
-            .map(|u| source_key(&u.resolved, &u.label))
-            .collect();
+        let mut declared_positions = vec![false; input.sources.len()];
+        let mut declared_labels = HashSet::new();
+        for u in &declared_uses {
+            match u.resolved {
+                Ok(position) => declared_positions[position] = true,
+                Err(_) => {
+                    declared_labels.insert(u.label.clone());
+                }
+            }
+        }
         let uses = merge(marker_uses(&markers, &index, answer), declared_uses);
 
         let has_declared_list = input.citations.is_some();
@@ -192,7 +198,10 @@ impl Validator {
                     span: u.span,
                 });
             }
-            let undeclared = !declared_sources.contains(&source_key(&u.resolved, &u.label));
+            let undeclared = match u.resolved {
+                Ok(position) => !declared_positions[position],
+                Err(_) => !declared_labels.contains(&u.label),
+            };
             if has_declared_list && u.marker.is_some() && u.declared.is_none() && undeclared {
                 checks.findings.push(Finding {
                     code: FindingCode::NotDeclared,
@@ -389,14 +398,6 @@ impl Validator {
         }
         Ok(())
     }
-}
-
-/// What identifies a cited source: its position, or its label when it did not resolve.
-fn source_key(
-    resolved: &Result<usize, (FindingCode, String)>,
-    label: &str,
-) -> Result<usize, String> {
-    resolved.as_ref().copied().map_err(|_| label.to_string())
 }
 
 fn answer_finding(code: FindingCode, message: String) -> Finding {

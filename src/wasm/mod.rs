@@ -53,6 +53,15 @@ pub fn memory_bytes() -> f64 {
     (core::arch::wasm32::memory_size(0) * 65536) as f64
 }
 
+/// Test-only (feature `test-trap`): panics inside the module, which traps the instance
+/// the way a bug would; the package's wrapper must then recreate it.
+#[cfg(feature = "test-trap")]
+#[wasm_bindgen(js_name = "__trap")]
+pub fn trap() {
+    enter();
+    panic!("forced trap (feature test-trap)");
+}
+
 /// Called first by every export: installs the panic hook (a cheap `Once` after the
 /// first call). Not a `#[wasm_bindgen(start)]` function, which would also be exported.
 pub(crate) fn enter() {

@@ -45,8 +45,19 @@ export interface ParseOptions {
   sources?: { id?: string }[];
 }
 
-/** Stable codes of the `Error`s citeproof throws for unusable arguments. */
-export type CiteproofErrorCode = "invalid_input" | "too_large" | "invalid_option" | "unknown_provider_format";
+/**
+ * Stable codes of the `Error`s citeproof throws: unusable arguments, and two that should
+ * never happen but are handled (node and web builds): `internal_error` — the module
+ * trapped; the instance was recreated and the next call works — and `stale_instance` —
+ * an object (stream, validator, parser) made before that recreation was used.
+ */
+export type CiteproofErrorCode =
+  | "invalid_input"
+  | "too_large"
+  | "invalid_option"
+  | "unknown_provider_format"
+  | "internal_error"
+  | "stale_instance";
 
 /** The `Error` citeproof throws: the message starts with the field path. */
 export interface CiteproofError extends Error {

@@ -1,0 +1,84 @@
+// Trap recovery (issue 10): a test-only build (cargo feature `test-trap`, which exports
+// `__trap()` panicking inside the module) shows that after a trap the package's wrapper
+// throws a coded Error, recreates the instance, and the next call works.
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { pkgDir, root } from "./helpers.mjs";
+
+const require = createRequire(import.meta.url);
+const out = join(root, "target", "pkg-trap");
+let api;
+
+before(() => {
+  execFileSync("node", [join(root, "scripts", "build-pkg.mjs"), "node", "web", "--features", "test-trap", "--out", out], { stdio: "pipe" });
+  api = require(join(out, "node", "citeproof.js"));
+});
+
+const input = {
+  answer: "Water boils at 100 °C [1]. Tokyo is the capital [2].",
+  sources: [{ text: "Water boils at 100 °C." }, { text: "Tokyo is the capital of Japan." }],
+};
+const untimed = ({ timingMs, ...report }) => report;
+
+/** Runs `f`, which must throw; returns the error. */
+function thrown(f) {
+  try {
+    f();
+  } catch (error) {
+    return error;
+  }
+  assert.fail("expected a throw");
+}
+
+test("a trap throws internal_error, and the next call runs on a fresh instance", () => {
+  const expected = untimed(api.validate(input));
+  // Grow the old instance's memory, so that a fresh one is visibly new.
+  api.validate({ ...input, answer: input.answer.repeat(20_000) }, { maxAnswerChars: 5e6 });
+  const grown = api.memoryBytes();
+  const error = thrown(() => api.__trap());
+  assert.ok(error instanceof Error && !(error instanceof WebAssembly.RuntimeError));
+  assert.equal(error.code, "internal_error");
+  assert.ok(error.cause instanceof WebAssembly.RuntimeError, "the trap is the cause");
+  assert.ok(api.memoryBytes() < grown, "a new instance, with a new memory");
+  assert.deepEqual(untimed(api.validate(input)), expected);
+  for (let i = 0; i < 3; i++) {
+    assert.equal(thrown(() => api.__trap()).code, "internal_error");
+    assert.deepEqual(untimed(api.validate(input)), expected, `after trap ${i + 2}`);
+  }
+});
+
+test("objects made before a trap throw stale_instance; new ones work", async () => {
+  const stream = new api.CitationStream({ sources: input.sources });
+  stream.push("Water boils ");
+  const validator = new api.CitationValidator({ policy: "flag" });
+  thrown(() => api.__trap());
+  assert.equal(thrown(() => stream.push("at 100 °C [1].")).code, "stale_instance");
+  assert.equal(thrown(() => validator.validate(input)).code, "stale_instance");
+  const fresh = new api.CitationStream({ sources: input.sources });
+  fresh.push(input.answer);
+  assert.equal(fresh.finish().report.markers.length, 2);
+  assert.ok(fresh instanceof api.CitationStream, "instanceof still holds for the guarded class");
+  // Async exports go through the same guard.
+  const report = await api.validateAsync(input, { embed: async (texts) => texts.map(() => [1, 0]) });
+  assert.equal(report.markers.length, 2);
+});
+
+test("the web target recovers the same way", async () => {
+  const { readFileSync } = await import("node:fs");
+  const web = await import(pathToFileURL(join(out, "web", "citeproof.js")));
+  web.initSync({ module: readFileSync(join(out, "web", "citeproof_bg.wasm")) });
+  const expected = untimed(web.validate(input));
+  assert.equal(thrown(() => web.__trap()).code, "internal_error");
+  assert.deepEqual(untimed(web.validate(input)), expected);
+});
+
+test("the published package has no __trap, and its exports are guarded", () => {
+  const published = require(join(pkgDir, "node", "citeproof.js"));
+  assert.equal(published.__trap, undefined);
+  assert.equal(published.validate.name, "guarded");
+  assert.equal(typeof published.validate(input).status, "string");
+});
