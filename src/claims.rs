@@ -216,18 +216,18 @@ fn push_claim(claims: &mut Vec<Claim>, answer: &str, span: Span) {
 fn is_abbreviation(before: &str) -> bool {
     /// Longer than every abbreviation: no need to read further back.
     const LONGEST: usize = 8;
-    let mut word: Vec<char> = before
-        .chars()
+    let word_start = before
+        .char_indices()
         .rev()
-        .take_while(|&c| !c.is_whitespace() && c != '(')
+        .take_while(|&(_, c)| !c.is_whitespace() && c != '(')
         .take(LONGEST + 1)
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    if word.len() > LONGEST {
+        .last()
+        .map_or(before.len(), |(at, _)| at);
+    let word = &before[word_start..];
+    if word.chars().count() > LONGEST {
         return false;
     }
-    word.reverse();
-    let word: String = word.into_iter().collect();
+    let word = word.to_ascii_lowercase();
     ABBREVIATIONS.contains(&word.as_str())
         || (word.len() == 1 && word.chars().all(|c| c.is_ascii_alphabetic()))
 }
