@@ -312,3 +312,26 @@ fn the_answer_given_at_construction_comes_out_with_the_first_push() {
         "Water boils [1] at 100 °C."
     );
 }
+
+#[test]
+fn a_backslash_before_a_line_break_does_not_carry_a_link_text_onto_the_next_line() {
+    // Found by the `stream` fuzz target: the one-shot scan read `\⏎` as an escaped line
+    // break, so `[\⏎[2]]()` was one link and `[2]` no marker, while the stream (seeing
+    // the line end first) had already decided otherwise.
+    let answer = "[\\\n[2]]()";
+    for cuts in [&[][..], &[0.2, 0.4][..], &[0.1, 0.3, 0.5, 0.7, 0.9][..]] {
+        for (policy, renumber) in [(0, false), (0, true), (1, true), (2, false)] {
+            check_stream(&split(answer, cuts), options(policy, renumber)).unwrap();
+        }
+    }
+    let input = Input {
+        answer: answer.to_string(),
+        sources: sources(),
+        ..Input::default()
+    };
+    let report = Validator::new(options(0, true))
+        .unwrap()
+        .validate(&input)
+        .unwrap();
+    assert_eq!(report.citations.len(), 1, "{:?}", report.citations);
+}

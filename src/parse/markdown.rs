@@ -114,7 +114,7 @@ pub fn link_destination_end(bytes: &[u8], pos: usize) -> Option<usize> {
     let mut p = pos + 1;
     while p < limit {
         match bytes[p] {
-            b'\\' => p += 1,
+            b'\\' if is_escape(bytes, p) => p += 1,
             b'(' => depth += 1,
             b')' if depth == 0 => return Some(p + 1),
             b')' => depth -= 1,
@@ -252,7 +252,7 @@ pub fn find_balanced_close(bytes: &[u8], from: usize) -> Option<usize> {
     let mut p = from;
     while p < limit {
         match bytes[p] {
-            b'\\' => p += 1,
+            b'\\' if is_escape(bytes, p) => p += 1,
             b'[' => depth += 1,
             b']' if depth == 0 => return Some(p),
             b']' => depth -= 1,
@@ -262,6 +262,13 @@ pub fn find_balanced_close(bytes: &[u8], from: usize) -> Option<usize> {
         p += 1;
     }
     None
+}
+
+/// The backslash at `p` escapes the byte after it: only ASCII punctuation can be
+/// escaped (CommonMark), so `\` before a line break or a letter stays a backslash and
+/// the line ends where it seems to.
+pub fn is_escape(bytes: &[u8], p: usize) -> bool {
+    bytes.get(p + 1).is_some_and(u8::is_ascii_punctuation)
 }
 
 /// A bare URL (`http://`, `https://`, `www.`) starts at `q`, not glued to a word.

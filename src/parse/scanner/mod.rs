@@ -258,8 +258,7 @@ impl<'p, 't> Markers<'p, 't> {
             }
             b'\\' if self.open && p + 1 == bytes.len() => self.wait(p),
             b'\\' => {
-                let escaped = bytes.get(p + 1).is_some_and(u8::is_ascii_punctuation);
-                self.pos += if escaped { 2 } else { 1 };
+                self.pos += if is_escape(bytes, p) { 2 } else { 1 };
             }
             b'`' => self.code_span(),
             // The longest prefix `html` reads before deciding is `<https://`.
