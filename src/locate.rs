@@ -84,12 +84,13 @@ impl Normalized {
         for (at, c) in text.char_indices() {
             let span = Span::new(at, at + c.len_utf8());
             let folded = match c {
+                c if c.is_ascii_alphanumeric() => c.to_ascii_lowercase(),
+                '*' | '_' => continue,
                 c if c.is_whitespace() => ' ',
                 '‘' | '’' | '‚' | '‛' | '′' | '`' => '\'',
                 '“' | '”' | '„' | '‟' | '″' => '"',
                 '–' | '—' | '‒' | '−' | '‐' | '‑' => '-',
-                '*' | '_' => continue,
-                c => c,
+                c => fold_case(c),
             };
             if folded == ' ' {
                 match out.chars.last() {
@@ -103,7 +104,7 @@ impl Normalized {
                     Some(_) => {}
                 }
             }
-            out.chars.push(fold_case(folded));
+            out.chars.push(folded);
             out.spans.push(span);
         }
         if out.chars.last() == Some(&' ') {
@@ -126,8 +127,9 @@ struct Match {
 fn best_match(pattern: &[char], text: &[char], max_edits: usize) -> Option<Match> {
     let m = pattern.len();
     let mut best: Option<(usize, usize)> = None; // (distance, end)
+    let forward = BitPattern::new(pattern.iter().copied());
+    // Windows come sorted and disjoint, so the first exact match is the best one.
     for window in candidate_windows(pattern, text, max_edits) {
-        let forward = BitPattern::new(pattern.iter().copied());
         if let Some((distance, end)) = forward.search(&text[window.clone()], false) {
             let end = window.start + end;
             if distance <= max_edits
@@ -135,6 +137,9 @@ fn best_match(pattern: &[char], text: &[char], max_edits: usize) -> Option<Match
             {
                 best = Some((distance, end));
             }
+        }
+        if best.is_some_and(|(d, _)| d == 0) {
+            break;
         }
     }
     let (distance, end) = best?;
@@ -169,15 +174,8 @@ fn candidate_windows(
     }
     let reach = m + max_edits;
     let mut windows: Vec<std::ops::Range<usize>> = Vec::new();
-    for i in 0..pieces {
-        let piece = &pattern[i * piece_len..(i + 1) * piece_len];
-        let mut at = 0;
-        while let Some(found) = find_chars(&text[at..], piece) {
-            let hit = at + found;
-            let window = hit.saturating_sub(reach)..(hit + reach).min(text.len());
-            windows.push(window);
-            at = hit + 1;
-        }
+    for hit in piece_hits(pattern, piece_len, pieces, text) {
+        windows.push(hit.saturating_sub(reach)..(hit + reach).min(text.len()));
     }
     windows.sort_by_key(|w| w.start);
     let mut merged: Vec<std::ops::Range<usize>> = Vec::new();
@@ -190,20 +188,53 @@ fn candidate_windows(
     merged
 }
 
-fn find_chars(haystack: &[char], needle: &[char]) -> Option<usize> {
-    let first = *needle.first()?;
-    let mut at = 0;
-    while at + needle.len() <= haystack.len() {
-        let offset = haystack[at..=haystack.len() - needle.len()]
-            .iter()
-            .position(|&c| c == first)?;
-        at += offset;
-        if haystack[at..at + needle.len()] == *needle {
-            return Some(at);
-        }
-        at += 1;
+/// Every text position where one of the `pieces` consecutive `piece_len`-character
+/// pieces of `pattern` occurs. One pass over the text with a rolling hash of the last
+/// `piece_len` characters (all pieces have that length); a hash equal to a piece's is
+/// confirmed by comparing the characters.
+fn piece_hits(pattern: &[char], piece_len: usize, pieces: usize, text: &[char]) -> Vec<usize> {
+    const BASE: u64 = 0x100_0000_01b3;
+    let hash = |chars: &[char]| {
+        chars.iter().fold(0u64, |h, &c| {
+            h.wrapping_mul(BASE).wrapping_add(u64::from(c))
+        })
+    };
+    let mut wanted: Vec<(u64, usize)> = (0..pieces)
+        .map(|i| (hash(&pattern[i * piece_len..(i + 1) * piece_len]), i))
+        .collect();
+    wanted.sort_unstable();
+    // A 64-bit summary of the wanted hashes' top bits: most positions fail this test
+    // and skip the binary search.
+    let summary = wanted.iter().fold(0u64, |bits, &(h, _)| bits | 1 << (h >> 58));
+    let drop_factor = (1..piece_len).fold(1u64, |f, _| f.wrapping_mul(BASE));
+    let mut hits = Vec::new();
+    if text.len() < piece_len {
+        return hits;
     }
-    None
+    let mut rolling = hash(&text[..piece_len]);
+    for start in 0..=text.len() - piece_len {
+        if start > 0 {
+            let out = u64::from(text[start - 1]).wrapping_mul(drop_factor);
+            let new = u64::from(text[start + piece_len - 1]);
+            rolling = rolling
+                .wrapping_sub(out)
+                .wrapping_mul(BASE)
+                .wrapping_add(new);
+        }
+        if summary & 1 << (rolling >> 58) == 0 {
+            continue;
+        }
+        let first = wanted.partition_point(|&(h, _)| h < rolling);
+        let window = &text[start..start + piece_len];
+        if wanted[first..]
+            .iter()
+            .take_while(|&&(h, _)| h == rolling)
+            .any(|&(_, i)| pattern[i * piece_len..(i + 1) * piece_len] == *window)
+        {
+            hits.push(start);
+        }
+    }
+    hits
 }
 
 /// The pattern compiled for Myers' algorithm: per character, a bit mask per 64-row block
@@ -266,6 +297,9 @@ impl BitPattern {
     /// Calls `column(j, score)` with the edit distance of the whole pattern ending
     /// after text character `j`; stops when it returns false.
     fn run(&self, text: &[char], anchored: bool, mut column: impl FnMut(usize, usize) -> bool) {
+        if self.blocks == 1 {
+            return self.run_one_block(text, anchored, column);
+        }
         let mut plus = vec![!0u64; self.blocks]; // vertical +1 deltas
         let mut minus = vec![0u64; self.blocks]; // vertical -1 deltas
         let last_bit = (self.len - 1) % 64;
@@ -284,15 +318,40 @@ impl BitPattern {
         }
     }
 
+    /// [`run`](Self::run) for patterns of at most 64 characters (most quotes): one word
+    /// per vector, no block loop, no allocation.
+    fn run_one_block(
+        &self,
+        text: &[char],
+        anchored: bool,
+        mut column: impl FnMut(usize, usize) -> bool,
+    ) {
+        let (mut plus, mut minus) = (!0u64, 0u64);
+        let last_bit = self.len - 1;
+        let mut score = self.len as isize;
+        let carry = i32::from(anchored);
+        for (j, &c) in text.iter().enumerate() {
+            let eq = if c.is_ascii() {
+                self.ascii[c as usize]
+            } else {
+                self.masks(c)[0]
+            };
+            score += advance_block(&mut plus, &mut minus, eq, carry, last_bit) as isize;
+            if !column(j, score.max(0) as usize) {
+                return;
+            }
+        }
+    }
+
     /// The least distance over all end positions, and the first end (exclusive) where
-    /// it occurs.
+    /// it occurs. Stops at the first exact end: nothing can beat it.
     fn search(&self, text: &[char], anchored: bool) -> Option<(usize, usize)> {
         let mut best: Option<(usize, usize)> = None;
         self.run(text, anchored, |j, score| {
             if best.is_none_or(|(d, _)| score < d) {
                 best = Some((score, j + 1));
             }
-            true
+            score > 0
         });
         best
     }
@@ -431,6 +490,37 @@ mod tests {
         );
         assert_eq!(found.kind, MatchKind::None);
         assert_eq!(found.span, None);
+    }
+
+    #[test]
+    fn piece_hits_are_every_exact_occurrence_of_every_piece() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..200 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let alphabet = ['a', 'b', 'é', '日'];
+            let mut next = |n: usize| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                ((seed >> 33) as usize) % n
+            };
+            let piece_len = 1 + next(5);
+            let pieces = 1 + next(4);
+            let pattern: Vec<char> = (0..piece_len * pieces)
+                .map(|_| alphabet[next(2 + round % 3)])
+                .collect();
+            let text: Vec<char> = (0..next(60))
+                .map(|_| alphabet[next(2 + round % 3)])
+                .collect();
+            let expected: Vec<usize> = (0..(text.len() + 1).saturating_sub(piece_len))
+                .filter(|&at| {
+                    (0..pieces).any(|i| {
+                        text[at..at + piece_len] == pattern[i * piece_len..(i + 1) * piece_len]
+                    })
+                })
+                .collect();
+            assert_eq!(piece_hits(&pattern, piece_len, pieces, &text), expected);
+        }
     }
 
     #[test]
