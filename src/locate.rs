@@ -205,7 +205,9 @@ fn piece_hits(pattern: &[char], piece_len: usize, pieces: usize, text: &[char]) 
     wanted.sort_unstable();
     // A 64-bit summary of the wanted hashes' top bits: most positions fail this test
     // and skip the binary search.
-    let summary = wanted.iter().fold(0u64, |bits, &(h, _)| bits | 1 << (h >> 58));
+    let summary = wanted
+        .iter()
+        .fold(0u64, |bits, &(h, _)| bits | 1 << (h >> 58));
     let drop_factor = (1..piece_len).fold(1u64, |f, _| f.wrapping_mul(BASE));
     let mut hits = Vec::new();
     if text.len() < piece_len {

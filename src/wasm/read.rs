@@ -7,6 +7,7 @@
 use std::cell::RefCell;
 
 use js_sys::{Array, Reflect};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::errors::invalid;
@@ -45,9 +46,18 @@ fn get_field(object: &JsValue, name: &'static str) -> Option<JsValue> {
     with_key(name, |key| Reflect::get(object, key).ok())
 }
 
+#[wasm_bindgen(module = "/src/wasm/text.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = plainFieldNames)]
+    fn plain_field_names(value: &JsValue) -> Option<String>;
+}
+
 /// A JS object being read, the path that names it, and the error code for bad fields.
 pub struct Obj {
     value: JsValue,
+    /// A plain object's own field names, one per line: names not in it are absent
+    /// without asking the engine. `None`: ask for every name.
+    field_names: Option<String>,
     path: String,
     code: &'static str,
 }
@@ -85,6 +95,7 @@ impl Obj {
         }
         Ok(Obj {
             value: value.clone(),
+            field_names: plain_field_names(value),
             path: path.to_string(),
             code,
         })
@@ -118,6 +129,13 @@ impl Obj {
     /// The first of `names` that is present (not `undefined`/`null`), with its name.
     pub fn get(&self, names: &[&'static str]) -> Option<(&'static str, JsValue)> {
         names.iter().find_map(|&name| {
+            let known_absent = self
+                .field_names
+                .as_ref()
+                .is_some_and(|fields| !fields.split('\n').any(|field| field == name));
+            if known_absent {
+                return None;
+            }
             get_field(&self.value, name)
                 .filter(|v| !v.is_undefined() && !v.is_null())
                 .map(|v| (name, v))

@@ -16,3 +16,13 @@ export function endsInHighSurrogate(text) {
 export function streamChunk(text, events) {
   return { text, events: events ?? [] };
 }
+
+// The own field names of a plain object, one per line: the reader looks fields up in
+// this list instead of asking the engine for each name it accepts (a source has 25).
+// `undefined` for any other object (a class instance may have getters on its
+// prototype): those are read one field at a time.
+export function plainFieldNames(value) {
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  return Object.getOwnPropertyNames(value).join("\n");
+}

@@ -97,6 +97,43 @@ test("bad input throws an Error with a code and the field path, never a trap", (
   assert.equal(validate({ answer: "Fine claim here [1].", sources: [{ text: "t" }] }).status, "pass");
 });
 
+test("fields are read from plain objects, null-prototype objects and class instances alike", () => {
+  const plain = {
+    answer: "Water boils at 100 °C [1]. Tokyo is the capital [2]. Mars is red [3].",
+    sources: [{ text: "Water boils at 100 °C." }, { title: "Tokyo", text: "Tokyo is the capital." }],
+    citations: [{ source: 1, quote: "boils at 100" }, { source: 2 }],
+  };
+  const reportOf = (input, options) => JSON.stringify({ ...validate(input, options), timingMs: 0 });
+  const expected = reportOf(plain, { policy: "flag" });
+  assert.match(expected, /out_of_range/);
+  assert.match(expected, /"quote":\{"span"/);
+  // Own fields of an object without a prototype.
+  const bare = (object) => Object.assign(Object.create(null), object);
+  const nullProto = bare({ ...plain, sources: plain.sources.map(bare), citations: plain.citations.map(bare) });
+  assert.equal(reportOf(nullProto, bare({ policy: "flag" })), expected);
+  // Getters on a class's prototype, and a field set as non-enumerable.
+  class Source {
+    #text;
+    constructor(text) {
+      this.#text = text;
+    }
+    get text() {
+      return this.#text;
+    }
+  }
+  class Request {
+    get answer() {
+      return plain.answer;
+    }
+  }
+  const request = Object.assign(new Request(), { sources: [new Source(plain.sources[0].text), plain.sources[1]] });
+  Object.defineProperty(request, "citations", { value: plain.citations, enumerable: false });
+  assert.equal(reportOf(request, { policy: "flag" }), expected);
+  // A plain object's field read from its own properties only: a wrong type there is an
+  // error with its path.
+  assert.throws(() => validate({ ...plain, sources: [{ text: 5 }] }), { code: "invalid_input", message: /^input\.sources\[0\]\.text: expected a string, got number/ });
+});
+
 test("wrong types inside a declared citation are findings (spec 004), not errors", () => {
   const report = validate({
     answer: "A claim that is cited here.",
