@@ -173,25 +173,22 @@ fn candidate_windows(
         }];
     }
     let reach = m + max_edits;
-    let mut windows: Vec<std::ops::Range<usize>> = Vec::new();
-    for hit in piece_hits(pattern, piece_len, pieces, text) {
-        windows.push(hit.saturating_sub(reach)..(hit + reach).min(text.len()));
-    }
-    windows.sort_by_key(|w| w.start);
+    // Hits come in text order, so the windows do too: merging is one pass.
     let mut merged: Vec<std::ops::Range<usize>> = Vec::new();
-    for w in windows {
+    for hit in piece_hits(pattern, piece_len, pieces, text) {
+        let window = hit.saturating_sub(reach)..(hit + reach).min(text.len());
         match merged.last_mut() {
-            Some(last) if w.start <= last.end => last.end = last.end.max(w.end),
-            _ => merged.push(w),
+            Some(last) if window.start <= last.end => last.end = last.end.max(window.end),
+            _ => merged.push(window),
         }
     }
     merged
 }
 
 /// Every text position where one of the `pieces` consecutive `piece_len`-character
-/// pieces of `pattern` occurs. One pass over the text with a rolling hash of the last
-/// `piece_len` characters (all pieces have that length); a hash equal to a piece's is
-/// confirmed by comparing the characters.
+/// pieces of `pattern` occurs, in text order. One pass over the text with a rolling
+/// hash of the last `piece_len` characters (all pieces have that length); a hash equal
+/// to a piece's is confirmed by comparing the characters.
 fn piece_hits(pattern: &[char], piece_len: usize, pieces: usize, text: &[char]) -> Vec<usize> {
     const BASE: u64 = 0x100_0000_01b3;
     let hash = |chars: &[char]| {
@@ -199,15 +196,12 @@ fn piece_hits(pattern: &[char], piece_len: usize, pieces: usize, text: &[char]) 
             h.wrapping_mul(BASE).wrapping_add(u64::from(c))
         })
     };
-    let mut wanted: Vec<(u64, usize)> = (0..pieces)
-        .map(|i| (hash(&pattern[i * piece_len..(i + 1) * piece_len]), i))
-        .collect();
+    let piece = |i: usize| &pattern[i * piece_len..(i + 1) * piece_len];
+    let mut wanted: Vec<u64> = (0..pieces).map(|i| hash(piece(i))).collect();
     wanted.sort_unstable();
     // A 64-bit summary of the wanted hashes' top bits: most positions fail this test
     // and skip the binary search.
-    let summary = wanted
-        .iter()
-        .fold(0u64, |bits, &(h, _)| bits | 1 << (h >> 58));
+    let summary = wanted.iter().fold(0u64, |bits, &h| bits | 1 << (h >> 58));
     let drop_factor = (1..piece_len).fold(1u64, |f, _| f.wrapping_mul(BASE));
     let mut hits = Vec::new();
     if text.len() < piece_len {
@@ -223,16 +217,11 @@ fn piece_hits(pattern: &[char], piece_len: usize, pieces: usize, text: &[char]) 
                 .wrapping_mul(BASE)
                 .wrapping_add(new);
         }
-        if summary & 1 << (rolling >> 58) == 0 {
+        if summary & 1 << (rolling >> 58) == 0 || wanted.binary_search(&rolling).is_err() {
             continue;
         }
-        let first = wanted.partition_point(|&(h, _)| h < rolling);
         let window = &text[start..start + piece_len];
-        if wanted[first..]
-            .iter()
-            .take_while(|&&(h, _)| h == rolling)
-            .any(|&(_, i)| pattern[i * piece_len..(i + 1) * piece_len] == *window)
-        {
+        if (0..pieces).any(|i| piece(i) == window) {
             hits.push(start);
         }
     }
