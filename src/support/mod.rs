@@ -91,28 +91,99 @@ impl HashList {
 
     #[inline]
     fn contains(&self, item: &u64) -> bool {
+        self.position(*item).is_some()
+    }
+
+    /// The slot holding `item`: a number below `slots.len()` that no other item has.
+    #[inline]
+    fn position(&self, item: u64) -> Option<usize> {
         if self.slots.is_empty() {
-            return false;
+            return None;
         }
-        let key = HashList::key(*item);
+        let key = HashList::key(item);
         let mask = self.slots.len() - 1;
         let mut at = (key as usize) & mask;
         while self.slots[at] != 0 {
             if self.slots[at] == key {
-                return true;
+                return Some(at);
             }
             at = (at + 1) & mask;
         }
-        false
+        None
+    }
+}
+
+/// The key of a hash no source can hold (not in a scorer's vocabulary).
+const ABSENT: u64 = u64::MAX;
+
+/// The hashes of one kind (terms, pairs or 5-grams) a source holds: all of them, or —
+/// for a scorer built for known claims — those of its [`Vocabulary`], as one bit per
+/// vocabulary slot. Asked by key: the hash itself, or its slot (`ABSENT` when none).
+#[derive(Clone, Debug)]
+enum Members {
+    Hashes(HashList),
+    Slots(Vec<u64>),
+}
+
+impl Default for Members {
+    fn default() -> Members {
+        Members::Hashes(HashList::default())
+    }
+}
+
+impl Members {
+    #[inline]
+    fn contains(&self, key: u64) -> bool {
+        match self {
+            Members::Hashes(set) => set.contains(&key),
+            Members::Slots(bits) => usize::try_from(key / 64)
+                .ok()
+                .and_then(|word| bits.get(word))
+                .is_some_and(|word| word & 1 << (key % 64) != 0),
+        }
+    }
+}
+
+/// Gathers one kind of hashes of a text into [`Members`].
+enum Collector<'v> {
+    Hashes(Vec<u64>),
+    Slots(&'v Vocabulary, Vec<u64>),
+}
+
+impl<'v> Collector<'v> {
+    fn new(keep: Option<&'v Vocabulary>) -> Collector<'v> {
+        match keep {
+            None => Collector::Hashes(Vec::new()),
+            Some(v) => Collector::Slots(v, vec![0; v.set.slots.len().div_ceil(64)]),
+        }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, h: u64) {
+        match self {
+            Collector::Hashes(hashes) => hashes.push(h),
+            Collector::Slots(vocabulary, bits) => {
+                if let Some(slot) = vocabulary.slot(h) {
+                    bits[slot / 64] |= 1 << (slot % 64);
+                }
+            }
+        }
+    }
+
+    fn finish(self) -> Members {
+        match self {
+            Collector::Hashes(hashes) => Members::Hashes(HashList::from(hashes)),
+            Collector::Slots(_, bits) => Members::Slots(bits),
+        }
     }
 }
 
 /// What a text offers to comparisons: its content terms, word pairs and 5-grams.
 #[derive(Clone, Debug, Default)]
 struct Profile {
-    terms: HashList,
-    pairs: HashList,
-    grams: HashList,
+    terms: Members,
+    pairs: Members,
+    grams: Members,
     chars: usize,
     /// 5-grams in the text, kept or not (0: too short to compare).
     gram_count: usize,
@@ -120,35 +191,33 @@ struct Profile {
 
 impl Profile {
     /// The profile of `text`; with `keep`, only the hashes in it (the vocabulary of the
-    /// claims a scorer will be asked about) are stored.
+    /// claims a scorer will be asked about) are recorded, as bits.
     fn new(text: &str, keep: Option<&Vocabulary>) -> Profile {
-        let kept = |h: &u64| keep.is_none_or(|k| k.contains(h));
-        let (mut terms, mut pairs, mut grams) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut terms, mut pairs, mut grams) = (
+            Collector::new(keep),
+            Collector::new(keep),
+            Collector::new(keep),
+        );
         let mut previous: Option<u64> = None;
         for token in tokens(text) {
             let h = token.hash;
-            if !token.stop && kept(&h) {
-                terms.push(h);
+            if !token.stop {
+                terms.add(h);
             }
             if let Some(p) = previous {
-                let pair = pair_hash(p, h);
-                if kept(&pair) {
-                    pairs.push(pair);
-                }
+                pairs.add(pair_hash(p, h));
             }
             previous = Some(h);
         }
         let mut gram_count = 0;
         let chars = for_each_gram(text, |g| {
             gram_count += 1;
-            if kept(&g) {
-                grams.push(g);
-            }
+            grams.add(g);
         });
         Profile {
-            terms: HashList::from(terms),
-            pairs: HashList::from(pairs),
-            grams: HashList::from(grams),
+            terms: terms.finish(),
+            pairs: pairs.finish(),
+            grams: grams.finish(),
             chars,
             gram_count,
         }
@@ -158,6 +227,7 @@ impl Profile {
 /// The hashes a scorer will be asked about, with a one-bit-per-slot filter in front:
 /// most hashes of a source are not in it, and one bit test (in a table that fits the
 /// L1 cache) turns them away without probing the set.
+#[derive(Clone, Debug)]
 struct Vocabulary {
     set: HashList,
     bits: Vec<u64>,
@@ -187,10 +257,14 @@ impl Vocabulary {
         (h >> 40) as usize & (words * 64 - 1)
     }
 
+    /// The slot of `h` in the set (a small number unique to it), if `h` is in it.
     #[inline]
-    fn contains(&self, h: &u64) -> bool {
-        let bit = Vocabulary::bit(*h, self.bits.len());
-        self.bits[bit / 64] & (1 << (bit % 64)) != 0 && self.set.contains(h)
+    fn slot(&self, h: u64) -> Option<usize> {
+        let bit = Vocabulary::bit(h, self.bits.len());
+        if self.bits[bit / 64] & (1 << (bit % 64)) == 0 {
+            return None;
+        }
+        self.set.position(h)
     }
 }
 
@@ -233,9 +307,10 @@ fn sentences(text: &str) -> Vec<(Span, Vec<u64>)> {
 }
 
 /// The claim side of a comparison, computed once per claim.
+/// Items are keys for [`Members::contains`] (see [`SupportScorer::key`]).
 struct ClaimProfile {
-    /// Distinct content terms: hash, weight, is a number.
-    terms: Vec<(u64, f64, bool)>,
+    /// Distinct content terms: hash, key, weight, is a number.
+    terms: Vec<(u64, u64, f64, bool)>,
     total_weight: f64,
     pairs: Vec<u64>,
     grams: Vec<u64>,
@@ -282,6 +357,9 @@ pub struct Support {
 pub struct SupportScorer<'a> {
     sources: Vec<&'a str>,
     profiles: Vec<Profile>,
+    /// For a scorer built for known claims: their hashes, whose slots index the
+    /// profiles' bits.
+    vocabulary: Option<Vocabulary>,
 }
 
 impl<'a> SupportScorer<'a> {
@@ -294,33 +372,49 @@ impl<'a> SupportScorer<'a> {
     /// those claims contain, which makes profiling several times cheaper. Scores are the
     /// same as [`SupportScorer::new`]'s for these claims.
     pub fn for_claims<S: AsRef<str>>(sources: &'a [S], claims: &[&str]) -> SupportScorer<'a> {
-        SupportScorer::profile(sources, Some(&vocabulary(claims)))
+        SupportScorer::profile(sources, Some(vocabulary(claims)))
     }
 
-    fn profile<S: AsRef<str>>(sources: &'a [S], keep: Option<&Vocabulary>) -> SupportScorer<'a> {
+    fn profile<S: AsRef<str>>(sources: &'a [S], keep: Option<Vocabulary>) -> SupportScorer<'a> {
         let sources: Vec<&str> = sources.iter().map(AsRef::as_ref).collect();
-        let profiles: Vec<Profile> = sources.iter().map(|s| Profile::new(s, keep)).collect();
-        SupportScorer { sources, profiles }
+        let profiles: Vec<Profile> = sources
+            .iter()
+            .map(|s| Profile::new(s, keep.as_ref()))
+            .collect();
+        SupportScorer {
+            sources,
+            profiles,
+            vocabulary: keep,
+        }
+    }
+
+    /// How the profiles are asked about hash `h`: by the hash, or by its vocabulary slot.
+    fn key(&self, h: u64) -> u64 {
+        match &self.vocabulary {
+            None => h,
+            Some(v) => v.slot(h).map_or(ABSENT, |slot| slot as u64),
+        }
     }
 
     fn claim_profile(&self, claim: &str) -> ClaimProfile {
         let docs = self.profiles.len() as f64;
-        let mut terms: Vec<(u64, f64, bool)> = Vec::new();
+        let mut terms: Vec<(u64, u64, f64, bool)> = Vec::new();
         let mut pairs = Vec::new();
         let mut previous: Option<u64> = None;
         for token in tokens(claim) {
             let h = token.hash;
-            if !token.stop && !terms.iter().any(|(t, _, _)| *t == h) {
+            if !token.stop && !terms.iter().any(|(t, _, _, _)| *t == h) {
                 // Document frequency: how many sources hold the term.
+                let key = self.key(h);
                 let df = self
                     .profiles
                     .iter()
-                    .filter(|p| p.terms.contains(&h))
+                    .filter(|p| p.terms.contains(key))
                     .count() as f64;
-                terms.push((h, (1.0 + (docs + 1.0) / (df + 0.5)).ln(), token.number));
+                terms.push((h, key, (1.0 + (docs + 1.0) / (df + 0.5)).ln(), token.number));
             }
             if let Some(p) = previous {
-                pairs.push(pair_hash(p, h));
+                pairs.push(self.key(pair_hash(p, h)));
             }
             previous = Some(h);
         }
@@ -328,7 +422,10 @@ impl<'a> SupportScorer<'a> {
         for_each_gram(claim, |g| grams.push(g));
         grams.sort_unstable();
         grams.dedup();
-        let total_weight = terms.iter().map(|(_, w, _)| w).sum();
+        for g in &mut grams {
+            *g = self.key(*g);
+        }
+        let total_weight = terms.iter().map(|(_, _, w, _)| w).sum();
         ClaimProfile {
             terms,
             total_weight,
@@ -346,15 +443,15 @@ impl<'a> SupportScorer<'a> {
         let found: f64 = claim
             .terms
             .iter()
-            .filter(|(t, _, _)| p.terms.contains(t))
-            .map(|(_, w, _)| w)
+            .filter(|(_, key, _, _)| p.terms.contains(*key))
+            .map(|(_, _, w, _)| w)
             .sum();
         let idf_share = found / claim.total_weight;
-        let share = |items: &[u64], set: &HashList| {
+        let share = |items: &[u64], set: &Members| {
             if items.is_empty() {
                 0.0
             } else {
-                items.iter().filter(|x| set.contains(x)).count() as f64 / items.len() as f64
+                items.iter().filter(|&&x| set.contains(x)).count() as f64 / items.len() as f64
             }
         };
         IDF_WEIGHT * idf_share
@@ -389,7 +486,7 @@ impl<'a> SupportScorer<'a> {
         let missing_numbers = profile
             .terms
             .iter()
-            .filter(|(t, _, number)| *number && !p.terms.contains(t))
+            .filter(|(_, key, _, number)| *number && !p.terms.contains(*key))
             .count();
         let length = (1.0 + (p.chars.min(4000).saturating_sub(LENGTH_KNEE) as f64) / 1000.0).ln();
         let overlap = ABSOLUTE_SHARE * absolute + (1.0 - ABSOLUTE_SHARE) * relative;
@@ -445,7 +542,7 @@ impl<'a> SupportScorer<'a> {
     /// The sentence of source `i` sharing most content terms with the claim.
     fn best_sentence(&self, claim: &ClaimProfile, i: usize) -> Span {
         let text = self.sources[i];
-        let claim_terms = HashList::from(claim.terms.iter().map(|(t, _, _)| *t).collect());
+        let claim_terms = HashList::from(claim.terms.iter().map(|(t, _, _, _)| *t).collect());
         let hits = |terms: &[u64]| terms.iter().filter(|t| claim_terms.contains(t)).count();
         let best = sentences(text)
             .iter()

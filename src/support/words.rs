@@ -5,24 +5,59 @@ use crate::casefold::fold_case;
 /// Character n-gram length.
 pub(super) const GRAM: usize = 5;
 
-/// FNV-1a of `bytes`, then mixed so the low bits are usable as a hash table index.
+/// A hash of `bytes`, mixed so the low bits are usable as a hash table index: eight
+/// bytes (little-endian, the last chunk zero-padded) per multiply, the length folded in
+/// first. `const` for the stopword table; [`hash_in_buffer`] is the same function read
+/// from a word buffer with whole-word loads.
 pub(super) const fn hash(bytes: &[u8]) -> u64 {
-    mix(fnv(FNV_OFFSET, bytes))
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// FNV-1a over `bytes`, continuing from `state` (so a shared prefix is hashed once).
-const fn fnv(mut state: u64, bytes: &[u8]) -> u64 {
+    let mut state = HASH_SEED ^ bytes.len() as u64;
     let mut i = 0;
     while i < bytes.len() {
-        state = (state ^ bytes[i] as u64).wrapping_mul(0x100_0000_01b3);
-        i += 1;
+        let mut chunk = 0u64;
+        let mut k = 0;
+        while k < 8 && i + k < bytes.len() {
+            chunk |= (bytes[i + k] as u64) << (8 * k);
+            k += 1;
+        }
+        state = absorb(state, chunk);
+        i += 8;
     }
-    state
+    mix(state)
 }
 
-/// Spreads an FNV state over all bits.
+/// [`hash`] of `buf[..n]`, loading eight bytes at a time (bytes past `n` are masked).
+#[inline]
+fn hash_in_buffer(buf: &[u8; WORD_BUFFER], n: usize) -> u64 {
+    let mut state = HASH_SEED ^ n as u64;
+    let mut i = 0;
+    while i < n {
+        let mut chunk = [0u8; 8];
+        chunk.copy_from_slice(&buf[i..i + 8]);
+        let left = n - i;
+        let mask = if left >= 8 {
+            !0
+        } else {
+            (1u64 << (8 * left)) - 1
+        };
+        state = absorb(state, u64::from_le_bytes(chunk) & mask);
+        i += 8;
+    }
+    mix(state)
+}
+
+/// Room for a lower-cased ASCII word; longer words take the general path.
+const WORD_BUFFER: usize = 64;
+
+const HASH_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// One eight-byte chunk into the hash state.
+const fn absorb(state: u64, chunk: u64) -> u64 {
+    (state ^ chunk)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .rotate_left(29)
+}
+
+/// Spreads a hash state over all bits.
 const fn mix(state: u64) -> u64 {
     (state ^ (state >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
 }
@@ -101,7 +136,7 @@ pub(super) struct Token {
 pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
     let bytes = text.as_bytes();
     let mut at = 0;
-    let mut buf = [0u8; 64];
+    let mut buf = [0u8; WORD_BUFFER];
     std::iter::from_fn(move || {
         while at < text.len() {
             let b = bytes[at];
@@ -122,9 +157,18 @@ pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
             return None;
         }
         let start = at;
+        let number = bytes[start].is_ascii_digit();
+        // The word is lower-cased into `buf` as it is read (commas of numbers left out):
+        // ASCII words of up to 64 bytes, nearly all, need no second pass.
+        let mut n = 0;
+        let mut ascii = true;
         while at < text.len() {
             let b = bytes[at];
             if b.is_ascii_alphanumeric() {
+                if let Some(slot) = buf.get_mut(n) {
+                    *slot = b.to_ascii_lowercase();
+                }
+                n += 1;
                 at += 1;
                 continue;
             }
@@ -132,12 +176,25 @@ pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
             let inside_number = (c == '.' || c == ',')
                 && bytes[at - 1].is_ascii_digit()
                 && bytes.get(at + 1).is_some_and(u8::is_ascii_digit);
-            if !(c.is_alphanumeric() || inside_number) {
+            if inside_number {
+                if !(number && c == ',') {
+                    if let Some(slot) = buf.get_mut(n) {
+                        *slot = b;
+                    }
+                    n += 1;
+                }
+            } else if c.is_alphanumeric() {
+                ascii = false;
+            } else {
                 break;
             }
             at += len;
         }
-        let (hash, stop, number) = term(&text[start..at], &mut buf);
+        let (hash, stop, number) = if ascii && n <= buf.len() {
+            ascii_term(&mut buf, n, number)
+        } else {
+            term(&text[start..at])
+        };
         Some(Token {
             hash,
             stop,
@@ -148,31 +205,26 @@ pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
     })
 }
 
-/// The normalised term of a word as a hash, whether it is a stopword, whether it is a
-/// number. ASCII words (nearly all) are normalised in a stack buffer, without allocating.
-/// `buf` is scratch space for the lower-cased word, kept by the caller so that it is not
-/// cleared for every word.
-fn term(raw: &str, buf: &mut [u8; 64]) -> (u64, bool, bool) {
-    let number = raw.as_bytes()[0].is_ascii_digit();
-    if raw.is_ascii() && raw.len() <= 64 {
-        let mut n = 0;
-        for b in raw.bytes() {
-            if !(number && b == b',') {
-                buf[n] = b.to_ascii_lowercase();
-                n += 1;
-            }
-        }
-        let word = &buf[..n];
-        if number {
-            return (hash(word), false, true);
-        }
-        // One pass over the kept prefix serves both the word's hash (for the stopword
-        // check) and the stem's.
-        let (keep, suffix) = stem_len(word);
-        let prefix = fnv(FNV_OFFSET, &word[..keep]);
-        let stop = n < 2 || (n <= 10 && is_stopword_hash(mix(fnv(prefix, &word[keep..]))));
-        return (mix(fnv(prefix, suffix.as_bytes())), stop, false);
+/// The term of an ASCII word already lower-cased into `buf[..n]` (numbers without
+/// commas): its hash, whether it is a stopword, whether it is a number. The same result
+/// as [`term`] on the raw word.
+fn ascii_term(buf: &mut [u8; WORD_BUFFER], n: usize, number: bool) -> (u64, bool, bool) {
+    if number {
+        return (hash_in_buffer(buf, n), false, true);
     }
+    let stop = n < 2 || (n <= 10 && is_stopword_hash(hash_in_buffer(buf, n)));
+    // The stem is written over the word's end: the kept part, then the replacement
+    // suffix (never longer than the suffix it replaces).
+    let (keep, suffix) = stem_len(&buf[..n]);
+    let stemmed = keep + suffix.len();
+    buf[keep..stemmed].copy_from_slice(suffix.as_bytes());
+    (hash_in_buffer(buf, stemmed), stop, false)
+}
+
+/// The normalised term of any word as a hash, whether it is a stopword, whether it is a
+/// number: case folded char by char, stemmed, commas of numbers dropped.
+fn term(raw: &str) -> (u64, bool, bool) {
+    let number = raw.as_bytes()[0].is_ascii_digit();
     let word: String = raw.chars().map(fold_case).collect();
     let stop = !number
         && (word.len() < 2 || (word.len() <= 10 && is_stopword_hash(hash(word.as_bytes()))));
@@ -405,8 +457,12 @@ const STOPWORDS: &[&str] = &[
 mod tests {
     use super::*;
 
+    /// The term of a one-word text through the tokenizer (the ASCII fast path for ASCII
+    /// words).
     fn term(raw: &str) -> (u64, bool, bool) {
-        super::term(raw, &mut [0; 64])
+        let token = tokens(raw).next().unwrap();
+        assert_eq!(token.end, raw.len(), "{raw:?} is one word");
+        (token.hash, token.stop, token.number)
     }
 
     #[test]
@@ -451,12 +507,44 @@ mod tests {
     }
 
     #[test]
+    fn the_buffer_hash_is_the_byte_hash() {
+        let mut buf = [0xa5u8; WORD_BUFFER]; // bytes past the word must not count
+        for word in ["", "a", "abcdefg", "abcdefgh", "abcdefghi", &"x".repeat(64)] {
+            buf[..word.len()].copy_from_slice(word.as_bytes());
+            assert_eq!(
+                hash_in_buffer(&buf, word.len()),
+                hash(word.as_bytes()),
+                "{word}"
+            );
+        }
+        assert_ne!(hash(b"ab"), hash(b"ab\0"), "the length counts");
+    }
+
+    #[test]
     fn stopwords_are_listed_once_in_order() {
         assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
     fn ascii_and_general_paths_normalise_alike() {
+        for word in [
+            "Studies",
+            "REPORTED",
+            "class",
+            "The",
+            "x",
+            "1,200",
+            "3.5",
+            "2019",
+            "a1,2",
+            "Themselvesx",
+            "walking",
+            "flies",
+            "us",
+            "lovely",
+        ] {
+            assert_eq!(term(word), super::term(word), "{word}");
+        }
         assert_eq!(
             term("Studies").0,
             hash(stem("studies".to_string()).as_bytes())
