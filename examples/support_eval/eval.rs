@@ -1,9 +1,7 @@
-//! Measures claim-support scoring on ../shared/data/support-val.jsonl (ExpertQA):
-//! AUROC for `loose` (complete vs partial + incomplete) and `swap` (complete vs a passage
-//! from another claim of the answer), the best-F1 threshold of each, and µs per claim.
-//! Each answer is one request: its sources are the distinct evidence texts of its rows.
-//!
-//!     cargo run --release --example support_eval
+//! The claim-support evaluation over ../shared/data/support-val.jsonl (ExpertQA), shared
+//! by `cargo run --release --example support_eval` (prints it) and
+//! `tests/support_eval.rs` (asserts its AUROC floors in CI). Each answer is one request:
+//! its sources are the distinct evidence texts of its rows.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -11,12 +9,48 @@ use std::time::Instant;
 use citeproof::support::SupportScorer;
 use serde::Deserialize;
 
+/// One labelled claim/evidence pair.
 #[derive(Deserialize)]
-struct Row {
-    id: String,
-    claim: String,
-    evidence: String,
-    label: String,
+pub struct Row {
+    pub id: String,
+    pub claim: String,
+    pub evidence: String,
+    pub label: String,
+}
+
+/// The rows of `support-val.jsonl` beside the repository.
+pub fn load() -> Vec<Row> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/support-val.jsonl"
+    );
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{path}: {e} (../shared/data must sit beside the repository)"));
+    text.lines()
+        .map(|l| serde_json::from_str(l).expect("a support-val row"))
+        .collect()
+}
+
+/// One task's result: AUROC, best-F1 threshold and F1, F1 at fixed thresholds.
+pub struct Task {
+    pub name: &'static str,
+    pub auroc: f64,
+    pub best_threshold: f64,
+    pub best_f1: f64,
+    /// F1 at 0.3, 0.4, 0.5 and 0.6.
+    pub f1_at: [f64; 4],
+    pub positives: usize,
+    pub negatives: usize,
+}
+
+/// The evaluation of the lexical scorer on `rows`.
+pub struct Evaluation {
+    pub tasks: [Task; 2],
+    /// Wall time per claim scored against its request's sources.
+    pub micros_per_claim: f64,
+    /// Wall time to profile one request's sources.
+    pub micros_per_request: f64,
+    pub requests: usize,
 }
 
 fn answer_of(id: &str) -> &str {
@@ -25,24 +59,16 @@ fn answer_of(id: &str) -> &str {
     &id[..end]
 }
 
-fn main() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/support-val.jsonl"
-    );
-    let text = std::fs::read_to_string(path).expect("../shared/data beside the repository");
-    let rows: Vec<Row> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a support-val row"))
-        .collect();
+/// Scores every row against its request's sources and measures the two tasks: `loose`
+/// (complete vs partial + incomplete) and `swap` (complete vs another claim's passage).
+pub fn evaluate(rows: &[Row]) -> Evaluation {
     let mut requests: HashMap<&str, Vec<&str>> = HashMap::new();
-    for row in &rows {
+    for row in rows {
         let docs = requests.entry(answer_of(&row.id)).or_default();
         if !docs.contains(&row.evidence.as_str()) {
             docs.push(&row.evidence);
         }
     }
-
     let started = Instant::now();
     let scorers: HashMap<&str, SupportScorer<'_>> = requests
         .iter()
@@ -64,12 +90,8 @@ fn main() {
             )
         })
         .collect();
-    let micros = started.elapsed().as_secs_f64() * 1e6 / rows.len() as f64;
-
-    for (task, negative) in [
-        ("loose", &["partial", "incomplete"][..]),
-        ("swap", &["swap"][..]),
-    ] {
+    let micros_per_claim = started.elapsed().as_secs_f64() * 1e6 / rows.len() as f64;
+    let task = |name, negative: &[&str]| {
         let positives: Vec<f64> = scored
             .iter()
             .filter(|(_, l)| *l == "complete")
@@ -80,24 +102,26 @@ fn main() {
             .filter(|(_, l)| negative.contains(l))
             .map(|(s, _)| *s)
             .collect();
-        let (threshold, f1) = best_f1(&positives, &negatives);
-        let at = |t: f64| f1_at(&positives, &negatives, t);
-        println!(
-            "{task:<5}  AUROC {:.3}  best F1 {f1:.3} at threshold {threshold:.3}; F1 at 0.3/0.4/0.5/0.6: {:.3}/{:.3}/{:.3}/{:.3}  ({} complete vs {} negative)",
-            auroc(&positives, &negatives),
-            at(0.3),
-            at(0.4),
-            at(0.5),
-            at(0.6),
-            positives.len(),
-            negatives.len()
-        );
+        let (best_threshold, best_f1) = best_f1(&positives, &negatives);
+        Task {
+            name,
+            auroc: auroc(&positives, &negatives),
+            best_threshold,
+            best_f1,
+            f1_at: [0.3, 0.4, 0.5, 0.6].map(|t| f1_at(&positives, &negatives, t)),
+            positives: positives.len(),
+            negatives: negatives.len(),
+        }
+    };
+    Evaluation {
+        tasks: [
+            task("loose", &["partial", "incomplete"]),
+            task("swap", &["swap"]),
+        ],
+        micros_per_claim,
+        micros_per_request: profiling / requests.len() as f64,
+        requests: requests.len(),
     }
-    println!(
-        "native: {micros:.1} µs per claim scored against its request's sources; profiling {} requests' sources took {:.0} µs each",
-        requests.len(),
-        profiling / requests.len() as f64
-    );
 }
 
 /// Probability that a random positive outscores a random negative (ties count half).
