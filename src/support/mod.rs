@@ -54,7 +54,7 @@ const MISSING_NUMBER: f64 = 0.8;
 
 /// A set of (well-mixed) hashes: open addressing with linear probing in a power-of-two
 /// table. Building it is one pass with no sort; a lookup is a probe or two.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct HashList {
     /// Slots hold `hash | 1`-style non-zero keys; 0 marks an empty slot.
     slots: Vec<u64>,
@@ -125,12 +125,6 @@ enum Members {
     Slots(Vec<u64>),
 }
 
-impl Default for Members {
-    fn default() -> Members {
-        Members::Hashes(HashList::default())
-    }
-}
-
 impl Members {
     #[inline]
     fn contains(&self, key: u64) -> bool {
@@ -179,7 +173,7 @@ impl<'v> Collector<'v> {
 }
 
 /// What a text offers to comparisons: its content terms, word pairs and 5-grams.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Profile {
     terms: Members,
     pairs: Members,
