@@ -11,11 +11,10 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { root } from "./common.mjs";
 import { launchChromium, serveStatic, tempDir } from "../tests/js/helpers.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const web = join(root, "pkg", "web");
 const SAMPLES = Number(process.env.SAMPLES ?? 15);
 

@@ -6,18 +6,11 @@
 // validator flags the case, and the time of both over all cases in one run.
 //
 //   node benches/js-baseline.mjs     (needs pkg/node: node scripts/build-pkg.mjs node)
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { cpus } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { citeproof, dataset, median } from "./common.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const { validate } = createRequire(import.meta.url)(join(root, "pkg", "node", "citeproof.js"));
-const answers = readFileSync(join(root, "..", "shared", "data", "answers-val.jsonl"), "utf8")
-  .trim()
-  .split("\n")
-  .map((line) => JSON.parse(line));
+const { validate } = citeproof();
+const answers = dataset("answers-val.jsonl");
 
 /** The JS-only validator of the specs: `true` when it reports a problem. */
 function naiveFlags({ answer, sources, citations = [] }) {
@@ -159,7 +152,6 @@ for (let round = 0; round < 18; round++) {
     if (round >= 3) times[name].push(ms); // three rounds of warm-up
   }
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 const pct = (x) => `${(100 * x).toFixed(0)} %`.padStart(6);
 console.log(`${cpus()[0].model} (${cpus().length} cores), Node ${process.version}`);

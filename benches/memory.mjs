@@ -3,17 +3,12 @@
 // prints the wasm linear memory (`memoryBytes()`) and the JS heap after a GC every
 // 100,000 calls. Flat after warm-up = no leak.
 //   node --expose-gc benches/memory.mjs [calls]
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { citeproof, dataset } from "./common.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const require = createRequire(import.meta.url);
-const { validate, memoryBytes } = require(join(root, "pkg", "node", "citeproof.js"));
+const { validate, memoryBytes } = citeproof();
 if (typeof globalThis.gc !== "function") throw new Error("run with node --expose-gc");
 
-const answers = readFileSync(join(root, "..", "shared", "data", "answers-val.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const answers = dataset("answers-val.jsonl");
 // Every ExpertQA answer in turn, so that inputs of many sizes pass through the allocator.
 const inputs = answers.map((a) => ({ answer: a.answer, sources: a.sources }));
 const calls = Number(process.argv[2] ?? 1_000_000);

@@ -4,18 +4,11 @@
 //   node benches/parse.mjs            (needs pkg/node: node scripts/build-pkg.mjs node)
 //   node benches/parse.mjs --no-native
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { cpus } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { citeproof, dataset, root } from "./common.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const { parseCitations, CitationParser } = createRequire(import.meta.url)(join(root, "pkg", "node", "citeproof.js"));
-const answers = readFileSync(join(root, "..", "shared", "data", "answers-val.jsonl"), "utf8")
-  .trim()
-  .split("\n")
-  .map((line) => JSON.parse(line).answer);
+const { parseCitations, CitationParser } = citeproof();
+const answers = dataset("answers-val.jsonl").map((row) => row.answer);
 const bytes = answers.reduce((n, a) => n + Buffer.byteLength(a), 0);
 
 /** The naive baseline a user would write: the same marker objects, one regex. */

@@ -4,18 +4,11 @@
 // one-shot `validate` on the same text, and µs per KB to show the cost is linear.
 //
 //   node benches/stream.mjs        (needs pkg/node: node scripts/build-pkg.mjs node)
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { cpus } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { citeproof, dataset, median } from "./common.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const { validate, CitationStream } = createRequire(import.meta.url)(join(root, "pkg", "node", "citeproof.js"));
-const answers = readFileSync(join(root, "..", "shared", "data", "answers-val.jsonl"), "utf8")
-  .trim()
-  .split("\n")
-  .map((line) => JSON.parse(line));
+const { validate, CitationStream } = citeproof();
+const answers = dataset("answers-val.jsonl");
 const sources = answers[0].sources;
 
 /** About `bytes` of real answer text (answers joined by blank lines). */
@@ -29,11 +22,6 @@ function deltas(text, size) {
   const out = [];
   for (let at = 0; at < text.length; at += size) out.push(text.slice(at, at + size));
   return out;
-}
-
-function median(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
 }
 
 /** Median wall time in ms of `run` over repetitions filling about `budgetMs`. */

@@ -11,17 +11,14 @@
 //
 //   node benches/validate.mjs [--no-native]     (needs pkg/node: node scripts/build-pkg.mjs node)
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { citeproof, dataset as data, median, root } from "./common.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const require = createRequire(import.meta.url);
-const { validate, locateQuote } = require(join(root, "pkg", "node", "citeproof.js"));
-const { fuzzySearch } = require("levenshtein-search");
-const data = (file) => readFileSync(join(root, "..", "shared", "data", file), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const { validate, locateQuote } = citeproof();
+const { fuzzySearch } = createRequire(import.meta.url)("levenshtein-search");
 
 let seed = 0x9e3779b9;
 function random() {
@@ -43,11 +40,6 @@ function edit(text, count) {
     else out = out.slice(0, at) + out.slice(at + 1);
   }
   return out;
-}
-
-function median(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
 }
 
 // ---- 1. a typical request -------------------------------------------------------------
