@@ -1,7 +1,7 @@
 //! citeproof checks the citations in an LLM answer against the sources that were
 //! actually retrieved for it.
 //!
-//! [`parse`] finds citation markers (`[1]`, `[^2^]`, `【3】`, `[doc1]`, `(Source 4)`,
+//! [`parse`](mod@parse) finds citation markers (`[1]`, `[^2^]`, `【3】`, `[doc1]`, `(Source 4)`,
 //! `Chapter 2, Section 3`, …) with exact byte spans while respecting markdown (code,
 //! links, URLs); [`validate`] checks them against the retrieved sources and gives a
 //! [`Report`](model::Report) with findings, a gate and a cleaned answer; [`stream`] does
