@@ -73,8 +73,6 @@ const PIECES: &[&str] = &[
     "www.x.org",
     "\\",
     "\\[",
-    "\\\n",
-    "]()",
     "- ",
     "- [ ] ",
     "1. ",
@@ -89,6 +87,9 @@ const PIECES: &[&str] = &[
     "C",
     "<",
     "https://",
+    // Appended (earlier regression seeds index the pieces above):
+    "\\\n",
+    "]()",
 ];
 
 fn sources() -> Vec<Source> {
