@@ -107,3 +107,29 @@ test("adapted provider inputs: spans read in the --offsets unit, same reports in
     }
   }
 });
+
+test("--options turns on claim support: both CLIs report the misattributed claim, naming the right source", () => {
+  const swapped = join(dir, "swapped.jsonl");
+  const options = join(dir, "support.json");
+  const input = {
+    answer: "The Eiffel Tower was completed in 1889 for the World Fair in Paris [2]. Berlin is the capital of Germany [1].",
+    sources: [{ text: "The Eiffel Tower was completed in 1889 for the World Fair in Paris." }, { text: "Berlin is the capital of Germany and its largest city." }],
+  };
+  writeFileSync(swapped, `${JSON.stringify(input)}\n`);
+  writeFileSync(options, JSON.stringify({ supportThreshold: 0.5 }));
+  const reports = ["native", "npm"].map((cli) => {
+    const r = run(cli, ["check", swapped, "--json", "--options", options]);
+    assert.equal(r.code, 0, `${cli}: ${r.stderr}`);
+    const report = JSON.parse(r.stdout);
+    delete report.timingMs;
+    return report;
+  });
+  assert.deepEqual(reports[0], reports[1]);
+  const codes = reports[0].findings.map((f) => f.code);
+  assert.deepEqual(codes, ["unsupported_claim", "misattributed", "unsupported_claim", "misattributed"]);
+  assert.match(reports[0].findings[1].message, /did you mean \[1\]\?/);
+  assert.match(reports[0].findings[3].message, /did you mean \[2\]\?/);
+  // Without the option there is no claim support at all.
+  const plain = JSON.parse(run("native", ["check", swapped, "--json"]).stdout);
+  assert.deepEqual(plain.findings, []);
+});

@@ -101,6 +101,31 @@ test("a broken answer shows its gate (as validate gives it), the findings and a 
   await page.close();
 });
 
+test("the claim support box adds unsupported and misattributed claims to the findings, as validate gives them", async () => {
+  const { page, problems } = await open();
+  const answer = "The Eiffel Tower was completed in 1889 for the World Fair in Paris [2]. Berlin is the capital of Germany [1].";
+  const sources = [
+    { title: "Eiffel", text: "The Eiffel Tower was completed in 1889 for the World Fair in Paris." },
+    { title: "Berlin", text: "Berlin is the capital of Germany and its largest city." },
+  ];
+  await page.fill('[data-testid="answer-input"]', answer);
+  await page.fill('[data-testid="sources-input"]', JSON.stringify(sources));
+  const findings = page.locator('[data-testid="findings"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="findings"]')?.textContent === "No findings.");
+  await page.getByLabel("claim support").check();
+  const expected = validate({ answer, sources }, { supportThreshold: 0.5 });
+  assert.ok(expected.findings.some((f) => f.code === "misattributed"));
+  await page.waitForFunction(() => /misattributed/.test(document.querySelector('[data-testid="findings"]')?.textContent ?? ""));
+  const items = await findings.locator("li").allTextContents();
+  assert.deepEqual(
+    items,
+    expected.findings.map((f) => `${f.code} ${f.message}`),
+  );
+  assert.match(items.join("\n"), /did you mean \[1\]\?/);
+  assert.deepEqual(problems, { errors: [], dialogs: [] });
+  await page.close();
+});
+
 test("stream mode never shows a partial marker and ends with the same report", async () => {
   const { page, problems } = await open();
   await page.selectOption('[data-testid="example"]', "unicode");
