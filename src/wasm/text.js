@@ -20,9 +20,11 @@ export function streamChunk(text, events) {
 // The own field names of a plain object, one per line: the reader looks fields up in
 // this list instead of asking the engine for each name it accepts (a source has 25).
 // `undefined` for any other object (a class instance may have getters on its
-// prototype): those are read one field at a time.
+// prototype) and for objects with more fields than a reader ever asks for (the list
+// would cost more than it saves): those are read one field at a time.
 export function plainFieldNames(value) {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return undefined;
-  return Object.getOwnPropertyNames(value).join("\n");
+  const names = Object.getOwnPropertyNames(value);
+  return names.length > 64 ? undefined : names.join("\n");
 }

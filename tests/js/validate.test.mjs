@@ -129,6 +129,10 @@ test("fields are read from plain objects, null-prototype objects and class insta
   const request = Object.assign(new Request(), { sources: [new Source(plain.sources[0].text), plain.sources[1]] });
   Object.defineProperty(request, "citations", { value: plain.citations, enumerable: false });
   assert.equal(reportOf(request, { policy: "flag" }), expected);
+  // Objects with many more fields than the reader knows (read one field at a time).
+  const junk = (object) => Object.assign(Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`x${i}`, i])), object);
+  const crowded = junk({ ...plain, sources: plain.sources.map(junk), citations: plain.citations.map(junk) });
+  assert.equal(reportOf(crowded, junk({ policy: "flag" })), expected);
   // A plain object's field read from its own properties only: a wrong type there is an
   // error with its path.
   assert.throws(() => validate({ ...plain, sources: [{ text: 5 }] }), { code: "invalid_input", message: /^input\.sources\[0\]\.text: expected a string, got number/ });
