@@ -322,11 +322,7 @@ impl BitPattern {
         let mut score = self.len as isize;
         let carry = i32::from(anchored);
         for (j, &c) in text.iter().enumerate() {
-            let eq = if c.is_ascii() {
-                self.ascii[c as usize]
-            } else {
-                self.masks(c)[0]
-            };
+            let eq = self.masks(c)[0];
             score += advance_block(&mut plus, &mut minus, eq, carry, last_bit) as isize;
             if !column(j, score.max(0) as usize) {
                 return;
