@@ -78,15 +78,20 @@ export function tempDir(prefix) {
 
 /**
  * Starts `wrangler dev` (local workerd) in `dir` on 127.0.0.1 with `vars`; resolves when
- * `probe` (a path) answers. `{ url, log(), stop() }`.
+ * `probe` (a path) answers. `{ url, state, log(), stop() }`; `state` is the instance's own
+ * local-persistence directory (`--persist-to`).
  */
 export async function startWrangler(dir, { vars = {}, probe = "/" } = {}) {
   const port = 18000 + 2 * Math.floor(Math.random() * 2000);
-  // Each instance its own devtools port (two on the default 9229 fail to start) and its
-  // own name (wrangler's local dev registry routes two same-named workers to one runtime).
+  const state = tempDir("citeproof-wrangler-state-");
+  // Each instance its own devtools port (two on the default 9229 fail to start), its own
+  // name (wrangler's local dev registry routes two same-named workers to one runtime) and
+  // its own local state (two runtimes opening the same SQLite files in `.wrangler/state`
+  // at once can fail with SQLITE_BUSY).
   const args = [
     "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(port + 1),
     "--name", `citeproof-test-${port}`, "--show-interactive-dev-session=false",
+    "--persist-to", state,
   ];
   for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
   const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" };
@@ -102,10 +107,12 @@ export async function startWrangler(dir, { vars = {}, probe = "/" } = {}) {
       // already gone
     }
   };
-  for (let i = 0; i < 360; i++) {
+  let exited = false;
+  child.on("exit", () => (exited = true));
+  for (let i = 0; i < 360 && !exited; i++) {
     try {
       await fetch(`${url}${probe}`);
-      return { url, log: () => log, stop };
+      return { url, state, log: () => log, stop };
     } catch {
       await new Promise((r) => setTimeout(r, 500));
     }

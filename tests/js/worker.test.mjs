@@ -249,7 +249,7 @@ test("with a KV binding, every audit record is also stored under audit:<id>", as
   const kvWorker = await startWrangler(dir, { vars: { UPSTREAM_URL: upstream }, probe: "/metrics" });
   try {
     const body = await (await chat(kvWorker, "PASS with KV")).json();
-    const stored = execFileSync(join(root, "node_modules", ".bin", "wrangler"), ["kv", "key", "get", `audit:${body.audit_id}`, "--binding", "AUDIT_KV", "--local"], {
+    const stored = execFileSync(join(root, "node_modules", ".bin", "wrangler"), ["kv", "key", "get", `audit:${body.audit_id}`, "--binding", "AUDIT_KV", "--local", "--persist-to", kvWorker.state], {
       cwd: dir,
       encoding: "utf8",
       env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" },
