@@ -21,6 +21,7 @@
 mod batch;
 mod checks;
 mod gate;
+mod order;
 mod resolve;
 
 pub use batch::BatchSummary;
@@ -38,6 +39,7 @@ use crate::support::ExternalSupport;
 
 use checks::{CitationChecks, check_fields, check_quote, check_support};
 use gate::{confidence, gate, summarize};
+use order::{arrange, stable_order};
 pub(crate) use resolve::{Lookup, OwnedIndex, SourceIndex, label_of};
 use resolve::{declared_use, marker_uses, merge};
 
@@ -346,7 +348,14 @@ impl Validator {
                 });
             }
         }
-        findings.sort_by_key(|f| (f.span.map_or(usize::MAX, |s| s.start), f.citation));
+        let keys: Vec<_> = findings
+            .iter()
+            .map(|f| {
+                let start = f.span.map_or(usize::MAX, |s| s.start);
+                (start, f.citation.map_or(0, |c| c + 1))
+            })
+            .collect();
+        let findings = arrange(findings, &stable_order(&keys));
         Ok(Report {
             status,
             confidence,
@@ -481,8 +490,9 @@ struct SpanIndex {
 }
 
 impl SpanIndex {
-    fn new(mut spans: Vec<Span>) -> SpanIndex {
-        spans.sort_by_key(|s| s.start);
+    fn new(spans: Vec<Span>) -> SpanIndex {
+        let keys: Vec<_> = spans.iter().map(|s| (s.start, s.end)).collect();
+        let spans = arrange(spans, &stable_order(&keys));
         let starts = spans.iter().map(|s| s.start).collect();
         let reach = spans
             .iter()
