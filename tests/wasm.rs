@@ -308,3 +308,101 @@ fn provider_adapter_spans_slice_to_the_segment_in_the_engine() {
     let (code, _) = error_code(from_any(js(r#"{"hello":1}"#), None, None));
     assert_eq!(code, "unknown_provider_format");
 }
+
+/// Every kind of report: markers of each refs kind, quotes found exactly, normalised,
+/// approximately and not at all, claim support, declared citations, answer-level
+/// findings, chips with and without title/url, the uncertainty note, non-ASCII text.
+const REPORT_CASES: &[(&str, &str)] = &[
+    (
+        r#"{"answer":"東京 😀 is big [1]. Osaka\r\n is old [^2^] 【3】 [9] [1, 2].\n\nUncited claim here.","sources":[{"title":"Tokyo","url":"https://example.org/t","text":"Tokyo is big, the biggest city."},{"text":"Osaka is old and famous."},{"title":"Third"}],"citations":[{"source":1,"quote":"tokyo is BIG"},{"source":2,"quote":"Osaka is old"},{"source":1,"quote":"the bigest city"},{"source":2,"quote":"nothing like it"}]}"#,
+        r#"{"supportThreshold":0.5}"#,
+    ),
+    (
+        r#"{"answer":"Named [chunk:abc123] and [intro] and [zzz].","sources":[{"id":"abc123","text":"A"},{"id":"intro","text":"B"}]}"#,
+        r#"{"offsets":"utf8"}"#,
+    ),
+    (
+        r#"{"answer":"Nothing cited at all.","sources":[]}"#,
+        r#"{"requireCitations":true,"offsets":"codepoint"}"#,
+    ),
+];
+
+const SPEC_FIXTURES: &[&str] = &[
+    include_str!("fixtures/specs/spec-000-section-grounded.json"),
+    include_str!("fixtures/specs/spec-000-section-ungrounded.json"),
+    include_str!("fixtures/specs/spec-002-hallucinated-index.json"),
+    include_str!("fixtures/specs/spec-002-structured-response-example.json"),
+    include_str!("fixtures/specs/spec-003-hallucinated-chunk-id.json"),
+    include_str!("fixtures/specs/spec-003-invented-snippet.json"),
+    include_str!("fixtures/specs/spec-003-valid-citation.json"),
+    include_str!("fixtures/specs/spec-004-hallucinated-span.json"),
+    include_str!("fixtures/specs/spec-004-missing-enhanced-fields.json"),
+    include_str!("fixtures/specs/spec-004-perfect-citation.json"),
+];
+
+/// The report `validate` builds from its tape, as JSON text, next to the native report's
+/// serde_json text parsed by the engine: same fields, order, nulls and numbers.
+#[wasm_bindgen_test]
+fn validate_reports_equal_the_serde_json_of_the_native_report() {
+    use citeproof::model::{Input, Options};
+    use citeproof::validate::Validator;
+    let specs = SPEC_FIXTURES.iter().map(|fixture| {
+        let value: serde_json::Value = serde_json::from_str(fixture).unwrap();
+        (value["input"].to_string(), "{}".to_string())
+    });
+    let cases = REPORT_CASES
+        .iter()
+        .map(|(input, options)| (input.to_string(), options.to_string()))
+        .chain(specs);
+    let mut kinds = std::collections::BTreeSet::new();
+    for (input_json, options_json) in cases {
+        let options_value: serde_json::Value = serde_json::from_str(&options_json).unwrap();
+        let unit = options_value["offsets"]
+            .as_str()
+            .map_or(Unit::Utf16, |name| Unit::from_name(name).unwrap());
+        let input: Input = serde_json::from_str(&input_json).unwrap();
+        let options: Options = serde_json::from_value(options_value).unwrap();
+        let mut native = Validator::new(options).unwrap().validate(&input).unwrap();
+        native.convert_offsets(&input, unit);
+        let expected = js_sys::JSON::stringify(&js(&serde_json::to_string(&native).unwrap()))
+            .unwrap()
+            .as_string()
+            .unwrap();
+
+        let report = citeproof::wasm::validate(
+            js(&input_json).unchecked_into(),
+            Some(js(&options_json).unchecked_into()),
+        )
+        .unwrap();
+        Reflect::set(&report, &"timingMs".into(), &0.into()).unwrap();
+        let actual = js_sys::JSON::stringify(&report)
+            .unwrap()
+            .as_string()
+            .unwrap();
+        assert_eq!(actual, expected, "{input_json}");
+        for needle in [
+            "\"match\":\"exact\"",
+            "\"match\":\"normalized\"",
+            "\"match\":\"approximate\"",
+            "\"match\":\"none\"",
+            "\"support\":",
+            "\"declared\":",
+            "\"uncertaintyNote\":",
+            "\"chapter\":",
+            "\"sourceId\":",
+            "\"type\":\"cite\"",
+            "\"title\":",
+            "\"kind\":\"named\"",
+            "\"avgAlignment\":null",
+        ] {
+            if actual.contains(needle) {
+                kinds.insert(needle);
+            }
+        }
+    }
+    assert_eq!(
+        kinds.len(),
+        13,
+        "every kind of field was compared: {kinds:?}"
+    );
+}

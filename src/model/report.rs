@@ -170,6 +170,18 @@ pub enum MatchKind {
     None,
 }
 
+impl MatchKind {
+    /// The name reports use (`"exact"`, …).
+    pub const fn name(self) -> &'static str {
+        match self {
+            MatchKind::Exact => "exact",
+            MatchKind::Normalized => "normalized",
+            MatchKind::Approximate => "approximate",
+            MatchKind::None => "none",
+        }
+    }
+}
+
 /// Where a citation's quote is in its source text.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

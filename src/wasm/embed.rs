@@ -10,7 +10,8 @@ use wasm_bindgen::prelude::*;
 use super::enter;
 use super::errors::{invalid, to_js_error};
 use super::read::{Obj, read_input, read_options};
-use super::validate::{InputArg, to_js, validator_for};
+use super::report_out::report_to_js;
+use super::validate::{InputArg, validator_for};
 use crate::model::Input;
 use crate::offsets::Unit;
 use crate::support::ExternalSupport;
@@ -127,7 +128,7 @@ fn finish(
         .map_err(|e| to_js_error(&e.under("input")))?;
     report.convert_offsets(input, unit);
     report.timing_ms = super::validate::now() - started;
-    to_js(&report)
+    Ok(report_to_js(&report))
 }
 
 /// Cosine similarity; 0 for empty or zero vectors and for mismatched dimensions.

@@ -10,6 +10,7 @@ mod options;
 mod providers;
 mod read;
 mod render;
+mod report_out;
 mod report_view;
 mod stream;
 mod validate;

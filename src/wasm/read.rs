@@ -55,11 +55,38 @@ extern "C" {
 /// A JS object being read, the path that names it, and the error code for bad fields.
 pub struct Obj {
     value: JsValue,
-    /// A plain object's own field names, one per line: names not in it are absent
-    /// without asking the engine. `None`: ask for every name.
-    field_names: Option<String>,
+    /// A plain object's own field names: names not in it are absent without asking the
+    /// engine. `None`: ask for every name.
+    field_names: Option<FieldNames>,
     path: String,
     code: &'static str,
+}
+
+/// A plain object's own field names, one per line, and a summary of them: the bit
+/// [`name_bit`] of each name. Most names a reader asks for are absent, and most absent
+/// names miss the summary, so the list is rarely scanned.
+struct FieldNames {
+    list: String,
+    summary: u64,
+}
+
+impl FieldNames {
+    fn new(list: String) -> FieldNames {
+        let summary = list.split('\n').fold(0, |bits, name| bits | name_bit(name));
+        FieldNames { list, summary }
+    }
+
+    fn contains(&self, name: &str) -> bool {
+        self.summary & name_bit(name) != 0 && self.list.split('\n').any(|field| field == name)
+    }
+}
+
+/// One of 64 bits, picked by a hash of `name`.
+fn name_bit(name: &str) -> u64 {
+    let hash = name
+        .bytes()
+        .fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+    1 << (hash % 64)
 }
 
 /// The JS type of a value, as error messages name it.
@@ -95,7 +122,7 @@ impl Obj {
         }
         Ok(Obj {
             value: value.clone(),
-            field_names: plain_field_names(value),
+            field_names: plain_field_names(value).map(FieldNames::new),
             path: path.to_string(),
             code,
         })
@@ -132,7 +159,7 @@ impl Obj {
             let known_absent = self
                 .field_names
                 .as_ref()
-                .is_some_and(|fields| !fields.split('\n').any(|field| field == name));
+                .is_some_and(|fields| !fields.contains(name));
             if known_absent {
                 return None;
             }

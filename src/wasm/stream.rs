@@ -5,6 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::to_js_error;
 use super::read::{read_input_with, read_options, with_key};
+use super::report_out::report_to_js;
 use super::validate::{InputArg, ValidateOptionsArg, now, to_js};
 use super::{enter, read_text_at};
 use crate::model::Span;
@@ -87,7 +88,7 @@ impl CitationStream {
         report.timing_ms = now() - started;
         object(&[
             ("text", finished.text.as_str().into()),
-            ("report", to_js(&report)?),
+            ("report", report_to_js(&report)),
         ])
     }
 

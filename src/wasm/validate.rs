@@ -6,6 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::{invalid, to_js_error};
 use super::read::{read_input, read_options};
+use super::report_out::report_to_js;
 use super::{cached_parser, enter};
 use crate::model::Options;
 use crate::offsets::Unit;
@@ -42,7 +43,7 @@ fn run(validator: &Validator, input: &JsValue, unit: Unit) -> Result<JsValue, Js
         .map_err(|e| to_js_error(&e.under("input")))?;
     report.convert_offsets(&input, unit);
     report.timing_ms = now() - started;
-    to_js(&report)
+    Ok(report_to_js(&report))
 }
 
 /// Validates `input`'s citations; returns the report (see `types.d.ts`).
@@ -79,7 +80,7 @@ pub fn validate_batch(
         summary.add_report(&report);
         report.convert_offsets(&parsed, unit);
         report.timing_ms = now() - started;
-        reports.push(&to_js(&report)?);
+        reports.push(&report_to_js(&report));
     }
     let result = js_sys::Object::new();
     js_sys::Reflect::set(&result, &"reports".into(), &reports)?;

@@ -1,0 +1,184 @@
+//! Reports cross to JS as a tape, not as JSON text: every number (and each string's
+//! UTF-16 length) in one `Float64Array`, every string in one JS string, read in the
+//! order written by `report.js`, which builds each object with a fixed shape.
+//! `JSON.parse` of the serde_json text took 20× longer than building the objects
+//! from a tape (BENCHMARKS.md, validate steps), and writing the tape skips the JSON
+//! escaping.
+//!
+//! The objects equal `JSON.parse(serde_json::to_string(&report))`: the same fields in
+//! the same order, absent where serde skips a `None`, `null` where it writes one, and
+//! non-finite floats as `null` as serde_json writes them (tests/wasm.rs compares both
+//! on every kind of report).
+
+use wasm_bindgen::prelude::*;
+
+use crate::model::{CitationResult, Finding, Marker, Refs, Report, Segment, Span, Summary};
+use crate::offsets::{Tally, Unit};
+
+#[wasm_bindgen(module = "/src/wasm/report.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = buildReport)]
+    fn build_report(numbers: &[f64], strings: &str) -> JsValue;
+}
+
+/// `report` as a JS object (see the module docs).
+pub fn report_to_js(report: &Report<'_>) -> JsValue {
+    let mut tape = Tape::default();
+    tape.report(report);
+    build_report(&tape.numbers, &tape.strings)
+}
+
+/// What `report.js` reads: numbers and strings in the order of the report's fields.
+/// An optional field is a flag (1 present, 0 absent) followed by its value if present;
+/// a list is its length followed by its items.
+#[derive(Default)]
+struct Tape {
+    numbers: Vec<f64>,
+    strings: String,
+}
+
+impl Tape {
+    fn float(&mut self, value: f64) {
+        self.numbers.push(value);
+    }
+
+    fn count(&mut self, value: usize) {
+        self.numbers.push(value as f64);
+    }
+
+    fn flag(&mut self, value: bool) {
+        self.numbers.push(f64::from(u8::from(value)));
+    }
+
+    fn string(&mut self, value: &str) {
+        let utf16 = Tally::default()
+            .to_unit(value, value.len(), Unit::Utf16)
+            .unwrap_or(value.len());
+        self.count(utf16);
+        self.strings.push_str(value);
+    }
+
+    fn span(&mut self, span: Span) {
+        self.count(span.start);
+        self.count(span.end);
+    }
+
+    fn option<T>(&mut self, value: Option<T>, write: impl FnOnce(&mut Tape, T)) {
+        self.flag(value.is_some());
+        if let Some(value) = value {
+            write(self, value);
+        }
+    }
+
+    fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Tape, &T)) {
+        self.count(items.len());
+        for item in items {
+            write(self, item);
+        }
+    }
+
+    fn report(&mut self, report: &Report<'_>) {
+        self.string(report.status.name());
+        self.float(report.confidence);
+        self.flag(report.uncertain);
+        self.option(report.uncertainty_note, Tape::string);
+        self.string(&report.cleaned_answer);
+        self.list(&report.markers, Tape::marker);
+        self.list(&report.citations, Tape::citation);
+        self.list(&report.findings, Tape::finding);
+        self.summary(&report.summary);
+        self.list(&report.segments, Tape::segment);
+        self.float(report.timing_ms);
+    }
+
+    /// A marker: its refs are preceded by their kind (0 numbers, 1 ids, 2 a section).
+    fn marker(&mut self, marker: &Marker<'_>) {
+        self.span(marker.span);
+        match &marker.refs {
+            Refs::Numbers(labels) => {
+                self.count(0);
+                self.list(&labels[..], |tape, &label| tape.count(label as usize));
+            }
+            Refs::Ids(ids) => {
+                self.count(1);
+                self.list(ids, |tape, id| tape.string(id));
+            }
+            Refs::Section { .. } => self.count(2),
+        }
+        self.string(marker.kind.name());
+        self.string(marker.raw);
+        if let Refs::Section { chapter, section } = &marker.refs {
+            self.string(chapter);
+            self.count(*section as usize);
+        }
+    }
+
+    fn citation(&mut self, citation: &CitationResult) {
+        self.string(&citation.label);
+        self.option(citation.source_index, |tape, label| {
+            tape.count(label as usize)
+        });
+        self.option(citation.source_id.as_deref(), Tape::string);
+        self.option(citation.marker, Tape::count);
+        self.option(citation.span, Tape::span);
+        self.option(citation.declared, Tape::count);
+        self.flag(citation.valid);
+        self.list(&citation.errors, Tape::finding);
+        self.list(&citation.warnings, Tape::finding);
+        self.float(citation.quality_score);
+        self.option(citation.quote, |tape, quote| {
+            tape.option(quote.span, Tape::span);
+            tape.option(quote.distance, Tape::count);
+            tape.string(quote.kind.name());
+        });
+        self.option(citation.support, Tape::float);
+        self.option(citation.claim, Tape::span);
+    }
+
+    fn finding(&mut self, finding: &Finding) {
+        self.string(finding.code.name());
+        self.string(finding.severity_name());
+        self.string(&finding.message);
+        self.option(finding.citation, Tape::count);
+        self.option(finding.span, Tape::span);
+    }
+
+    fn summary(&mut self, summary: &Summary) {
+        self.count(summary.total);
+        self.count(summary.valid);
+        self.count(summary.invalid);
+        self.option(summary.avg_alignment, Tape::float);
+        self.float(summary.citation_coverage);
+        self.float(summary.has_evidence_idx);
+        self.float(summary.has_alignment_score);
+        self.float(summary.has_span);
+        self.count(summary.hallucinations);
+        self.count(summary.uncited_claims);
+    }
+
+    /// A segment: 0 text, 1 a chip.
+    fn segment(&mut self, segment: &Segment) {
+        match segment {
+            Segment::Text { text } => {
+                self.count(0);
+                self.string(text);
+            }
+            Segment::Cite {
+                label,
+                refs,
+                source_index,
+                title,
+                url,
+                valid,
+            } => {
+                self.count(1);
+                self.string(label);
+                self.list(refs, |tape, r| tape.string(r));
+                self.option(*source_index, |tape, label| tape.count(label as usize));
+                self.option(title.as_deref(), Tape::string);
+                self.option(url.as_deref(), Tape::string);
+                self.flag(*valid);
+            }
+        }
+    }
+}
