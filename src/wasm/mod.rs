@@ -147,12 +147,17 @@ pub(crate) fn read_text_at(value: &JsValue, path: &str) -> Result<String, JsValu
     let text = value
         .dyn_ref::<js_sys::JsString>()
         .ok_or_else(|| invalid("invalid_input", path, "expected a string"))?;
+    utf8_of(text).ok_or_else(|| invalid("invalid_input", path, "could not be encoded as UTF-8"))
+}
+
+/// `text` as UTF-8 (see [`read_text_at`]); `None` if the encoder's output were not
+/// UTF-8, which the engine's `TextEncoder` never gives.
+pub(crate) fn utf8_of(text: &js_sys::JsString) -> Option<String> {
     // Each UTF-16 unit encodes to at most 3 UTF-8 bytes.
     let mut buffer = vec![0; text.length() as usize * 3];
     let written = encode_into(text, &mut buffer) as usize;
     buffer.truncate(written);
-    String::from_utf8(buffer)
-        .map_err(|_| invalid("invalid_input", "text", "could not be encoded as UTF-8"))
+    String::from_utf8(buffer).ok()
 }
 
 fn parse_to_js(parser: &Parser, js_text: &JsValue, text: &str, options: &ParseOptions) -> JsValue {

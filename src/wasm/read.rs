@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::errors::invalid;
-use super::read_text_at;
+use super::utf8_of;
 use crate::model::{
     DeclaredCitation, Finding, FindingCode, Input, LineRange, Loose, LooseValue, Options, Policy,
     Severity, Source, SourceRef, Span,
@@ -81,11 +81,17 @@ impl FieldNames {
     }
 }
 
-/// One of 64 bits, picked by a hash of `name`.
+/// One of 64 bits, picked by `name`'s length and its first, middle and last bytes (a
+/// hash of every byte would cost more than the lookups it saves).
 fn name_bit(name: &str) -> u64 {
-    let hash = name
-        .bytes()
-        .fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+    let bytes = name.as_bytes();
+    let at = |i: usize| bytes.get(i).map_or(0, |&b| u32::from(b));
+    let len = bytes.len();
+    let hash = (len as u32)
+        .wrapping_mul(7)
+        .wrapping_add(at(0))
+        .wrapping_add(at(len / 2).wrapping_mul(3))
+        .wrapping_add(at(len.wrapping_sub(1)).wrapping_mul(5));
     1 << (hash % 64)
 }
 
@@ -172,12 +178,16 @@ impl Obj {
     /// A string field (copied in with the engine's UTF-8 encoder).
     pub fn string(&self, names: &[&'static str]) -> Result<Option<String>, JsValue> {
         self.get(names)
-            .map(|(name, v)| {
-                if v.is_string() {
-                    read_text_at(&v, &self.path_of(name))
-                } else {
-                    Err(self.error(name, "a string", &v))
-                }
+            .map(|(name, v)| match v.dyn_ref::<js_sys::JsString>() {
+                // The path is made only for an error: most reads have none.
+                Some(text) => utf8_of(text).ok_or_else(|| {
+                    invalid(
+                        self.code,
+                        &self.path_of(name),
+                        "could not be encoded as UTF-8",
+                    )
+                }),
+                None => Err(self.error(name, "a string", &v)),
             })
             .transpose()
     }
