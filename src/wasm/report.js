@@ -1,4 +1,4 @@
-// Builds the report object from the tape src/wasm/report_out.rs writes: numbers (each
+// Builds the report object (and a stream's events) from the tape src/wasm/report_out.rs writes: numbers (each
 // string's UTF-16 length among them) in one Float64Array, the strings in one string,
 // both read front to back. Each object is built with the fields, order and nulls that
 // JSON.parse of the serde_json text would give; object literals of fixed shape are
@@ -126,5 +126,14 @@ export function buildReport(numbers, strings) {
   out.summary = summary(t);
   out.segments = t.list(segment);
   out.timingMs = t.float();
+  return out;
+}
+
+// A CitationStream event: 0 a chip, 1 a finding.
+export function buildStreamEvent(numbers, strings) {
+  const t = new Tape(numbers, strings);
+  if (t.count() === 0) return { type: "cite", segment: segment(t), span: t.span(), answerSpan: t.span() };
+  const out = finding(t);
+  out.type = "finding";
   return out;
 }

@@ -19,6 +19,8 @@ use crate::offsets::{Tally, Unit};
 extern "C" {
     #[wasm_bindgen(js_name = buildReport)]
     fn build_report(numbers: &[f64], strings: &str) -> JsValue;
+    #[wasm_bindgen(js_name = buildStreamEvent)]
+    fn build_stream_event(numbers: &[f64], strings: &str) -> JsValue;
 }
 
 /// `report` as a JS object (see the module docs).
@@ -26,6 +28,24 @@ pub fn report_to_js(report: &Report<'_>) -> JsValue {
     let mut tape = Tape::default();
     tape.report(report);
     build_report(&tape.numbers, &tape.strings)
+}
+
+/// A stream's chip event: `{ type: "cite", segment, span, answerSpan }`.
+pub fn cite_event_to_js(segment: &Segment, span: Span, answer_span: Span) -> JsValue {
+    let mut tape = Tape::default();
+    tape.count(0);
+    tape.segment(segment);
+    tape.span(span);
+    tape.span(answer_span);
+    build_stream_event(&tape.numbers, &tape.strings)
+}
+
+/// A stream's finding event: the finding's fields, then `type: "finding"`.
+pub fn finding_event_to_js(finding: &Finding) -> JsValue {
+    let mut tape = Tape::default();
+    tape.count(1);
+    tape.finding(finding);
+    build_stream_event(&tape.numbers, &tape.strings)
 }
 
 /// What `report.js` reads: numbers and strings in the order of the report's fields.

@@ -5,8 +5,8 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::to_js_error;
 use super::read::{read_input_with, read_options, with_key};
-use super::report_out::report_to_js;
-use super::validate::{InputArg, ValidateOptionsArg, now, to_js};
+use super::report_out::{cite_event_to_js, finding_event_to_js, report_to_js};
+use super::validate::{InputArg, ValidateOptionsArg, now};
 use super::{enter, read_text_at};
 use crate::model::Span;
 use crate::offsets::{Tally, Unit};
@@ -64,7 +64,7 @@ impl CitationStream {
         } else {
             let events = js_sys::Array::new();
             for event in pushed.events {
-                events.push(&self.event_to_js(event)?);
+                events.push(&self.event_to_js(event));
             }
             events.into()
         };
@@ -126,7 +126,7 @@ impl CitationStream {
 
     /// The event as JS (`{ type: "cite", segment, span, answerSpan }` or
     /// `{ type: "finding", …finding }`), its spans in the caller's unit.
-    fn event_to_js(&mut self, event: StreamEvent) -> Result<JsValue, JsValue> {
+    fn event_to_js(&mut self, event: StreamEvent) -> JsValue {
         let (unit, released, answer) = (self.unit, self.core.released(), self.core.answer());
         match event {
             StreamEvent::Cite {
@@ -136,22 +136,13 @@ impl CitationStream {
             } => {
                 let span = self.released_offsets.convert(released, span, unit);
                 let answer_span = self.answer_offsets.convert(answer, answer_span, unit);
-                object(&[
-                    ("type", "cite".into()),
-                    ("segment", to_js(&segment)?),
-                    ("span", to_js(&span)?),
-                    ("answerSpan", to_js(&answer_span)?),
-                ])
+                cite_event_to_js(&segment, span, answer_span)
             }
             StreamEvent::Finding(mut finding) => {
                 if let Some(span) = finding.span.as_mut() {
                     *span = self.answer_offsets.convert(answer, *span, unit);
                 }
-                let value = to_js(&finding)?;
-                with_key("type", |key| {
-                    js_sys::Reflect::set(&value, key, &"finding".into())
-                })?;
-                Ok(value)
+                finding_event_to_js(&finding)
             }
         }
     }

@@ -80,6 +80,10 @@ test("a chip appears as soon as its marker is complete, with UTF-16 spans after 
   assert.deepEqual(chip.answerSpan, { start: 15, end: 18 });
   assert.equal(chip.segment.title, "Boiling");
   assert.equal(chip.segment.valid, true);
+  // The event's segment is the final report's chip, fields in the same order.
+  const chips = stream.finish().report.segments.filter((s) => s.type === "cite");
+  assert.equal(JSON.stringify(chip.segment), JSON.stringify(chips[0]));
+  assert.deepEqual(Object.keys(chip), ["type", "segment", "span", "answerSpan"]);
 });
 
 test("an invalid marker is removed and reported as a finding event", () => {
@@ -88,6 +92,7 @@ test("an invalid marker is removed and reported as a finding event", () => {
   assert.equal(text, "Water boils at 100 °C.");
   assert.deepEqual(events.map((e) => [e.type, e.code, e.severity]), [["finding", "out_of_range", "error"]]);
   assert.deepEqual(events[0].span, { start: 12, end: 15 });
+  assert.deepEqual(Object.keys(events[0]), ["code", "severity", "message", "span", "type"]);
   const end = stream.finish();
   assert.equal(end.report.status, "fail");
 });
