@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 use super::errors::invalid;
 use super::read::{Obj, read_input, read_source, read_unit};
 use super::report_view::ReportView;
-use super::validate::to_js;
+use super::value_out::to_js;
 use super::{enter, read_text_at};
 use crate::audit::{self, AuditContext};
 use crate::metrics::Metrics as CoreMetrics;

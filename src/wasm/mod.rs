@@ -14,6 +14,7 @@ mod report_out;
 mod report_view;
 mod stream;
 mod validate;
+mod value_out;
 
 pub use around::{
     Metrics, audit_record, citation_schema, format_context, rejection_response, repair_prompt,

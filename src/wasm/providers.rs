@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use super::enter;
 use super::errors::{invalid, to_js_error};
 use super::read::{Obj, read_source, read_unit};
-use super::validate::to_js;
+use super::value_out::to_js;
 use crate::model::{Input, Loose, Source, SourceRef, Span};
 use crate::offsets::{OffsetMap, Unit};
 use crate::providers::{self, Json, Provider};

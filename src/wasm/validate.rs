@@ -1,12 +1,12 @@
 //! `validate` and `CitationValidator`: reading `Input`/`Options` from JS objects with
 //! exact field paths in errors, and the report back with spans in the caller's unit.
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::errors::{invalid, to_js_error};
 use super::read::{read_input, read_options};
 use super::report_out::report_to_js;
+use super::value_out::to_js;
 use super::{cached_parser, enter};
 use crate::model::Options;
 use crate::offsets::Unit;
@@ -87,15 +87,6 @@ pub fn validate_batch(
     js_sys::Reflect::set(&result, &"summary".into(), &to_js(&summary)?)?;
     js_sys::Reflect::set(&result, &"status".into(), &summary.status().name().into())?;
     Ok(result.into())
-}
-
-/// A serialisable value as a JS value: JSON text parsed by the engine's `JSON.parse`,
-/// one boundary crossing instead of one per field (BENCHMARKS.md, validate steps).
-/// `None` fields become `null`.
-pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let json = serde_json::to_string(value)
-        .map_err(|e| invalid("invalid_input", "value", &e.to_string()))?;
-    js_sys::JSON::parse(&json)
 }
 
 /// A validator whose options are read and compiled once, for many answers.

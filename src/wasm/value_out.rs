@@ -1,0 +1,463 @@
+//! Any `Serialize` value as a JS value through a tape of operations, built by
+//! `values.js`: the audit record, the rejection response, request findings, quote
+//! locations, adapted provider inputs and batch summaries. The report (and a stream's
+//! events) have their own faster tape with fixed shapes (`report_out.rs`); this one is
+//! generic. Neither needs JSON text, which keeps `serde_json`'s formatter (integer and
+//! float printing, string escaping) out of the module (−8.6 KB gzip, BENCHMARKS.md).
+//!
+//! The values equal what `JSON.parse(serde_json::to_string(value))` gives: structs and
+//! maps become objects with their fields in order, `None` and unit `null`, non-finite
+//! floats `null`, enum variants as serde_json represents them (tests/wasm.rs compares
+//! both). `f32` is refused (serde_json prints its shortest decimal, which no cast to
+//! `f64` reproduces; nothing citeproof returns holds one).
+
+use serde::Serialize;
+use serde::ser;
+use wasm_bindgen::prelude::*;
+
+use super::errors::invalid;
+use crate::offsets::{Tally, Unit};
+
+#[wasm_bindgen(module = "/src/wasm/values.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = buildValue)]
+    fn build_value(ops: &[f64], strings: &str) -> JsValue;
+}
+
+/// `value` as a JS value (see the module docs).
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    let mut tape = ValueTape::default();
+    value
+        .serialize(&mut tape)
+        .map_err(|e| invalid("invalid_input", "value", &e.0))?;
+    Ok(build_value(&tape.ops, &tape.strings))
+}
+
+/// The operations `values.js` reads. A number is `NUMBER` and its value; a string is
+/// `STRING`, its UTF-16 length, and its text in `strings`; arrays and objects run from
+/// `ARRAY`/`OBJECT` to `END`, an object's fields each a key (a string, or a map key's
+/// value) followed by its value.
+#[derive(Default)]
+struct ValueTape {
+    ops: Vec<f64>,
+    strings: String,
+}
+
+const NULL: f64 = 0.0;
+const FALSE: f64 = 1.0;
+const TRUE: f64 = 2.0;
+const NUMBER: f64 = 3.0;
+const STRING: f64 = 4.0;
+const ARRAY: f64 = 5.0;
+const OBJECT: f64 = 6.0;
+const END: f64 = 7.0;
+
+/// Why a value could not be written.
+#[derive(Debug)]
+struct TapeError(String);
+
+impl std::fmt::Display for TapeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TapeError {}
+
+impl ser::Error for TapeError {
+    fn custom<T: std::fmt::Display>(message: T) -> TapeError {
+        TapeError(message.to_string())
+    }
+}
+
+impl ValueTape {
+    fn number(&mut self, value: f64) {
+        // serde_json writes NaN and ±Infinity as null.
+        if value.is_finite() {
+            self.ops.extend([NUMBER, value]);
+        } else {
+            self.ops.push(NULL);
+        }
+    }
+
+    fn string(&mut self, value: &str) {
+        let utf16 = Tally::default()
+            .to_unit(value, value.len(), Unit::Utf16)
+            .unwrap_or(value.len());
+        self.ops.extend([STRING, utf16 as f64]);
+        self.strings.push_str(value);
+    }
+
+    /// `{ variant: … }`, serde_json's form of a variant with data; closed by [`Self::end`]
+    /// (twice for tuple and struct variants).
+    fn open_variant(&mut self, variant: &str) {
+        self.ops.push(OBJECT);
+        self.string(variant);
+    }
+
+    fn end(&mut self) {
+        self.ops.push(END);
+    }
+}
+
+type Done = Result<(), TapeError>;
+
+impl ser::Serializer for &mut ValueTape {
+    type Ok = ();
+    type Error = TapeError;
+    type SerializeSeq = Self;
+    type SerializeTuple = Self;
+    type SerializeTupleStruct = Self;
+    type SerializeTupleVariant = Self;
+    type SerializeMap = Self;
+    type SerializeStruct = Self;
+    type SerializeStructVariant = Self;
+
+    fn serialize_bool(self, v: bool) -> Done {
+        self.ops.push(if v { TRUE } else { FALSE });
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Done {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i16(self, v: i16) -> Done {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i32(self, v: i32) -> Done {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i64(self, v: i64) -> Done {
+        // As JSON.parse reads the integer serde_json prints: the nearest f64.
+        self.number(v as f64);
+        Ok(())
+    }
+    fn serialize_u8(self, v: u8) -> Done {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u16(self, v: u16) -> Done {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u32(self, v: u32) -> Done {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u64(self, v: u64) -> Done {
+        self.number(v as f64);
+        Ok(())
+    }
+    fn serialize_f32(self, _: f32) -> Done {
+        Err(TapeError("f32 values are not supported".into()))
+    }
+    fn serialize_f64(self, v: f64) -> Done {
+        self.number(v);
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Done {
+        self.string(v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    fn serialize_str(self, v: &str) -> Done {
+        self.string(v);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Done {
+        // serde_json: an array of numbers.
+        self.ops.push(ARRAY);
+        for &byte in v {
+            self.number(f64::from(byte));
+        }
+        self.end();
+        Ok(())
+    }
+    fn serialize_none(self) -> Done {
+        self.ops.push(NULL);
+        Ok(())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Done {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Done {
+        self.serialize_none()
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Done {
+        self.serialize_none()
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Done {
+        self.string(variant);
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Done {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Done {
+        self.open_variant(variant);
+        value.serialize(&mut *self)?;
+        self.end();
+        Ok(())
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self, TapeError> {
+        self.ops.push(ARRAY);
+        Ok(self)
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Self, TapeError> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Self, TapeError> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Self, TapeError> {
+        self.open_variant(variant);
+        self.ops.push(ARRAY);
+        Ok(self)
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self, TapeError> {
+        self.ops.push(OBJECT);
+        Ok(self)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self, TapeError> {
+        self.serialize_map(None)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Self, TapeError> {
+        self.open_variant(variant);
+        self.ops.push(OBJECT);
+        Ok(self)
+    }
+}
+
+impl ser::SerializeSeq for &mut ValueTape {
+    type Ok = ();
+    type Error = TapeError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Done {
+        ValueTape::end(self);
+        Ok(())
+    }
+}
+
+impl ser::SerializeTuple for &mut ValueTape {
+    type Ok = ();
+    type Error = TapeError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Done {
+        ValueTape::end(self);
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleStruct for &mut ValueTape {
+    type Ok = ();
+    type Error = TapeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Done {
+        ValueTape::end(self);
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleVariant for &mut ValueTape {
+    type Ok = ();
+    type Error = TapeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Done {
+        ValueTape::end(self); // the array
+        ValueTape::end(self); // the `{ variant: … }` object
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for &mut ValueTape {
+    type Ok = ();
+    type Error = TapeError;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Done {
+        // Written as a value; values.js turns it into a string as serde_json would
+        // for the keys it accepts (strings, integers up to 2^53, booleans).
+        key.serialize(&mut **self)
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Done {
+        ValueTape::end(self);
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for &mut ValueTape {
+    type Ok = ();
+    type Error = TapeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Done {
+        self.string(key);
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Done {
+        ValueTape::end(self);
+        Ok(())
+    }
+}
+
+impl ser::SerializeStructVariant for &mut ValueTape {
+    type Ok = ();
+    type Error = TapeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Done {
+        self.string(key);
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Done {
+        ValueTape::end(self); // the fields
+        ValueTape::end(self); // the `{ variant: … }` object
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde::Serialize;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::to_js;
+
+    #[derive(Serialize)]
+    enum External {
+        Unit,
+        Newtype(u8),
+        Tuple(u8, String),
+        Struct { inner: Option<u8> },
+    }
+
+    #[derive(Serialize)]
+    #[serde(tag = "type", rename_all = "lowercase")]
+    enum Tagged {
+        Text { text: String },
+        Chip { label: String, valid: bool },
+    }
+
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    enum Untagged {
+        Number(u32),
+        Name(String),
+    }
+
+    #[derive(Serialize)]
+    struct Newtype(f64);
+
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Every {
+        flag_on: bool,
+        flag_off: bool,
+        small: i8,
+        negative: i64,
+        huge: u64,
+        fraction: f64,
+        not_a_number: f64,
+        infinite: f64,
+        minus_zero: f64,
+        letter: char,
+        text: String,
+        absent: Option<String>,
+        present: Option<u32>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        skipped: Option<u32>,
+        unit: (),
+        pair: (u8, &'static str),
+        bytes: Vec<u8>,
+        nested: Vec<Vec<u32>>,
+        empty: Vec<u32>,
+        externals: Vec<External>,
+        tagged: Vec<Tagged>,
+        untagged: Vec<Untagged>,
+        newtype: Newtype,
+        by_number: BTreeMap<u32, &'static str>,
+        by_name: BTreeMap<&'static str, Option<bool>>,
+    }
+
+    #[wasm_bindgen_test]
+    fn values_equal_json_parse_of_serde_json_text() {
+        let value = Every {
+            flag_on: true,
+            flag_off: false,
+            small: -8,
+            negative: i64::MIN,
+            huge: u64::MAX,
+            fraction: 0.1 + 0.2,
+            not_a_number: f64::NAN,
+            infinite: f64::NEG_INFINITY,
+            minus_zero: -0.0,
+            letter: '😀',
+            text: "東京 😀 \"quoted\" back\\slash \r\n\t\u{0} end".into(),
+            absent: None,
+            present: Some(7),
+            skipped: None,
+            unit: (),
+            pair: (1, "one"),
+            bytes: vec![0, 255],
+            nested: vec![vec![1, 2], vec![]],
+            empty: vec![],
+            externals: vec![
+                External::Unit,
+                External::Newtype(3),
+                External::Tuple(4, "four".into()),
+                External::Struct { inner: None },
+            ],
+            tagged: vec![
+                Tagged::Text { text: "a".into() },
+                Tagged::Chip {
+                    label: "[1]".into(),
+                    valid: true,
+                },
+            ],
+            untagged: vec![Untagged::Number(2), Untagged::Name("intro".into())],
+            newtype: Newtype(2.5),
+            by_number: BTreeMap::from([(10, "ten"), (2, "two")]),
+            by_name: BTreeMap::from([("__proto__", Some(true)), ("plain", None)]),
+        };
+        let stringify =
+            |v: &wasm_bindgen::JsValue| js_sys::JSON::stringify(v).unwrap().as_string().unwrap();
+        let text = serde_json::to_string(&value).unwrap();
+        let expected = stringify(&js_sys::JSON::parse(&text).unwrap());
+        let actual = to_js(&value).unwrap();
+        assert_eq!(stringify(&actual), expected);
+        // An own "__proto__" field, as JSON.parse makes it, not a prototype.
+        let by_name = js_sys::Reflect::get(&actual, &"byName".into()).unwrap();
+        let proto = js_sys::Object::get_prototype_of(&by_name);
+        assert!(proto.eq(&js_sys::Object::get_prototype_of(&js_sys::Object::new())));
+        assert_eq!(
+            js_sys::Object::keys(&by_name.into()).length(),
+            2,
+            "__proto__ and plain"
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn f32_values_are_refused() {
+        assert!(to_js(&1.5f32).is_err());
+    }
+}
