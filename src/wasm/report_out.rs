@@ -48,6 +48,13 @@ pub fn finding_event_to_js(finding: &Finding) -> JsValue {
     build_stream_event(&tape.numbers, &tape.strings)
 }
 
+/// The length of `text` in UTF-16 units: how far `report.js` and `values.js` slice.
+pub(super) fn utf16_len(text: &str) -> usize {
+    Tally::default()
+        .to_unit(text, text.len(), Unit::Utf16)
+        .unwrap_or(text.len())
+}
+
 /// What `report.js` reads: numbers and strings in the order of the report's fields.
 /// An optional field is a flag (1 present, 0 absent) followed by its value if present;
 /// a list is its length followed by its items.
@@ -71,10 +78,7 @@ impl Tape {
     }
 
     fn string(&mut self, value: &str) {
-        let utf16 = Tally::default()
-            .to_unit(value, value.len(), Unit::Utf16)
-            .unwrap_or(value.len());
-        self.count(utf16);
+        self.count(utf16_len(value));
         self.strings.push_str(value);
     }
 

@@ -16,7 +16,7 @@ use serde::ser;
 use wasm_bindgen::prelude::*;
 
 use super::errors::invalid;
-use crate::offsets::{Tally, Unit};
+use super::report_out::utf16_len;
 
 #[wasm_bindgen(module = "/src/wasm/values.js")]
 extern "C" {
@@ -81,10 +81,7 @@ impl ValueTape {
     }
 
     fn string(&mut self, value: &str) {
-        let utf16 = Tally::default()
-            .to_unit(value, value.len(), Unit::Utf16)
-            .unwrap_or(value.len());
-        self.ops.extend([STRING, utf16 as f64]);
+        self.ops.extend([STRING, utf16_len(value) as f64]);
         self.strings.push_str(value);
     }
 
