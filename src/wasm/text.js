@@ -17,14 +17,31 @@ export function streamChunk(text, events) {
   return { text, events: events ?? [] };
 }
 
-// The own field names of a plain object, one per line: the reader looks fields up in
-// this list instead of asking the engine for each name it accepts (a source has 25).
+// A summary of a plain object's own field names: bit `fieldBit(name)` set for each
+// (bits 0-47, so the number is exact). The reader skips names whose bit is clear
+// without asking the engine; most of the 25 names a source may have are absent.
 // `undefined` for any other object (a class instance may have getters on its
-// prototype) and for objects with more fields than a reader ever asks for (the list
-// would cost more than it saves): those are read one field at a time.
-export function plainFieldNames(value) {
+// prototype) and for objects with more fields than a reader ever asks for (their
+// summary would have every bit set): those are read one field at a time.
+export function fieldSummary(value) {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return undefined;
   const names = Object.getOwnPropertyNames(value);
-  return names.length > 64 ? undefined : names.join("\n");
+  if (names.length > 64) return undefined;
+  let low = 0;
+  let high = 0;
+  for (const name of names) {
+    const bit = fieldBit(name);
+    if (bit < 32) low |= 1 << bit;
+    else high |= 1 << (bit - 32);
+  }
+  return high * 2 ** 32 + (low >>> 0);
+}
+
+// The same function as `name_bit` in src/wasm/read.rs, over UTF-16 units (equal to
+// UTF-8 bytes for the ASCII names the reader asks for).
+function fieldBit(name) {
+  const len = name.length;
+  const at = (i) => (i >= 0 && i < len ? name.charCodeAt(i) : 0);
+  return (len * 7 + at(0) + at(len >> 1) * 3 + at(len - 1) * 5) % 48;
 }
