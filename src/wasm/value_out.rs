@@ -3,12 +3,12 @@
 //! locations, adapted provider inputs and batch summaries. The report (and a stream's
 //! events) have their own faster tape with fixed shapes (`report_out.rs`); this one is
 //! generic. Neither needs JSON text, which keeps `serde_json`'s formatter (integer and
-//! float printing, string escaping) out of the module (−8.6 KB gzip, BENCHMARKS.md).
+//! float printing, string escaping) out of the module (−5.5 KB gzip, BENCHMARKS.md).
 //!
 //! The values equal what `JSON.parse(serde_json::to_string(value))` gives: structs and
 //! maps become objects with their fields in order, `None` and unit `null`, non-finite
-//! floats `null`, enum variants as serde_json represents them (tests/wasm.rs compares
-//! both). `f32` is refused (serde_json prints its shortest decimal, which no cast to
+//! floats `null`, enum variants as serde_json represents them (the tests below
+//! compare both over the whole serde data model). `f32` is refused (serde_json prints its shortest decimal, which no cast to
 //! `f64` reproduces; nothing citeproof returns holds one).
 
 use serde::Serialize;
