@@ -336,6 +336,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use serde::Serialize;
+    use wasm_bindgen::JsValue;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::to_js;
@@ -397,7 +398,7 @@ mod tests {
     }
 
     #[wasm_bindgen_test]
-    fn values_equal_json_parse_of_serde_json_text() {
+    fn values_equal_json_parse_of_serde_json_text() -> Result<(), JsValue> {
         let value = Every {
             flag_on: true,
             flag_off: false,
@@ -436,14 +437,17 @@ mod tests {
             by_number: BTreeMap::from([(10, "ten"), (2, "two")]),
             by_name: BTreeMap::from([("__proto__", Some(true)), ("plain", None)]),
         };
-        let stringify =
-            |v: &wasm_bindgen::JsValue| js_sys::JSON::stringify(v).unwrap().as_string().unwrap();
-        let text = serde_json::to_string(&value).unwrap();
-        let expected = stringify(&js_sys::JSON::parse(&text).unwrap());
-        let actual = to_js(&value).unwrap();
-        assert_eq!(stringify(&actual), expected);
+        let stringify = |v: &JsValue| -> Result<String, JsValue> {
+            js_sys::JSON::stringify(v)?
+                .as_string()
+                .ok_or_else(|| "JSON.stringify gave no string".into())
+        };
+        let text = serde_json::to_string(&value).map_err(|e| JsValue::from(e.to_string()))?;
+        let expected = stringify(&js_sys::JSON::parse(&text)?)?;
+        let actual = to_js(&value)?;
+        assert_eq!(stringify(&actual)?, expected);
         // An own "__proto__" field, as JSON.parse makes it, not a prototype.
-        let by_name = js_sys::Reflect::get(&actual, &"byName".into()).unwrap();
+        let by_name = js_sys::Reflect::get(&actual, &"byName".into())?;
         let proto = js_sys::Object::get_prototype_of(&by_name);
         assert!(proto.eq(&js_sys::Object::get_prototype_of(&js_sys::Object::new())));
         assert_eq!(
@@ -451,6 +455,7 @@ mod tests {
             2,
             "__proto__ and plain"
         );
+        Ok(())
     }
 
     #[wasm_bindgen_test]
