@@ -122,24 +122,34 @@ pub fn split_claims(answer: &str, markers: &[Span]) -> Vec<Claim> {
 fn split_sentences(answer: &str, line: Span, markers: &[Span], claims: &mut Vec<Claim>) {
     let text = &answer[line.range()];
     let mut sentence_start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
+    // Where to look for the next terminator; a byte scan, since nearly every byte is
+    // none (the CJK terminators all start with 0xE3 or 0xEF).
+    let mut from = 0;
+    while let Some(offset) = text.as_bytes()[from..]
+        .iter()
+        .position(|b| matches!(b, b'.' | b'!' | b'?' | 0xe3 | 0xef))
+    {
+        let at = from + offset;
+        let Some(c) = text[at..].chars().next() else {
+            break;
+        };
+        from = at + c.len_utf8();
         if !matches!(c, '.' | '!' | '?' | '。' | '！' | '？') {
             continue;
         }
-        let mut end = at + c.len_utf8();
         // Runs of terminators and closing quotes/brackets stay with the sentence.
-        while let Some(&(next_at, next)) = chars.peek() {
-            if matches!(
-                next,
-                '.' | '!' | '?' | '"' | '\'' | ')' | '”' | '’' | '*' | '_'
-            ) {
-                end = next_at + next.len_utf8();
-                chars.next();
-            } else {
-                break;
-            }
-        }
+        let closers = text[from..]
+            .chars()
+            .take_while(|c| {
+                matches!(
+                    c,
+                    '.' | '!' | '?' | '"' | '\'' | ')' | '”' | '’' | '*' | '_'
+                )
+            })
+            .map(char::len_utf8)
+            .sum::<usize>();
+        from += closers;
+        let end = from;
         let rest = &text[end..];
         let at_boundary =
             rest.is_empty() || rest.starts_with(char::is_whitespace) || rest.starts_with('[');
@@ -164,9 +174,7 @@ fn split_sentences(answer: &str, line: Span, markers: &[Span], claims: &mut Vec<
             Span::new(line.start + sentence_start, trailing),
         );
         sentence_start = trailing - line.start;
-        while chars.peek().is_some_and(|&(i, _)| i < sentence_start) {
-            chars.next();
-        }
+        from = from.max(sentence_start);
     }
     if sentence_start < text.len() {
         push_claim(
