@@ -28,7 +28,7 @@ use myers::BitPattern;
 /// `floor(max_edit_ratio × quote characters)` edits.
 pub fn locate_quote(quote: &str, source: &str, max_edit_ratio: f64) -> QuoteLocation {
     if !quote.is_empty() {
-        if let Some(start) = source.find(quote) {
+        if let Some(start) = find_exact(source, quote) {
             return QuoteLocation {
                 span: Some(Span::new(start, start + quote.len())),
                 distance: Some(0),
@@ -55,6 +55,36 @@ pub fn locate_quote(quote: &str, source: &str, max_edit_ratio: f64) -> QuoteLoca
         },
         None => not_found(),
     }
+}
+
+/// The first occurrence of `needle` in `haystack`, like `str::find`, without Two-Way's
+/// set-up cost per call (a quote is searched once). Candidates are the positions of the
+/// needle's first byte whose second byte matches too; if comparing them has cost more
+/// than a few passes over the haystack (a repetitive text), the rest is left to
+/// `str::find`, so the worst case stays linear.
+fn find_exact(haystack: &str, needle: &str) -> Option<usize> {
+    let (hay, pattern) = (haystack.as_bytes(), needle.as_bytes());
+    let (Some(&first), Some(&second)) = (pattern.first(), pattern.get(1)) else {
+        return haystack.find(needle);
+    };
+    let last_start = hay.len().checked_sub(pattern.len())?;
+    let mut budget = 4 * hay.len() + 256;
+    let mut at = 0;
+    while at <= last_start {
+        at += hay[at..=last_start].iter().position(|&b| b == first)?;
+        if hay[at + 1] == second {
+            if hay[at..at + pattern.len()] == *pattern {
+                return Some(at);
+            }
+            budget = budget.saturating_sub(pattern.len());
+            if budget == 0 {
+                // `at` holds the needle's first byte, so it is a character boundary.
+                return haystack[at..].find(needle).map(|found| at + found);
+            }
+        }
+        at += 1;
+    }
+    None
 }
 
 fn not_found() -> QuoteLocation {
@@ -350,6 +380,38 @@ mod tests {
             let expected = fold_for_match(char::from(b)).map_or(DROPPED.into(), u32::from);
             assert_eq!(u32::from(ASCII_FOLD[usize::from(b)]), expected, "byte {b}");
         }
+    }
+
+    #[test]
+    fn exact_search_finds_what_str_find_finds() {
+        let mut seed = 0xD1B5_4A32_D192_ED03u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let alphabet = ["a", "b", "é", "日", "😀"];
+        let text = |next: &mut dyn FnMut(usize) -> usize, len: usize, width: usize| {
+            (0..len).map(|_| alphabet[next(width)]).collect::<String>()
+        };
+        for round in 0..3000 {
+            let width = 1 + round % alphabet.len();
+            let (haystack_len, needle_len) = (next(80), next(6));
+            let haystack = text(&mut next, haystack_len, width);
+            let needle = text(&mut next, needle_len, width);
+            assert_eq!(
+                find_exact(&haystack, &needle),
+                haystack.find(&needle),
+                "{needle:?} in {haystack:?}"
+            );
+        }
+        // Repetitive text: many near misses use up the budget and Two-Way finishes.
+        let haystack = format!("{}b", "a".repeat(20_000));
+        let needle = format!("{}b", "a".repeat(300));
+        assert_eq!(find_exact(&haystack, &needle), Some(20_000 - 300));
+        assert_eq!(find_exact(&haystack, "aab"), haystack.find("aab"));
+        assert_eq!(find_exact(&haystack, &"a".repeat(20_002)), None);
     }
 
     #[test]
