@@ -6,6 +6,7 @@ mod around;
 mod dto;
 mod embed;
 mod errors;
+mod fields;
 mod options;
 mod providers;
 mod read;
@@ -153,7 +154,7 @@ pub(crate) fn read_text_at(value: &JsValue, path: &str) -> Result<String, JsValu
 
 /// `text` as UTF-8 (see [`read_text_at`]); `None` if the encoder's output were not
 /// UTF-8, which the engine's `TextEncoder` never gives.
-pub(crate) fn utf8_of(text: &js_sys::JsString) -> Option<String> {
+fn utf8_of(text: &js_sys::JsString) -> Option<String> {
     // Each UTF-16 unit encodes to at most 3 UTF-8 bytes.
     let mut buffer = vec![0; text.length() as usize * 3];
     let written = encode_into(text, &mut buffer) as usize;

@@ -4,53 +4,16 @@
 //! monomorphised per type (this kept ~90 KB out of the .wasm), and `NaN` reaches the
 //! core as a number so it can be rejected there with its path.
 
-use std::cell::RefCell;
-
-use js_sys::{Array, Reflect};
-use wasm_bindgen::prelude::wasm_bindgen;
+use js_sys::Array;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::errors::invalid;
-use super::utf8_of;
+use super::fields::{StringField, field_summary, get_field, name_bit, read_string_field};
 use crate::model::{
     DeclaredCitation, Finding, FindingCode, Input, LineRange, Loose, LooseValue, Options, Policy,
     Severity, Source, SourceRef, Span,
 };
 use crate::offsets::Unit;
-
-thread_local! {
-    /// Field names as JS strings, made once: decoding a name from wasm memory on every
-    /// lookup cost more than the lookup. Keyed by the `&'static str`'s address.
-    static KEYS: RefCell<Vec<(usize, JsValue)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Calls `f` with `name` as a JS string, made once per name and kept in [`KEYS`]
-/// (borrowed, not cloned: a clone is a new slot in the externref table).
-pub fn with_key<R>(name: &'static str, f: impl FnOnce(&JsValue) -> R) -> R {
-    KEYS.with(|keys| {
-        let mut keys = keys.borrow_mut();
-        let address = name.as_ptr() as usize;
-        let index = match keys.iter().position(|(a, _)| *a == address) {
-            Some(i) => i,
-            None => {
-                keys.push((address, JsValue::from_str(name)));
-                keys.len() - 1
-            }
-        };
-        f(&keys[index].1)
-    })
-}
-
-/// `object[name]`.
-fn get_field(object: &JsValue, name: &'static str) -> Option<JsValue> {
-    with_key(name, |key| Reflect::get(object, key).ok())
-}
-
-#[wasm_bindgen(module = "/src/wasm/text.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = fieldSummary)]
-    fn field_summary(value: &JsValue) -> Option<f64>;
-}
 
 /// A JS object being read, the path that names it, and the error code for bad fields.
 pub struct Obj {
@@ -61,21 +24,6 @@ pub struct Obj {
     field_summary: Option<u64>,
     path: String,
     code: &'static str,
-}
-
-/// One of 48 bits, picked by `name`'s length and its first, middle and last bytes
-/// (`fieldBit` in `text.js` is the same function; 48 bits keep the summary an exact JS
-/// number).
-fn name_bit(name: &str) -> u64 {
-    let bytes = name.as_bytes();
-    let at = |i: usize| bytes.get(i).map_or(0, |&b| u32::from(b));
-    let len = bytes.len();
-    let hash = (len as u32)
-        .wrapping_mul(7)
-        .wrapping_add(at(0))
-        .wrapping_add(at(len / 2).wrapping_mul(3))
-        .wrapping_add(at(len.wrapping_sub(1)).wrapping_mul(5));
-    1 << (hash % 48)
 }
 
 /// The JS type of a value, as error messages name it.
@@ -145,10 +93,7 @@ impl Obj {
     /// The first of `names` that is present (not `undefined`/`null`), with its name.
     pub fn get(&self, names: &[&'static str]) -> Option<(&'static str, JsValue)> {
         names.iter().find_map(|&name| {
-            let known_absent = self
-                .field_summary
-                .is_some_and(|bits| bits & name_bit(name) == 0);
-            if known_absent {
+            if self.known_absent(name) {
                 return None;
             }
             get_field(&self.value, name)
@@ -159,19 +104,54 @@ impl Obj {
 
     /// A string field (copied in with the engine's UTF-8 encoder).
     pub fn string(&self, names: &[&'static str]) -> Result<Option<String>, JsValue> {
-        self.get(names)
-            .map(|(name, v)| match v.dyn_ref::<js_sys::JsString>() {
+        for &name in names {
+            match self.string_field(name) {
+                StringField::Absent => continue,
+                StringField::Text(text) => return Ok(Some(text)),
                 // The path is made only for an error: most reads have none.
-                Some(text) => utf8_of(text).ok_or_else(|| {
-                    invalid(
+                StringField::NotUtf8 => {
+                    return Err(invalid(
                         self.code,
                         &self.path_of(name),
                         "could not be encoded as UTF-8",
-                    )
-                }),
-                None => Err(self.error(name, "a string", &v)),
+                    ));
+                }
+                StringField::Other => {
+                    let value = get_field(&self.value, name).unwrap_or(JsValue::UNDEFINED);
+                    return Err(self.error(name, "a string", &value));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// A string field whose wrong type is a finding, not an error (spec 004).
+    fn loose_string(&self, names: &[&'static str]) -> Option<Loose<String>> {
+        names
+            .iter()
+            .find_map(|&name| match self.string_field(name) {
+                StringField::Absent => None,
+                StringField::Text(text) => Some(Loose::Valid(text)),
+                StringField::NotUtf8 => Some(Loose::Invalid("string")),
+                StringField::Other => {
+                    let value = get_field(&self.value, name).unwrap_or(JsValue::UNDEFINED);
+                    Some(Loose::Invalid(type_name(&value)))
+                }
             })
-            .transpose()
+    }
+
+    /// Field `name` as a string, unless the summary says it is absent.
+    fn string_field(&self, name: &'static str) -> StringField {
+        if self.known_absent(name) {
+            return StringField::Absent;
+        }
+        read_string_field(&self.value, name)
+    }
+
+    /// Whether the field summary rules `name` out.
+    fn known_absent(&self, name: &str) -> bool {
+        self.field_summary
+            .is_some_and(|bits| bits & name_bit(name) == 0)
     }
 
     /// A number field (`NaN` included: the core decides about it).
@@ -384,16 +364,15 @@ fn read_declared(value: &JsValue, path: &str) -> Result<DeclaredCitation, JsValu
     }
     let obj = Obj::new(value, path, "invalid_input")?;
     let number = |v: &JsValue| v.as_f64();
-    let string = |v: &JsValue| v.as_string();
     Ok(DeclaredCitation {
         source: obj.loose(&["source", "index"], |v| {
             v.as_f64()
                 .map(SourceRef::Number)
                 .or_else(|| v.as_string().map(SourceRef::Name))
         }),
-        doc_id: obj.loose(&["docId", "doc_id"], string),
-        chunk_id: obj.loose(&["chunkId", "chunk_id"], string),
-        quote: obj.loose(&["quote", "snippet", "cited_text"], string),
+        doc_id: obj.loose_string(&["docId", "doc_id"]),
+        chunk_id: obj.loose_string(&["chunkId", "chunk_id"]),
+        quote: obj.loose_string(&["quote", "snippet", "cited_text"]),
         line_range: obj.loose(&["lineRange", "line_range"], |v| match v.as_string() {
             Some(text) => LineRange::from_str_range(&text),
             None => {
@@ -407,9 +386,9 @@ fn read_declared(value: &JsValue, path: &str) -> Result<DeclaredCitation, JsValu
         }),
         evidence_idx: obj.loose(&["evidenceIdx", "evidence_idx"], number),
         alignment_score: obj.loose(&["alignmentScore", "alignment_score"], number),
-        span_in_answer: obj.loose(&["spanInAnswer", "span_in_answer"], string),
+        span_in_answer: obj.loose_string(&["spanInAnswer", "span_in_answer"]),
         relevance: obj.loose(&["relevance", "relevance_score"], number),
-        claim: obj.loose(&["claim", "claim_text"], string),
+        claim: obj.loose_string(&["claim", "claim_text"]),
         span: obj.loose(&["span"], |v| {
             let bound = |name| get_field(v, name)?.as_f64();
             Span::from_range(bound("start")?, bound("end")?)
@@ -512,37 +491,5 @@ pub fn read_unit(obj: &Obj) -> Result<Unit, JsValue> {
 fn set<T>(slot: &mut T, value: Option<T>) {
     if let Some(value) = value {
         *slot = value;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use wasm_bindgen::JsValue;
-    use wasm_bindgen_test::wasm_bindgen_test;
-
-    use super::{field_summary, name_bit};
-
-    /// `fieldBit` in text.js and [`name_bit`] agree on ASCII names of every length a
-    /// reader asks for (a disagreement would hide present fields).
-    #[wasm_bindgen_test]
-    fn js_and_rust_pick_the_same_bit_for_a_name() -> Result<(), JsValue> {
-        let mut state = 0x2545_f491_u32;
-        for len in 1..=40 {
-            for _ in 0..25 {
-                let name: String = (0..len)
-                    .map(|_| {
-                        state ^= state << 13;
-                        state ^= state >> 17;
-                        state ^= state << 5;
-                        char::from(b'!' + (state % 94) as u8)
-                    })
-                    .collect();
-                let object = js_sys::Object::new();
-                js_sys::Reflect::set(&object, &name.as_str().into(), &1.into())?;
-                let summary = field_summary(&object).ok_or("a plain object has a summary")?;
-                assert_eq!(summary as u64, name_bit(&name), "{name:?}");
-            }
-        }
-        Ok(())
     }
 }

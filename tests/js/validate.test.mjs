@@ -138,6 +138,42 @@ test("fields are read from plain objects, null-prototype objects and class insta
   assert.throws(() => validate({ ...plain, sources: [{ text: 5 }] }), { code: "invalid_input", message: /^input\.sources\[0\]\.text: expected a string, got number/ });
 });
 
+test("a getter that throws reads as absent; a getter that calls validate again works", () => {
+  const throwing = {
+    sources: [{ text: "Water boils at 100 °C." }],
+    get answer() {
+      throw new Error("no answer here");
+    },
+  };
+  assert.throws(() => validate(throwing), { code: "invalid_input", message: /^input\.answer: missing/ });
+  // A source whose text getter validates another answer while the first is being read
+  // (the reader must not hold its buffers across the call out to JS).
+  const inner = { answer: "Tokyo is the capital of Japan [1].", sources: [{ text: "Tokyo is the capital of Japan." }] };
+  let innerReport;
+  let reads = 0;
+  // Longer than any string read before: the reader's buffer grows on the way.
+  const text = `${"Padding before the fact. ".repeat(8000)}Water boils at 100 °C, the source says.`;
+  const reentrant = {
+    answer: "Water boils at 100 °C here [1].",
+    sources: [
+      {
+        get text() {
+          reads += 1;
+          innerReport = validate(inner);
+          return text;
+        },
+      },
+    ],
+    citations: [{ source: 1, quote: "boils at 100 °C" }],
+  };
+  const outer = validate(reentrant);
+  assert.equal(reads, 1, "the getter runs once");
+  assert.equal(outer.citations[0].quote.match, "exact");
+  assert.equal(reentrant.sources[0].text.slice(outer.citations[0].quote.span.start, outer.citations[0].quote.span.end), "boils at 100 °C");
+  assert.equal(innerReport.status, validate(inner).status);
+  assert.deepEqual(innerReport.markers, validate(inner).markers);
+});
+
 test("wrong types inside a declared citation are findings (spec 004), not errors", () => {
   const report = validate({
     answer: "A claim that is cited here.",
