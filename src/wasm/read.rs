@@ -50,7 +50,8 @@ fn type_name(value: &JsValue) -> &'static str {
 impl Obj {
     /// `value` must be a plain object (not an array).
     pub fn new(value: &JsValue, path: &str, code: &'static str) -> Result<Obj, JsValue> {
-        if !value.is_object() || value.is_array() {
+        let summary = field_summary(value);
+        if summary == -1.0 {
             return Err(invalid(
                 code,
                 path,
@@ -59,7 +60,7 @@ impl Obj {
         }
         Ok(Obj {
             value: value.clone(),
-            field_summary: field_summary(value).map(|bits| bits as u64),
+            field_summary: (summary >= 0.0).then_some(summary as u64),
             path: path.to_string(),
             code,
         })
@@ -189,9 +190,10 @@ impl Obj {
                     .ok_or_else(|| self.error(name, "an array", &v))?;
                 let path = self.path_of(name);
                 Ok(array
-                    .iter()
+                    .to_vec()
+                    .into_iter()
                     .enumerate()
-                    .map(|(i, item)| (item, format!("{path}[{i}]")))
+                    .map(|(i, item)| (item, item_path(&path, i)))
                     .collect())
             })
             .transpose()
@@ -234,6 +236,27 @@ impl Obj {
         self.get(names)
             .map(|(_, v)| convert(&v).map_or_else(|| Loose::Invalid(type_name(&v)), Loose::Valid))
     }
+}
+
+/// `path[i]`, without `core::fmt` (every array item gets one; most are never shown).
+fn item_path(path: &str, i: usize) -> String {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = i;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let mut out = String::with_capacity(path.len() + digits.len() - at + 2);
+    out.push_str(path);
+    out.push('[');
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+    out.push(']');
+    out
 }
 
 /// `input` of `validate`, its spans read in `unit` and converted to bytes.
@@ -491,5 +514,19 @@ pub fn read_unit(obj: &Obj) -> Result<Unit, JsValue> {
 fn set<T>(slot: &mut T, value: Option<T>) {
     if let Some(value) = value {
         *slot = value;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::item_path;
+
+    #[wasm_bindgen_test]
+    fn item_paths_are_written_like_format() {
+        for i in [0, 7, 10, 99, 100, 12_345, usize::MAX] {
+            assert_eq!(item_path("input.sources", i), format!("input.sources[{i}]"));
+        }
     }
 }

@@ -47,17 +47,19 @@ export function streamChunk(text, events) {
   return { text, events: events ?? [] };
 }
 
-// A summary of a plain object's own field names: bit `fieldBit(name)` set for each
+// What the reader needs to know about a value it expects to be an object, in one call:
+// -1 if it is not an object (or is an array); -2 for an object whose fields must be
+// read one at a time (a class instance may have getters on its prototype; an object
+// with more fields than a reader ever asks for would have every bit set); otherwise a
+// summary of a plain object's own field names, bit `fieldBit(name)` set for each
 // (bits 0-47, so the number is exact). The reader skips names whose bit is clear
 // without asking the engine; most of the 25 names a source may have are absent.
-// `undefined` for any other object (a class instance may have getters on its
-// prototype) and for objects with more fields than a reader ever asks for (their
-// summary would have every bit set): those are read one field at a time.
 export function fieldSummary(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return -1;
   const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return undefined;
+  if (proto !== Object.prototype && proto !== null) return -2;
   const names = Object.getOwnPropertyNames(value);
-  if (names.length > 64) return undefined;
+  if (names.length > 64) return -2;
   let low = 0;
   let high = 0;
   for (const name of names) {
