@@ -4,13 +4,14 @@
 use wasm_bindgen::prelude::*;
 
 use super::errors::invalid;
-use super::read::{Obj, read_input, read_source, read_unit};
+use super::input::{read_input, read_sources};
+use super::read::{Obj, read_unit};
 use super::report_view::ReportView;
 use super::value_out::to_js;
 use super::{enter, read_text_at};
 use crate::audit::{self, AuditContext};
 use crate::metrics::Metrics as CoreMetrics;
-use crate::model::{Input, Source};
+use crate::model::Input;
 use crate::offsets::Unit;
 use crate::prompt::{self, SchemaStyle};
 
@@ -33,18 +34,6 @@ fn context_input(ctx: &JsValue) -> Result<(Input, Unit), JsValue> {
         None => Input::default(),
     };
     Ok((input, unit))
-}
-
-/// The sources at `path`.
-fn read_sources(value: &JsValue, path: &str) -> Result<Vec<Source>, JsValue> {
-    let array = value
-        .dyn_ref::<js_sys::Array>()
-        .ok_or_else(|| invalid("invalid_input", path, "expected an array of sources"))?;
-    array
-        .iter()
-        .enumerate()
-        .map(|(i, item)| read_source(&item, &format!("{path}[{i}]")))
-        .collect()
 }
 
 /// Spec 002's numbered context for the prompt: `[1] text (Source: title)`, each text

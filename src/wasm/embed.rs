@@ -9,7 +9,8 @@ use wasm_bindgen::prelude::*;
 
 use super::enter;
 use super::errors::{invalid, to_js_error};
-use super::read::{Obj, read_input, read_options};
+use super::input::read_input;
+use super::read::{Obj, read_options};
 use super::report_out::report_to_js;
 use super::validate::{InputArg, validator_for};
 use crate::model::Input;

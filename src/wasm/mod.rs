@@ -7,6 +7,7 @@ mod dto;
 mod embed;
 mod errors;
 mod fields;
+mod input;
 mod options;
 mod providers;
 mod read;

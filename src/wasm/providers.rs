@@ -2,13 +2,13 @@
 //! as `JSON.stringify` text, the core's adapters read it, and the `Input` comes back
 //! with its spans in the caller's unit.
 
-use js_sys::Array;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::enter;
 use super::errors::{invalid, to_js_error};
-use super::read::{Obj, read_source, read_unit};
+use super::input::read_sources;
+use super::read::{Obj, read_unit};
 use super::value_out::to_js;
 use crate::model::{Input, Loose, Source, SourceRef, Span};
 use crate::offsets::{OffsetMap, Unit};
@@ -131,22 +131,10 @@ fn adapt_js(
             "expected a provider response object (or an array of stream events)",
         ));
     }
-    let sources = match sources.dyn_ref::<Array>() {
-        Some(items) => Some(
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, s)| read_source(&s, &format!("sources[{i}]")))
-                .collect::<Result<Vec<_>, _>>()?,
-        ),
-        None if sources.is_undefined() || sources.is_null() => None,
-        None => {
-            return Err(invalid(
-                "invalid_input",
-                "sources",
-                "expected an array of sources",
-            ));
-        }
+    let sources = if sources.is_undefined() || sources.is_null() {
+        None
+    } else {
+        Some(read_sources(sources, "sources")?)
     };
     let unit = match Obj::optional(Some(options), "options", "invalid_option")? {
         Some(obj) => read_unit(&obj)?,

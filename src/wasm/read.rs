@@ -1,4 +1,6 @@
-//! Reading JS objects field by field, with the exact path of any bad field in the error.
+//! Reading JS objects field by field, with the exact path of any bad field in the error:
+//! options, provider adapter arguments, reports given back. `validate`'s input, where
+//! speed matters, is read in one pass by `input.rs` instead.
 //!
 //! Hand-written rather than serde: the paths come for free, no deserializer is
 //! monomorphised per type (this kept ~90 KB out of the .wasm), and `NaN` reaches the
@@ -9,10 +11,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::errors::invalid;
 use super::fields::{StringField, field_summary, get_field, name_bit, read_string_field};
-use crate::model::{
-    DeclaredCitation, Finding, FindingCode, Input, LineRange, Loose, LooseValue, Options, Policy,
-    Severity, Source, SourceRef, Span,
-};
+use crate::model::{Options, Policy};
 use crate::offsets::Unit;
 
 /// A JS object being read, the path that names it, and the error code for bad fields.
@@ -126,21 +125,6 @@ impl Obj {
         Ok(None)
     }
 
-    /// A string field whose wrong type is a finding, not an error (spec 004).
-    fn loose_string(&self, names: &[&'static str]) -> Option<Loose<String>> {
-        names
-            .iter()
-            .find_map(|&name| match self.string_field(name) {
-                StringField::Absent => None,
-                StringField::Text(text) => Some(Loose::Valid(text)),
-                StringField::NotUtf8 => Some(Loose::Invalid("string")),
-                StringField::Other => {
-                    let value = get_field(&self.value, name).unwrap_or(JsValue::UNDEFINED);
-                    Some(Loose::Invalid(type_name(&value)))
-                }
-            })
-    }
-
     /// Field `name` as a string, unless the summary says it is absent.
     fn string_field(&self, name: &'static str) -> StringField {
         if self.known_absent(name) {
@@ -226,20 +210,10 @@ impl Obj {
             None => Ok(None),
         }
     }
-
-    /// A field whose wrong type is a finding, not an error (spec 004).
-    fn loose<T>(
-        &self,
-        names: &[&'static str],
-        convert: impl Fn(&JsValue) -> Option<T>,
-    ) -> Option<Loose<T>> {
-        self.get(names)
-            .map(|(_, v)| convert(&v).map_or_else(|| Loose::Invalid(type_name(&v)), Loose::Valid))
-    }
 }
 
 /// `path[i]`, without `core::fmt` (every array item gets one; most are never shown).
-fn item_path(path: &str, i: usize) -> String {
+pub(super) fn item_path(path: &str, i: usize) -> String {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     let mut rest = i;
@@ -257,166 +231,6 @@ fn item_path(path: &str, i: usize) -> String {
     out.extend(digits[at..].iter().map(|&d| char::from(d)));
     out.push(']');
     out
-}
-
-/// `input` of `validate`, its spans read in `unit` and converted to bytes.
-pub fn read_input(value: &JsValue, path: &str, unit: Unit) -> Result<Input, JsValue> {
-    let mut input = read_input_with(value, path, true)?;
-    input.spans_to_bytes(unit);
-    Ok(input)
-}
-
-/// `input` of `validate`, or of `new CitationStream` (`answer_required: false`: the
-/// answer is optional, it arrives by `push`).
-pub fn read_input_with(
-    value: &JsValue,
-    path: &str,
-    answer_required: bool,
-) -> Result<Input, JsValue> {
-    let obj = Obj::new(value, path, "invalid_input")?;
-    let answer = match obj.string(&["answer"])? {
-        Some(answer) => answer,
-        None if !answer_required => String::new(),
-        None => {
-            return Err(invalid(
-                "invalid_input",
-                &obj.path_of("answer"),
-                "missing: the answer to validate",
-            ));
-        }
-    };
-    let sources = obj
-        .array(&["sources"])?
-        .unwrap_or_default()
-        .iter()
-        .map(|(item, path)| read_source(item, path))
-        .collect::<Result<_, _>>()?;
-    let citations = obj
-        .array(&["citations"])?
-        .map(|items| {
-            items
-                .iter()
-                .map(|(item, path)| read_declared(item, path))
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
-    Ok(Input {
-        answer,
-        sources,
-        citations,
-        question: obj.string(&["question", "query"])?,
-        mode: obj.string(&["mode"])?,
-        request_id: obj.string(&["requestId", "request_id"])?,
-        session_id: obj.string(&["sessionId", "session_id"])?,
-        response_id: obj.string(&["responseId", "response_id"])?,
-        model_version: obj.string(&["modelVersion", "model_version"])?,
-        top_k: obj.count(&["topK", "top_k"])?,
-        warnings: obj
-            .array(&["warnings"])?
-            .unwrap_or_default()
-            .iter()
-            .map(|(item, path)| read_warning(item, path))
-            .collect::<Result<_, _>>()?,
-    })
-}
-
-/// One warning a provider adapter left in its `Input` (`offset_mismatch`); its span is
-/// in the caller's unit until [`Input::spans_to_bytes`].
-fn read_warning(value: &JsValue, path: &str) -> Result<Finding, JsValue> {
-    let obj = Obj::new(value, path, "invalid_input")?;
-    let code = FindingCode::OffsetMismatch;
-    if obj.string(&["code"])?.as_deref() != Some(code.name()) {
-        return Err(invalid(
-            "invalid_input",
-            &obj.path_of("code"),
-            "expected \"offset_mismatch\" (the warning provider adapters raise)",
-        ));
-    }
-    let span = match obj.object(&["span"])? {
-        Some(span) => Some(Span::new(
-            span.count(&["start"])?.unwrap_or(0) as usize,
-            span.count(&["end"])?.unwrap_or(0) as usize,
-        )),
-        None => None,
-    };
-    Ok(Finding {
-        code,
-        severity: Severity::Warning,
-        message: obj.string(&["message"])?.unwrap_or_default(),
-        citation: None,
-        span,
-    })
-}
-
-/// One retrieved source.
-pub fn read_source(value: &JsValue, path: &str) -> Result<Source, JsValue> {
-    let obj = Obj::new(value, path, "invalid_input")?;
-    let chapter = match obj.get(&["chapter", "chapter_id"]) {
-        Some((_, v)) if v.is_string() => v.as_string(),
-        Some((_, v))
-            if v.as_f64()
-                .is_some_and(|n| n.fract() == 0.0 && n.is_finite()) =>
-        {
-            v.as_f64().map(|n| (n as i64).to_string())
-        }
-        Some((name, v)) => return Err(obj.error(name, "a string or an integer", &v)),
-        None => None,
-    };
-    Ok(Source {
-        index: obj.count(&["index"])?,
-        id: obj.string(&["id"])?,
-        doc_id: obj.string(&["docId", "doc_id"])?,
-        chunk_id: obj.string(&["chunkId", "chunk_id"])?,
-        title: obj.string(&["title", "doc_title", "section_title"])?,
-        url: obj.string(&["url"])?,
-        slug: obj.string(&["slug"])?,
-        payload_id: obj.string(&["payloadId", "payload_id"])?,
-        chunk_type: obj.string(&["chunkType", "chunk_type"])?,
-        text: obj.string(&["text", "content", "excerpt", "page_content"])?,
-        chapter,
-        section: obj.count(&["section", "section_number"])?,
-        relevance: obj.number(&["relevance", "relevance_score"])?,
-        first_line: obj.count(&["firstLine", "first_line"])?,
-    })
-}
-
-/// One declared citation: a bare label or an object.
-fn read_declared(value: &JsValue, path: &str) -> Result<DeclaredCitation, JsValue> {
-    if let Some(label) = value.as_f64() {
-        return Ok(DeclaredCitation::label(label));
-    }
-    let obj = Obj::new(value, path, "invalid_input")?;
-    let number = |v: &JsValue| v.as_f64();
-    Ok(DeclaredCitation {
-        source: obj.loose(&["source", "index"], |v| {
-            v.as_f64()
-                .map(SourceRef::Number)
-                .or_else(|| v.as_string().map(SourceRef::Name))
-        }),
-        doc_id: obj.loose_string(&["docId", "doc_id"]),
-        chunk_id: obj.loose_string(&["chunkId", "chunk_id"]),
-        quote: obj.loose_string(&["quote", "snippet", "cited_text"]),
-        line_range: obj.loose(&["lineRange", "line_range"], |v| match v.as_string() {
-            Some(text) => LineRange::from_str_range(&text),
-            None => {
-                let pair = v.dyn_ref::<Array>().filter(|a| a.length() == 2)?;
-                let whole = |n: f64| (n.fract() == 0.0 && n.abs() < 1e15).then_some(n as i64);
-                Some(LineRange {
-                    first: whole(pair.get(0).as_f64()?)?,
-                    last: whole(pair.get(1).as_f64()?)?,
-                })
-            }
-        }),
-        evidence_idx: obj.loose(&["evidenceIdx", "evidence_idx"], number),
-        alignment_score: obj.loose(&["alignmentScore", "alignment_score"], number),
-        span_in_answer: obj.loose_string(&["spanInAnswer", "span_in_answer"]),
-        relevance: obj.loose(&["relevance", "relevance_score"], number),
-        claim: obj.loose_string(&["claim", "claim_text"]),
-        span: obj.loose(&["span"], |v| {
-            let bound = |name| get_field(v, name)?.as_f64();
-            Span::from_range(bound("start")?, bound("end")?)
-        }),
-    })
 }
 
 /// `options` of `validate`: the core options and the offset unit.

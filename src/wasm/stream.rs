@@ -5,7 +5,8 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::to_js_error;
 use super::fields::with_key;
-use super::read::{read_input_with, read_options};
+use super::input::read_input_with;
+use super::read::read_options;
 use super::report_out::{cite_event_to_js, finding_event_to_js, report_to_js};
 use super::validate::{InputArg, ValidateOptionsArg, now};
 use super::{enter, read_text_at};

@@ -4,7 +4,8 @@
 use wasm_bindgen::prelude::*;
 
 use super::errors::{invalid, to_js_error};
-use super::read::{read_input, read_options};
+use super::input::read_input;
+use super::read::read_options;
 use super::report_out::report_to_js;
 use super::value_out::to_js;
 use super::{cached_parser, enter};

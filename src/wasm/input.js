@@ -1,0 +1,239 @@
+// Reads `validate`'s input (or a list of sources) in one pass in JS and hands it to the
+// module as a tape, which src/wasm/input.rs decodes in the same order: two calls across
+// the boundary instead of one or more per field. Fields are read with plain property
+// access, so getters (class instances) work; a getter that throws reads as absent.
+//
+// The tape is a list of numbers. A field is 0 when absent (undefined or null under each
+// of its names), else 1 + the index of the name it was found under, then its value. A
+// value is a tag and what the tag needs:
+//   STRING                 the next string (strings are copied separately, in order)
+//   NUMBER n
+//   PAIR type a b          two numbers: a line range [a, b] or a span {start, end}
+//   LIST n, n values       an array
+//   OBJECT, its fields     an object (not an array)
+//   OTHER type             anything else, for the error or finding to name
+// `type` is an index into the type names of src/wasm/input.rs.
+const encoder = new TextEncoder();
+
+const STRING = 1;
+const NUMBER = 2;
+const PAIR = 3;
+const LIST = 4;
+const OBJECT = 5;
+const OTHER = 6;
+
+function typeCode(value) {
+  switch (typeof value) {
+    case "string":
+      return 0;
+    case "number":
+      return 1;
+    case "boolean":
+      return 2;
+    case "undefined":
+      return 5;
+    case "object":
+      if (value === null) return 4;
+      return Array.isArray(value) ? 3 : 6;
+    default:
+      return 7;
+  }
+}
+
+const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+
+class Walk {
+  constructor() {
+    this.tape = [];
+    this.strings = [];
+    this.units = 0;
+  }
+
+  // Writes the field's presence and returns its value (undefined when absent).
+  field(object, names) {
+    for (let i = 0; i < names.length; i++) {
+      let value;
+      try {
+        value = object[names[i]];
+      } catch {
+        continue;
+      }
+      if (value !== undefined && value !== null) {
+        this.tape.push(i + 1);
+        return value;
+      }
+    }
+    this.tape.push(0);
+    return undefined;
+  }
+
+  other(value) {
+    this.tape.push(OTHER, typeCode(value));
+  }
+
+  // A string, a number, or something else.
+  scalar(value) {
+    if (typeof value === "string") {
+      this.tape.push(STRING);
+      this.strings.push(value);
+      this.units += value.length;
+    } else if (typeof value === "number") {
+      this.tape.push(NUMBER, value);
+    } else {
+      this.other(value);
+    }
+  }
+
+  scalars(object, ...fields) {
+    for (const names of fields) {
+      const value = this.field(object, names);
+      if (value !== undefined) this.scalar(value);
+    }
+  }
+
+  list(value, item) {
+    if (!Array.isArray(value)) return this.other(value);
+    const length = value.length;
+    this.tape.push(LIST, length);
+    for (let i = 0; i < length; i++) item.call(this, value[i]);
+  }
+
+  source(value) {
+    if (!isObject(value)) return this.other(value);
+    this.tape.push(OBJECT);
+    this.scalars(
+      value,
+      ["chapter", "chapter_id"],
+      ["index"],
+      ["id"],
+      ["docId", "doc_id"],
+      ["chunkId", "chunk_id"],
+      ["title", "doc_title", "section_title"],
+      ["url"],
+      ["slug"],
+      ["payloadId", "payload_id"],
+      ["chunkType", "chunk_type"],
+      ["text", "content", "excerpt", "page_content"],
+      ["section", "section_number"],
+      ["relevance", "relevance_score"],
+      ["firstLine", "first_line"],
+    );
+  }
+
+  citation(value) {
+    if (typeof value === "number") return this.tape.push(NUMBER, value);
+    if (!isObject(value)) return this.other(value);
+    this.tape.push(OBJECT);
+    this.scalars(value, ["source", "index"], ["docId", "doc_id"], ["chunkId", "chunk_id"], ["quote", "snippet", "cited_text"]);
+    const range = this.field(value, ["lineRange", "line_range"]);
+    if (Array.isArray(range) && range.length === 2 && typeof range[0] === "number" && typeof range[1] === "number") {
+      this.tape.push(PAIR, typeCode(range), range[0], range[1]);
+    } else if (range !== undefined) {
+      this.scalar(range);
+    }
+    this.scalars(
+      value,
+      ["evidenceIdx", "evidence_idx"],
+      ["alignmentScore", "alignment_score"],
+      ["spanInAnswer", "span_in_answer"],
+      ["relevance", "relevance_score"],
+      ["claim", "claim_text"],
+    );
+    const span = this.field(value, ["span"]);
+    if (span !== undefined) {
+      let start;
+      let end;
+      try {
+        start = span.start;
+        end = span.end;
+      } catch {
+        // read as no bounds
+      }
+      if (typeof span !== "string" && typeof start === "number" && typeof end === "number") {
+        this.tape.push(PAIR, typeCode(span), start, end);
+      } else {
+        this.other(span);
+      }
+    }
+  }
+
+  warning(value) {
+    if (!isObject(value)) return this.other(value);
+    this.tape.push(OBJECT);
+    this.scalars(value, ["code"]);
+    const span = this.field(value, ["span"]);
+    if (span !== undefined) {
+      if (isObject(span)) {
+        this.tape.push(OBJECT);
+        this.scalars(span, ["start"], ["end"]);
+      } else {
+        this.other(span);
+      }
+    }
+    this.scalars(value, ["message"]);
+  }
+
+  input(value) {
+    if (!isObject(value)) return this.other(value);
+    this.tape.push(OBJECT);
+    this.scalars(value, ["answer"]);
+    for (const [names, item] of [
+      [["sources"], this.source],
+      [["citations"], this.citation],
+    ]) {
+      const list = this.field(value, names);
+      if (list !== undefined) this.list(list, item);
+    }
+    this.scalars(
+      value,
+      ["question", "query"],
+      ["mode"],
+      ["requestId", "request_id"],
+      ["sessionId", "session_id"],
+      ["responseId", "response_id"],
+      ["modelVersion", "model_version"],
+      ["topK", "top_k"],
+    );
+    const warnings = this.field(value, ["warnings"]);
+    if (warnings !== undefined) this.list(warnings, this.warning);
+  }
+}
+
+// The last walk, until `takeInput` copies it into the module. A getter that calls back
+// into the module finishes its own walk and take before this one is stored.
+let pending = new Walk();
+
+function finish(walk, sizes) {
+  pending = walk;
+  sizes[0] = walk.tape.length;
+  sizes[1] = walk.strings.length;
+  sizes[2] = walk.units;
+}
+
+// Walks `validate`'s input; `sizes` receives [tape length, strings, UTF-16 units].
+export function readInput(value, sizes) {
+  const walk = new Walk();
+  walk.input(value);
+  finish(walk, sizes);
+}
+
+// Walks an array of sources (a value: LIST or OTHER).
+export function readSources(value, sizes) {
+  const walk = new Walk();
+  walk.list(value, walk.source);
+  finish(walk, sizes);
+}
+
+// Copies the last walk: the tape, every string as UTF-8 one after the other into
+// `bytes` (3 bytes per UTF-16 unit always suffice), and each string's length in bytes.
+export function takeInput(bytes, tape, lengths) {
+  const walk = pending;
+  pending = new Walk();
+  tape.set(walk.tape);
+  let at = 0;
+  for (let i = 0; i < walk.strings.length; i++) {
+    const written = encoder.encodeInto(walk.strings[i], bytes.subarray(at)).written;
+    lengths[i] = written;
+    at += written;
+  }
+}

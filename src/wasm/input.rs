@@ -1,0 +1,412 @@
+//! `validate`'s input, and lists of sources, read in one pass by `input.js` and decoded
+//! here from its tape (the format is described at the top of `input.js`).
+//!
+//! Reading field by field across the boundary cost one or more calls per field — about
+//! 40 µs of a typical 80 µs `validate` (BENCHMARKS.md); the walk in JS is two calls.
+//! Errors name the exact path of the bad field, built only when there is one, and the
+//! first bad field in reading order is the one reported.
+
+use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+use super::errors::invalid;
+use super::read::item_path;
+use crate::model::{
+    DeclaredCitation, Finding, FindingCode, Input, LineRange, Loose, LooseValue, Severity, Source,
+    SourceRef, Span,
+};
+use crate::offsets::Unit;
+
+#[wasm_bindgen(module = "/src/wasm/input.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = readInput)]
+    fn walk_input(value: &JsValue, sizes: &mut [f64]);
+    #[wasm_bindgen(js_name = readSources)]
+    fn walk_sources(value: &JsValue, sizes: &mut [f64]);
+    #[wasm_bindgen(js_name = takeInput)]
+    fn take_input(bytes: &mut [u8], tape: &mut [f64], lengths: &mut [u32]);
+}
+
+/// The error code of every unreadable input.
+const CODE: &str = "invalid_input";
+
+/// The type names of `typeCode` in `input.js`, as error messages name them.
+const TYPES: [&str; 8] = [
+    "string",
+    "number",
+    "boolean",
+    "array",
+    "null",
+    "undefined",
+    "object",
+    "other value",
+];
+
+/// One value of the tape.
+enum Value<'t> {
+    String(&'t str),
+    Number(f64),
+    /// Two numbers: a line range or a span's bounds, and the type of what held them.
+    Pair(&'static str, f64, f64),
+    /// An array of this many values, which follow.
+    List(usize),
+    /// An object, whose fields follow.
+    Object,
+    Other(&'static str),
+}
+
+impl Value<'_> {
+    fn type_name(&self) -> &'static str {
+        match self {
+            Value::String(_) => "string",
+            Value::Number(_) => "number",
+            Value::Pair(kind, ..) | Value::Other(kind) => kind,
+            Value::List(_) => "array",
+            Value::Object => "object",
+        }
+    }
+}
+
+/// The walk's tape and its strings, read front to back.
+struct Tape {
+    numbers: Vec<f64>,
+    at: usize,
+    text: String,
+    lengths: Vec<u32>,
+    next_string: usize,
+    string_at: usize,
+}
+
+impl Tape {
+    /// Runs `walk` (one of `input.js`'s walks) and copies its tape in.
+    fn take(walk: impl FnOnce(&mut [f64]), path: &str) -> Result<Tape, JsValue> {
+        let mut sizes = [0.0; 3];
+        walk(&mut sizes);
+        let mut numbers = vec![0.0; sizes[0] as usize];
+        let mut lengths = vec![0; sizes[1] as usize];
+        let mut bytes = vec![0; sizes[2] as usize * 3];
+        take_input(&mut bytes, &mut numbers, &mut lengths);
+        bytes.truncate(lengths.iter().map(|&n| n as usize).sum());
+        let text = String::from_utf8(bytes)
+            .map_err(|_| invalid(CODE, path, "could not be encoded as UTF-8"))?;
+        Ok(Tape {
+            numbers,
+            at: 0,
+            text,
+            lengths,
+            next_string: 0,
+            string_at: 0,
+        })
+    }
+
+    fn number(&mut self) -> f64 {
+        let n = self.numbers.get(self.at).copied().unwrap_or(0.0);
+        self.at += 1;
+        n
+    }
+
+    fn value(&mut self) -> Value<'_> {
+        let kind = |code: f64| TYPES.get(code as usize).copied().unwrap_or("other value");
+        match self.number() as u8 {
+            1 => {
+                let length = self.lengths.get(self.next_string).copied().unwrap_or(0);
+                let start = self.string_at;
+                self.next_string += 1;
+                self.string_at += length as usize;
+                Value::String(self.text.get(start..self.string_at).unwrap_or(""))
+            }
+            2 => Value::Number(self.number()),
+            3 => {
+                let holder = kind(self.number());
+                Value::Pair(holder, self.number(), self.number())
+            }
+            4 => Value::List(self.number() as usize),
+            5 => Value::Object,
+            _ => Value::Other(kind(self.number())),
+        }
+    }
+
+    /// The next field: `None` if absent, else the name it was found under and its value.
+    fn field(&mut self, names: &[&'static str]) -> Option<(&'static str, Value<'_>)> {
+        let found = self.number() as usize;
+        let name = names.get(found.checked_sub(1)?).copied().unwrap_or("?");
+        Some((name, self.value()))
+    }
+}
+
+/// The reader of one object on the tape: its path, for errors.
+struct Fields<'p> {
+    path: &'p str,
+}
+
+impl Fields<'_> {
+    fn error(&self, name: &str, expected: &str, got: &Value) -> JsValue {
+        invalid(
+            CODE,
+            &format!("{}.{name}", self.path),
+            &format!("expected {expected}, got {}", got.type_name()),
+        )
+    }
+
+    fn string(&self, tape: &mut Tape, names: &[&'static str]) -> Result<Option<String>, JsValue> {
+        match tape.field(names) {
+            None => Ok(None),
+            Some((_, Value::String(text))) => Ok(Some(text.to_owned())),
+            Some((name, other)) => Err(self.error(name, "a string", &other)),
+        }
+    }
+
+    fn number(&self, tape: &mut Tape, names: &[&'static str]) -> Result<Option<f64>, JsValue> {
+        match tape.field(names) {
+            None => Ok(None),
+            Some((_, Value::Number(n))) => Ok(Some(n)),
+            Some((name, other)) => Err(self.error(name, "a number", &other)),
+        }
+    }
+
+    /// A non-negative integer field.
+    fn count(&self, tape: &mut Tape, names: &[&'static str]) -> Result<Option<u32>, JsValue> {
+        match tape.field(names) {
+            None => Ok(None),
+            Some((_, Value::Number(n)))
+                if n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&n) =>
+            {
+                Ok(Some(n as u32))
+            }
+            Some((name, other)) => Err(self.error(name, "a non-negative integer", &other)),
+        }
+    }
+}
+
+/// A field whose wrong type is a finding, not an error (spec 004): `convert` says what
+/// is valid.
+fn loose<T>(
+    tape: &mut Tape,
+    names: &[&'static str],
+    convert: impl FnOnce(&Value) -> Option<T>,
+) -> Option<Loose<T>> {
+    tape.field(names).map(|(_, value)| match convert(&value) {
+        Some(valid) => Loose::Valid(valid),
+        None => Loose::Invalid(value.type_name()),
+    })
+}
+
+/// The items of a list value, each with its path; `not_a_list` is the error otherwise.
+fn items<T>(
+    tape: &mut Tape,
+    path: &str,
+    not_a_list: impl FnOnce(&Value) -> JsValue,
+    mut item: impl FnMut(&mut Tape, &str) -> Result<T, JsValue>,
+) -> Result<Vec<T>, JsValue> {
+    match tape.value() {
+        Value::List(length) => (0..length)
+            .map(|i| item(tape, &item_path(path, i)))
+            .collect(),
+        other => Err(not_a_list(&other)),
+    }
+}
+
+/// The error for a value that should have been an object.
+fn not_an_object(path: &str, got: &Value) -> JsValue {
+    invalid(
+        CODE,
+        path,
+        &format!("expected an object, got {}", got.type_name()),
+    )
+}
+
+/// `input` of `validate`, its spans read in `unit` and converted to bytes.
+pub fn read_input(value: &JsValue, path: &str, unit: Unit) -> Result<Input, JsValue> {
+    let mut input = read_input_with(value, path, true)?;
+    input.spans_to_bytes(unit);
+    Ok(input)
+}
+
+/// `input` of `validate`, or of `new CitationStream` (`answer_required: false`: the
+/// answer is optional, it arrives by `push`).
+pub fn read_input_with(
+    value: &JsValue,
+    path: &str,
+    answer_required: bool,
+) -> Result<Input, JsValue> {
+    let mut tape = Tape::take(|sizes| walk_input(value, sizes), path)?;
+    match tape.value() {
+        Value::Object => {}
+        other => return Err(not_an_object(path, &other)),
+    }
+    let fields = Fields { path };
+    let answer = match fields.string(&mut tape, &["answer"])? {
+        Some(answer) => answer,
+        None if !answer_required => String::new(),
+        None => {
+            return Err(invalid(
+                CODE,
+                &format!("{path}.answer"),
+                "missing: the answer to validate",
+            ));
+        }
+    };
+    let sources = list_field(&mut tape, &fields, "sources", read_source)?.unwrap_or_default();
+    let citations = list_field(&mut tape, &fields, "citations", read_declared)?;
+    Ok(Input {
+        answer,
+        sources,
+        citations,
+        question: fields.string(&mut tape, &["question", "query"])?,
+        mode: fields.string(&mut tape, &["mode"])?,
+        request_id: fields.string(&mut tape, &["requestId", "request_id"])?,
+        session_id: fields.string(&mut tape, &["sessionId", "session_id"])?,
+        response_id: fields.string(&mut tape, &["responseId", "response_id"])?,
+        model_version: fields.string(&mut tape, &["modelVersion", "model_version"])?,
+        top_k: fields.count(&mut tape, &["topK", "top_k"])?,
+        warnings: list_field(&mut tape, &fields, "warnings", read_warning)?.unwrap_or_default(),
+    })
+}
+
+/// A list field of the input: `None` if absent.
+fn list_field<T>(
+    tape: &mut Tape,
+    fields: &Fields,
+    name: &'static str,
+    item: impl FnMut(&mut Tape, &str) -> Result<T, JsValue>,
+) -> Result<Option<Vec<T>>, JsValue> {
+    if tape.number() == 0.0 {
+        return Ok(None);
+    }
+    let path = format!("{}.{name}", fields.path);
+    items(
+        tape,
+        &path,
+        |other| fields.error(name, "an array", other),
+        item,
+    )
+    .map(Some)
+}
+
+/// An array of sources (`path` names it in errors).
+pub fn read_sources(value: &JsValue, path: &str) -> Result<Vec<Source>, JsValue> {
+    let mut tape = Tape::take(|sizes| walk_sources(value, sizes), path)?;
+    items(
+        &mut tape,
+        path,
+        |_| invalid(CODE, path, "expected an array of sources"),
+        read_source,
+    )
+}
+
+/// One retrieved source.
+fn read_source(tape: &mut Tape, path: &str) -> Result<Source, JsValue> {
+    match tape.value() {
+        Value::Object => {}
+        other => return Err(not_an_object(path, &other)),
+    }
+    let fields = Fields { path };
+    let chapter = match tape.field(&["chapter", "chapter_id"]) {
+        None => None,
+        Some((_, Value::String(text))) => Some(text.to_owned()),
+        Some((_, Value::Number(n))) if n.fract() == 0.0 && n.is_finite() => {
+            Some((n as i64).to_string())
+        }
+        Some((name, other)) => return Err(fields.error(name, "a string or an integer", &other)),
+    };
+    Ok(Source {
+        index: fields.count(tape, &["index"])?,
+        id: fields.string(tape, &["id"])?,
+        doc_id: fields.string(tape, &["docId", "doc_id"])?,
+        chunk_id: fields.string(tape, &["chunkId", "chunk_id"])?,
+        title: fields.string(tape, &["title", "doc_title", "section_title"])?,
+        url: fields.string(tape, &["url"])?,
+        slug: fields.string(tape, &["slug"])?,
+        payload_id: fields.string(tape, &["payloadId", "payload_id"])?,
+        chunk_type: fields.string(tape, &["chunkType", "chunk_type"])?,
+        text: fields.string(tape, &["text", "content", "excerpt", "page_content"])?,
+        chapter,
+        section: fields.count(tape, &["section", "section_number"])?,
+        relevance: fields.number(tape, &["relevance", "relevance_score"])?,
+        first_line: fields.count(tape, &["firstLine", "first_line"])?,
+    })
+}
+
+/// One declared citation: a bare label or an object.
+fn read_declared(tape: &mut Tape, path: &str) -> Result<DeclaredCitation, JsValue> {
+    match tape.value() {
+        Value::Number(label) => return Ok(DeclaredCitation::label(label)),
+        Value::Object => {}
+        other => return Err(not_an_object(path, &other)),
+    }
+    let string = |v: &Value| match v {
+        Value::String(text) => Some((*text).to_owned()),
+        _ => None,
+    };
+    let number = |v: &Value| match v {
+        Value::Number(n) => Some(*n),
+        _ => None,
+    };
+    Ok(DeclaredCitation {
+        source: loose(tape, &["source", "index"], |v| match v {
+            Value::Number(n) => Some(SourceRef::Number(*n)),
+            Value::String(name) => Some(SourceRef::Name((*name).to_owned())),
+            _ => None,
+        }),
+        doc_id: loose(tape, &["docId", "doc_id"], string),
+        chunk_id: loose(tape, &["chunkId", "chunk_id"], string),
+        quote: loose(tape, &["quote", "snippet", "cited_text"], string),
+        line_range: loose(tape, &["lineRange", "line_range"], |v| match v {
+            Value::String(text) => LineRange::from_str_range(text),
+            Value::Pair(_, first, last) => {
+                let whole = |n: f64| (n.fract() == 0.0 && n.abs() < 1e15).then_some(n as i64);
+                Some(LineRange {
+                    first: whole(*first)?,
+                    last: whole(*last)?,
+                })
+            }
+            _ => None,
+        }),
+        evidence_idx: loose(tape, &["evidenceIdx", "evidence_idx"], number),
+        alignment_score: loose(tape, &["alignmentScore", "alignment_score"], number),
+        span_in_answer: loose(tape, &["spanInAnswer", "span_in_answer"], string),
+        relevance: loose(tape, &["relevance", "relevance_score"], number),
+        claim: loose(tape, &["claim", "claim_text"], string),
+        span: loose(tape, &["span"], |v| match v {
+            Value::Pair(_, start, end) => Span::from_range(*start, *end),
+            _ => None,
+        }),
+    })
+}
+
+/// One warning a provider adapter left in its `Input` (`offset_mismatch`); its span is
+/// in the caller's unit until [`Input::spans_to_bytes`].
+fn read_warning(tape: &mut Tape, path: &str) -> Result<Finding, JsValue> {
+    match tape.value() {
+        Value::Object => {}
+        other => return Err(not_an_object(path, &other)),
+    }
+    let fields = Fields { path };
+    let code = FindingCode::OffsetMismatch;
+    if fields.string(tape, &["code"])?.as_deref() != Some(code.name()) {
+        return Err(invalid(
+            CODE,
+            &format!("{path}.code"),
+            "expected \"offset_mismatch\" (the warning provider adapters raise)",
+        ));
+    }
+    let span = match tape.field(&["span"]) {
+        None => None,
+        Some((_, Value::Object)) => {
+            let span_path = format!("{path}.span");
+            let bounds = Fields { path: &span_path };
+            Some(Span::new(
+                bounds.count(tape, &["start"])?.unwrap_or(0) as usize,
+                bounds.count(tape, &["end"])?.unwrap_or(0) as usize,
+            ))
+        }
+        Some((name, other)) => return Err(not_an_object(&format!("{path}.{name}"), &other)),
+    };
+    Ok(Finding {
+        code,
+        severity: Severity::Warning,
+        message: fields.string(tape, &["message"])?.unwrap_or_default(),
+        citation: None,
+        span,
+    })
+}
