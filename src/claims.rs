@@ -16,6 +16,7 @@
 //! assert_eq!(claims[1].markers, [1]);
 //! ```
 
+use crate::byteset::ByteSet;
 use crate::model::Span;
 
 /// One claim of an answer.
@@ -55,6 +56,10 @@ const ABBREVIATIONS: &[&str] = &[
     "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "u.s", "u.k", "u.n", "e.u",
     "p", "pp", "vol", "ed", "eds", "op", "ph.d",
 ];
+
+/// The first bytes of sentence terminators: `.`, `!`, `?` and the lead bytes of `。`
+/// (E3 80 82), `！` (EF BC 81) and `？` (EF BC 9F).
+const TERMINATOR_STARTS: ByteSet<5> = ByteSet::new([b'.', b'!', b'?', 0xE3, 0xEF]);
 
 /// The claims of `answer`. `markers` are the marker spans in the answer, in order.
 pub fn split_claims(answer: &str, markers: &[Span]) -> Vec<Claim> {
@@ -125,11 +130,8 @@ fn split_sentences(answer: &str, line: Span, markers: &[Span], claims: &mut Vec<
     // Where to look for the next terminator; a byte scan, since nearly every byte is
     // none (the CJK terminators all start with 0xE3 or 0xEF).
     let mut from = 0;
-    while let Some(offset) = text.as_bytes()[from..]
-        .iter()
-        .position(|b| matches!(b, b'.' | b'!' | b'?' | 0xe3 | 0xef))
-    {
-        let at = from + offset;
+    loop {
+        let at = TERMINATOR_STARTS.find(text.as_bytes(), from, text.len());
         let Some(c) = text[at..].chars().next() else {
             break;
         };

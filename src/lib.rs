@@ -22,6 +22,7 @@
 #![forbid(unsafe_code)]
 
 pub mod audit;
+mod byteset;
 mod casefold;
 pub mod claims;
 pub mod error;

@@ -16,23 +16,14 @@ pub(crate) use state::{Resume, Undecided};
 use super::Parser;
 use super::bracket::MAX_BODY;
 use super::markdown::*;
+use crate::byteset::ByteSet;
 use crate::model::{Marker, MarkerKind, Refs, Span};
 use state::SourceIds;
 
 /// Bytes at which something may start; everything else is skipped in bulk. `0xE3` and
 /// `0xEF` lead `【` (E3 80 90) and `［` (EF BC BB).
-const INTERESTING_BYTES: [u8; 9] = [b'\n', b'\\', b'`', b'<', b'[', b'(', b'C', 0xE3, 0xEF];
-
-/// [`INTERESTING_BYTES`] as a lookup table for the byte-at-a-time tail.
-static INTERESTING: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut i = 0;
-    while i < INTERESTING_BYTES.len() {
-        table[INTERESTING_BYTES[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
+const INTERESTING: ByteSet<9> =
+    ByteSet::new([b'\n', b'\\', b'`', b'<', b'[', b'(', b'C', 0xE3, 0xEF]);
 
 /// How far back from a marker candidate the scanner looks for the start of a bare URL.
 const MAX_URL_LOOKBACK: usize = 2048;
@@ -409,34 +400,8 @@ impl<'t> Iterator for Markers<'_, 't> {
     }
 }
 
-/// The first interesting byte in `bytes[from..stop]`, or `stop`. Sixteen bytes per step
-/// with plain comparisons that LLVM turns into SIMD (SSE2 natively, simd128 in wasm).
+/// The first interesting byte in `bytes[from..stop]`, or `stop`.
 #[inline]
 fn skip_plain(bytes: &[u8], from: usize, stop: usize) -> usize {
-    let mut pos = from;
-    while pos + 16 <= stop {
-        let block: &[u8; 16] = match bytes[pos..pos + 16].try_into() {
-            Ok(block) => block,
-            Err(_) => break,
-        };
-        if block_has_interesting(block) {
-            break;
-        }
-        pos += 16;
-    }
-    while pos < stop && !INTERESTING[bytes[pos] as usize] {
-        pos += 1;
-    }
-    pos
-}
-
-#[inline]
-fn block_has_interesting(block: &[u8; 16]) -> bool {
-    let mut any = 0u8;
-    for &b in block {
-        for &c in &INTERESTING_BYTES {
-            any |= u8::from(b == c);
-        }
-    }
-    any != 0
+    INTERESTING.find(bytes, from, stop)
 }
