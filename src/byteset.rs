@@ -59,9 +59,42 @@ impl<const N: usize> ByteSet<N> {
     }
 }
 
+/// The lines of `text`, each with its line break: `str::split_inclusive('\n')` with the
+/// line breaks found sixteen bytes at a time (the std search goes a word at a time, which
+/// is four bytes in wasm32).
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
+    const NEWLINE: ByteSet<1> = ByteSet::new([b'\n']);
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= text.len() {
+            return None;
+        }
+        let end = (NEWLINE.find(text.as_bytes(), start, text.len()) + 1).min(text.len());
+        let line = text.get(start..end)?;
+        start = end;
+        Some(line)
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::ByteSet;
+    use super::{ByteSet, lines};
+
+    #[test]
+    fn lines_are_split_inclusive() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "\n\nb",
+            "one\r\ntwo\n\nthree 😀\n",
+            &"x\n".repeat(40),
+        ] {
+            let expected: Vec<&str> = text.split_inclusive('\n').collect();
+            assert_eq!(lines(text).collect::<Vec<_>>(), expected, "{text:?}");
+        }
+    }
 
     #[test]
     fn finds_the_first_member_at_every_position_and_alignment() {

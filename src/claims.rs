@@ -16,7 +16,7 @@
 //! assert_eq!(claims[1].markers, [1]);
 //! ```
 
-use crate::byteset::ByteSet;
+use crate::byteset::{ByteSet, lines};
 use crate::model::Span;
 
 /// One claim of an answer.
@@ -68,7 +68,7 @@ pub fn split_claims(answer: &str, markers: &[Span]) -> Vec<Claim> {
     let mut line_start = 0;
     let mut paragraph = 0;
     let mut previous_blank = true;
-    for line in answer.split_inclusive('\n') {
+    for line in lines(answer) {
         let start = line_start;
         line_start += line.len();
         let trimmed = line.trim_start_matches([' ', '\t', '>']);

@@ -209,7 +209,8 @@ pub fn check_quote(
     };
     let Some(source) = source else { return };
     let text = source.text.as_deref();
-    let lines = text.map(line_spans);
+    // Only a line range needs the source's lines.
+    let lines = line_range.and(text).map(line_spans);
     let first_line = i64::from(source.first_line.unwrap_or(1));
     let mut valid_range = None;
     if let Some(range) = line_range {
@@ -301,7 +302,7 @@ pub fn check_quote(
 fn line_spans(text: &str) -> Vec<Span> {
     let mut spans = Vec::new();
     let mut start = 0;
-    for line in text.split_inclusive('\n') {
+    for line in crate::byteset::lines(text) {
         let content = line.trim_end_matches(['\n', '\r']);
         spans.push(Span::new(start, start + content.len()));
         start += line.len();
