@@ -107,11 +107,11 @@ impl<'a> Normalized<'a> {
     /// Lower case, whitespace runs (NBSP included) to one space, curly quotes and dashes
     /// to ASCII, markdown emphasis (`*`, `_`) dropped; leading/trailing space trimmed.
     fn new(text: &'a str) -> Normalized<'a> {
-        let mut out = Normalized {
-            text,
-            chars: Vec::with_capacity(text.len()),
-            starts: Vec::with_capacity(text.len()),
-        };
+        // Written by index into buffers as long as the text (each kept character uses
+        // at least one byte), not pushed: no capacity check or growth call per character.
+        let mut chars = vec!['\0'; text.len()];
+        let mut starts = vec![0; text.len()];
+        let mut kept = 0;
         // The last character kept: a space after a space or at the start is not kept
         // (a run of space is one space; `end_of` finds where it ends).
         let mut last = ' ';
@@ -144,14 +144,21 @@ impl<'a> Normalized<'a> {
                 continue;
             }
             last = folded;
-            out.chars.push(folded);
-            out.starts.push(start);
+            if let (Some(c), Some(s)) = (chars.get_mut(kept), starts.get_mut(kept)) {
+                (*c, *s) = (folded, start);
+                kept += 1;
+            }
         }
-        if out.chars.last() == Some(&' ') {
-            out.chars.pop();
-            out.starts.pop();
+        if last == ' ' {
+            kept = kept.saturating_sub(1);
         }
-        out
+        chars.truncate(kept);
+        starts.truncate(kept);
+        Normalized {
+            text,
+            chars,
+            starts,
+        }
     }
 
     /// The byte offset where folded character `i` ends in the original: after its
