@@ -1,5 +1,5 @@
-//! Field access on JS objects for the reader: interned field names, a one-call copy of
-//! string fields into wasm memory, and a summary of a plain object's field names.
+//! Field access on JS objects for the field-by-field reader (`read.rs`): interned field
+//! names and a summary of a plain object's field names.
 
 use std::cell::RefCell;
 
@@ -47,47 +47,6 @@ extern "C" {
     /// -1: not an object (or an array); -2: an object without a summary; else the
     /// summary of its field names ([`name_bit`] of each).
     pub(super) fn field_summary(value: &JsValue) -> f64;
-    #[wasm_bindgen(js_name = stringField)]
-    fn string_field(object: &JsValue, key: &JsValue, target: &mut [u8]) -> f64;
-    #[wasm_bindgen(js_name = pendingString)]
-    fn pending_string(target: &mut [u8]) -> f64;
-}
-
-thread_local! {
-    /// Where [`string_field`] writes; kept between reads so that it is allocated (and
-    /// zeroed) once, not per string.
-    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-}
-
-/// What a string field holds, read in one call to JS.
-pub(super) enum StringField {
-    Absent,
-    Text(String),
-    /// Present but not a string.
-    Other,
-    /// Present, but the engine's encoder gave no UTF-8 (it never does).
-    NotUtf8,
-}
-
-/// `object[name]` as a string, copied into wasm memory by [`string_field`].
-pub(super) fn read_string_field(object: &JsValue, name: &'static str) -> StringField {
-    // Taken out, not borrowed, while JS runs: a getter may call back into the module.
-    let mut scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
-    let mut written = with_key(name, |key| string_field(object, key, &mut scratch));
-    if written <= -3.0 {
-        scratch.resize((-3.0 - written) as usize, 0);
-        written = pending_string(&mut scratch);
-    }
-    let field = match written {
-        -1.0 => StringField::Absent,
-        -2.0 => StringField::Other,
-        n => match scratch.get(..n as usize).map(std::str::from_utf8) {
-            Some(Ok(text)) => StringField::Text(text.to_owned()),
-            _ => StringField::NotUtf8,
-        },
-    };
-    SCRATCH.with(|s| *s.borrow_mut() = scratch);
-    field
 }
 
 /// One of 48 bits, picked by `name`'s length and its first, middle and last bytes

@@ -177,13 +177,10 @@ class Walk {
     if (!isObject(value)) return this.other(value);
     this.tape.push(OBJECT);
     this.scalars(value, ["answer"]);
-    for (const [names, item] of [
-      [["sources"], this.source],
-      [["citations"], this.citation],
-    ]) {
-      const list = this.field(value, names);
-      if (list !== undefined) this.list(list, item);
-    }
+    const sources = this.field(value, ["sources"]);
+    if (sources !== undefined) this.list(sources, this.source);
+    const citations = this.field(value, ["citations"]);
+    if (citations !== undefined) this.list(citations, this.citation);
     this.scalars(
       value,
       ["question", "query"],

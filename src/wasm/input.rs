@@ -10,7 +10,7 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 use super::errors::invalid;
-use super::read::item_path;
+use super::read::{count_of, item_path};
 use crate::model::{
     DeclaredCitation, Finding, FindingCode, Input, LineRange, Loose, LooseValue, Severity, Source,
     SourceRef, Span,
@@ -168,12 +168,12 @@ impl Fields<'_> {
     fn count(&self, tape: &mut Tape, names: &[&'static str]) -> Result<Option<u32>, JsValue> {
         match tape.field(names) {
             None => Ok(None),
-            Some((_, Value::Number(n)))
-                if n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&n) =>
-            {
-                Ok(Some(n as u32))
+            Some((name, value)) => match value {
+                Value::Number(n) => count_of(n),
+                _ => None,
             }
-            Some((name, other)) => Err(self.error(name, "a non-negative integer", &other)),
+            .map(Some)
+            .ok_or_else(|| self.error(name, "a non-negative integer", &value)),
         }
     }
 }
@@ -191,19 +191,16 @@ fn loose<T>(
     })
 }
 
-/// The items of a list value, each with its path; `not_a_list` is the error otherwise.
+/// The `length` items of a list that follow on the tape, each read with its path.
 fn items<T>(
     tape: &mut Tape,
+    length: usize,
     path: &str,
-    not_a_list: impl FnOnce(&Value) -> JsValue,
     mut item: impl FnMut(&mut Tape, &str) -> Result<T, JsValue>,
 ) -> Result<Vec<T>, JsValue> {
-    match tape.value() {
-        Value::List(length) => (0..length)
-            .map(|i| item(tape, &item_path(path, i)))
-            .collect(),
-        other => Err(not_a_list(&other)),
-    }
+    (0..length)
+        .map(|i| item(tape, &item_path(path, i)))
+        .collect()
 }
 
 /// The error for a value that should have been an object.
@@ -270,28 +267,22 @@ fn list_field<T>(
     name: &'static str,
     item: impl FnMut(&mut Tape, &str) -> Result<T, JsValue>,
 ) -> Result<Option<Vec<T>>, JsValue> {
-    if tape.number() == 0.0 {
+    let Some((name, value)) = tape.field(&[name]) else {
         return Ok(None);
-    }
-    let path = format!("{}.{name}", fields.path);
-    items(
-        tape,
-        &path,
-        |other| fields.error(name, "an array", other),
-        item,
-    )
-    .map(Some)
+    };
+    let Value::List(length) = value else {
+        return Err(fields.error(name, "an array", &value));
+    };
+    items(tape, length, &format!("{}.{name}", fields.path), item).map(Some)
 }
 
 /// An array of sources (`path` names it in errors).
 pub fn read_sources(value: &JsValue, path: &str) -> Result<Vec<Source>, JsValue> {
     let mut tape = Tape::take(|sizes| walk_sources(value, sizes), path)?;
-    items(
-        &mut tape,
-        path,
-        |_| invalid(CODE, path, "expected an array of sources"),
-        read_source,
-    )
+    let Value::List(length) = tape.value() else {
+        return Err(invalid(CODE, path, "expected an array of sources"));
+    };
+    items(&mut tape, length, path, read_source)
 }
 
 /// One retrieved source.

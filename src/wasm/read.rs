@@ -10,7 +10,8 @@ use js_sys::Array;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::errors::invalid;
-use super::fields::{StringField, field_summary, get_field, name_bit, read_string_field};
+use super::fields::{field_summary, get_field, name_bit};
+use super::utf8_of;
 use crate::model::{Options, Policy};
 use crate::offsets::Unit;
 
@@ -93,7 +94,10 @@ impl Obj {
     /// The first of `names` that is present (not `undefined`/`null`), with its name.
     pub fn get(&self, names: &[&'static str]) -> Option<(&'static str, JsValue)> {
         names.iter().find_map(|&name| {
-            if self.known_absent(name) {
+            let known_absent = self
+                .field_summary
+                .is_some_and(|bits| bits & name_bit(name) == 0);
+            if known_absent {
                 return None;
             }
             get_field(&self.value, name)
@@ -104,39 +108,19 @@ impl Obj {
 
     /// A string field (copied in with the engine's UTF-8 encoder).
     pub fn string(&self, names: &[&'static str]) -> Result<Option<String>, JsValue> {
-        for &name in names {
-            match self.string_field(name) {
-                StringField::Absent => continue,
-                StringField::Text(text) => return Ok(Some(text)),
+        self.get(names)
+            .map(|(name, v)| match v.dyn_ref::<js_sys::JsString>() {
                 // The path is made only for an error: most reads have none.
-                StringField::NotUtf8 => {
-                    return Err(invalid(
+                Some(text) => utf8_of(text).ok_or_else(|| {
+                    invalid(
                         self.code,
                         &self.path_of(name),
                         "could not be encoded as UTF-8",
-                    ));
-                }
-                StringField::Other => {
-                    let value = get_field(&self.value, name).unwrap_or(JsValue::UNDEFINED);
-                    return Err(self.error(name, "a string", &value));
-                }
-            }
-        }
-        Ok(None)
-    }
-
-    /// Field `name` as a string, unless the summary says it is absent.
-    fn string_field(&self, name: &'static str) -> StringField {
-        if self.known_absent(name) {
-            return StringField::Absent;
-        }
-        read_string_field(&self.value, name)
-    }
-
-    /// Whether the field summary rules `name` out.
-    fn known_absent(&self, name: &str) -> bool {
-        self.field_summary
-            .is_some_and(|bits| bits & name_bit(name) == 0)
+                    )
+                }),
+                None => Err(self.error(name, "a string", &v)),
+            })
+            .transpose()
     }
 
     /// A number field (`NaN` included: the core decides about it).
@@ -151,8 +135,7 @@ impl Obj {
         self.get(names)
             .map(|(name, v)| {
                 v.as_f64()
-                    .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n))
-                    .map(|n| n as u32)
+                    .and_then(count_of)
                     .ok_or_else(|| self.error(name, "a non-negative integer", &v))
             })
             .transpose()
@@ -210,6 +193,11 @@ impl Obj {
             None => Ok(None),
         }
     }
+}
+
+/// `n` as a count (a non-negative integer up to `u32::MAX`), if it is one.
+pub(super) fn count_of(n: f64) -> Option<u32> {
+    (n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&n)).then_some(n as u32)
 }
 
 /// `path[i]`, without `core::fmt` (every array item gets one; most are never shown).

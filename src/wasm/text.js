@@ -6,36 +6,6 @@ export function encodeInto(text, target) {
   return encoder.encodeInto(text, target).written;
 }
 
-// String field `key` of `object` copied into `target` (wasm memory) as UTF-8, in one
-// call instead of a lookup, type checks, a length and a copy. Returns the bytes
-// written; -1 if the field is absent (undefined, null, or its getter threw); -2 if it is
-// not a string; -3 - n if `target` is too small (n bytes suffice): the string is kept
-// for `pendingString`, so that a getter runs once.
-let pending = "";
-
-export function stringField(object, key, target) {
-  let value;
-  try {
-    value = object[key];
-  } catch {
-    return -1;
-  }
-  if (value === undefined || value === null) return -1;
-  if (typeof value !== "string") return -2;
-  if (value.length * 3 > target.length) {
-    pending = value;
-    return -3 - value.length * 3;
-  }
-  return encoder.encodeInto(value, target).written;
-}
-
-// The string `stringField` found too long for its target, copied into a larger one.
-export function pendingString(target) {
-  const written = encoder.encodeInto(pending, target).written;
-  pending = "";
-  return written;
-}
-
 // Whether `text` ends with the first half of a surrogate pair (a stream delta cut there).
 export function endsInHighSurrogate(text) {
   const last = text.charCodeAt(text.length - 1);
