@@ -61,59 +61,37 @@ impl BitPattern {
     /// Runs the columns of `text`. `anchored`: the alignment must start at text position
     /// 0 (the top row grows by one per column) instead of anywhere (top row all zero).
     /// Calls `column(j, score)` with the edit distance of the whole pattern ending
-    /// after text character `j`; stops when it returns false.
+    /// after text character `j`; stops when it returns false. Patterns of up to three
+    /// blocks (nearly every quote) keep their vectors in arrays of that length, so they
+    /// live in registers and the block loop is unrolled; longer ones in vectors.
     fn run(&self, text: &[char], anchored: bool, column: impl FnMut(usize, usize) -> bool) {
         match self.blocks {
-            1 => self.run_fixed::<1>(text, anchored, column),
-            2 => self.run_fixed::<2>(text, anchored, column),
-            3 => self.run_fixed::<3>(text, anchored, column),
-            _ => self.run_blocks(text, anchored, column),
+            1 => self.run_in([(!0, 0); 1], text, anchored, column),
+            2 => self.run_in([(!0, 0); 2], text, anchored, column),
+            3 => self.run_in([(!0, 0); 3], text, anchored, column),
+            n => self.run_in(vec![(!0, 0); n], text, anchored, column),
         }
     }
 
-    /// [`run`](Self::run) for patterns of any length, one 64-row block after another.
-    fn run_blocks(
+    /// [`run`](Self::run) with the vertical +1 and −1 deltas of each block held in
+    /// `deltas` (one pair of words per block, starting all +1 and all 0).
+    fn run_in(
         &self,
+        mut deltas: impl AsMut<[(u64, u64)]>,
         text: &[char],
         anchored: bool,
         mut column: impl FnMut(usize, usize) -> bool,
     ) {
-        let mut plus = vec![!0u64; self.blocks]; // vertical +1 deltas
-        let mut minus = vec![0u64; self.blocks]; // vertical -1 deltas
-        let last_bit = (self.len - 1) % 64;
-        let mut score = self.len as isize;
-        for (j, c) in text.iter().enumerate() {
-            let eqs = self.masks(*c);
-            let mut carry: i32 = if anchored { 1 } else { 0 };
-            for b in 0..self.blocks {
-                let out_bit = if b + 1 == self.blocks { last_bit } else { 63 };
-                carry = advance_block(&mut plus[b], &mut minus[b], eqs[b], carry, out_bit);
-            }
-            score += carry as isize;
-            if !column(j, score.max(0) as usize) {
-                return;
-            }
-        }
-    }
-
-    /// [`run_blocks`](Self::run_blocks) for patterns of exactly `N` blocks (quotes up to
-    /// 64 × `N` characters, nearly all): the vectors live in registers, the block loop
-    /// is unrolled, nothing is allocated.
-    fn run_fixed<const N: usize>(
-        &self,
-        text: &[char],
-        anchored: bool,
-        mut column: impl FnMut(usize, usize) -> bool,
-    ) {
-        let (mut plus, mut minus) = ([!0u64; N], [0u64; N]);
+        let deltas = deltas.as_mut();
+        let blocks = deltas.len();
         let last_bit = (self.len - 1) % 64;
         let mut score = self.len as isize;
         for (j, &c) in text.iter().enumerate() {
             let eqs = self.masks(c);
             let mut carry = i32::from(anchored);
-            for b in 0..N {
-                let out_bit = if b + 1 == N { last_bit } else { 63 };
-                carry = advance_block(&mut plus[b], &mut minus[b], eqs[b], carry, out_bit);
+            for (b, (plus, minus)) in deltas.iter_mut().enumerate() {
+                let out_bit = if b + 1 == blocks { last_bit } else { 63 };
+                carry = advance_block(plus, minus, eqs[b], carry, out_bit);
             }
             score += carry as isize;
             if !column(j, score.max(0) as usize) {
