@@ -22,6 +22,10 @@ test("formatContext numbers sources and cuts texts at code points (spec 002)", (
   assert.equal(context, `[1] Litecoin was created (Source: history.md)\n\n[2] ${"😀".repeat(20)} (Source: Untitled)`);
   assert.equal(cp.formatContext([{ text: "x".repeat(900) }]).length, "[1] ".length + 500 + " (Source: Untitled)".length);
   assert.throws(() => cp.formatContext([], { maxChars: -1 }), (e) => e.code === "invalid_option");
+  // Source lists are read like validate's sources, with the path of a bad one.
+  assert.throws(() => cp.formatContext("not a list"), { code: "invalid_input", message: /^sources: expected an array of sources/ });
+  assert.throws(() => cp.formatContext([{ text: "ok" }, { text: 5 }]), { code: "invalid_input", message: /^sources\[1\]\.text: expected a string, got number/ });
+  assert.throws(() => cp.formatContext([{ text: "ok" }, 7]), { code: "invalid_input", message: /^sources\[1\]: expected an object, got number/ });
 });
 
 test("the specs' example outputs validate against citationSchema, and broken ones do not", () => {
