@@ -237,8 +237,9 @@ fn is_abbreviation(before: &str) -> bool {
     if word.chars().count() > LONGEST {
         return false;
     }
-    let word = word.to_ascii_lowercase();
-    ABBREVIATIONS.contains(&word.as_str())
+    ABBREVIATIONS
+        .iter()
+        .any(|abbreviation| abbreviation.eq_ignore_ascii_case(word))
         || (word.len() == 1 && word.chars().all(|c| c.is_ascii_alphabetic()))
 }
 

@@ -289,11 +289,15 @@ fn candidate_windows(
     merged
 }
 
-/// Calls `hit(position, piece)` for every text position where piece `piece` of the
-/// `pieces` consecutive `piece_len`-character pieces of `pattern` occurs, in text order.
-/// One pass over the text with a rolling hash of the last `piece_len` characters (all
-/// pieces have that length); a hash equal to a piece's is confirmed by comparing the
-/// characters.
+/// Calls `hit(position, piece)` once for every text position where piece `piece` of the
+/// `pieces` consecutive `piece_len`-character pieces of `pattern` occurs (in no
+/// particular order).
+///
+/// Every occurrence of a piece contains a `q`-gram that starts at a multiple of
+/// `piece_len − q + 1`, so only those text positions are looked at: the `q`-gram there
+/// is looked up among the pieces' `q`-grams, and each piece holding it at offset `j`
+/// is compared with the text `j` characters earlier. An occurrence has exactly one such
+/// position inside it, so it is reported once.
 fn piece_hits(
     pattern: &[char],
     piece_len: usize,
@@ -307,37 +311,48 @@ fn piece_hits(
             h.wrapping_mul(BASE).wrapping_add(u64::from(c))
         })
     };
+    let q = piece_len.div_ceil(2).min(6);
+    let stride = piece_len - q + 1;
     let piece = |i: usize| &pattern[i * piece_len..(i + 1) * piece_len];
-    let mut wanted: Vec<u64> = (0..pieces).map(|i| hash(piece(i))).collect();
-    wanted.sort_unstable();
-    // A 1,024-bit summary of the wanted hashes' top ten bits: nearly every position
-    // fails this test and skips the binary search.
-    let mut summary = [0u64; 16];
-    for &h in &wanted {
-        summary[(h >> 60) as usize] |= 1 << ((h >> 54) & 63);
+    // Every q-gram inside a piece, by pattern position, in an open-addressing table
+    // (slot: 1 + pattern position, 0 empty) of at least twice as many slots.
+    let starts = (0..pieces).flat_map(|i| i * piece_len..i * piece_len + stride);
+    let mut gram_hash = vec![0u64; pattern.len()];
+    let bits = (2 * pieces * stride)
+        .next_power_of_two()
+        .trailing_zeros()
+        .max(1);
+    let mask = (1usize << bits) - 1;
+    // Fibonacci hashing: short q-grams hash to small numbers, the multiply spreads them.
+    let slot_of = |h: u64| (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize;
+    let mut slots = vec![0u32; mask + 1];
+    for at in starts {
+        let h = hash(&pattern[at..at + q]);
+        gram_hash[at] = h;
+        let mut slot = slot_of(h);
+        while slots[slot] != 0 {
+            slot = (slot + 1) & mask;
+        }
+        slots[slot] = at as u32 + 1;
     }
-    let drop_factor = (1..piece_len).fold(1u64, |f, _| f.wrapping_mul(BASE));
-    if text.len() < piece_len {
+    let Some(last_sample) = text.len().checked_sub(q) else {
         return;
-    }
-    let mut rolling = hash(&text[..piece_len]);
-    for start in 0..=text.len() - piece_len {
-        if start > 0 {
-            let out = u64::from(text[start - 1]).wrapping_mul(drop_factor);
-            let new = u64::from(text[start + piece_len - 1]);
-            rolling = rolling
-                .wrapping_sub(out)
-                .wrapping_mul(BASE)
-                .wrapping_add(new);
-        }
-        if summary[(rolling >> 60) as usize] & 1 << ((rolling >> 54) & 63) == 0
-            || wanted.binary_search(&rolling).is_err()
-        {
-            continue;
-        }
-        let window = &text[start..start + piece_len];
-        for i in (0..pieces).filter(|&i| piece(i) == window) {
-            hit(start, i);
+    };
+    for sample in (0..=last_sample).step_by(stride) {
+        let h = hash(&text[sample..sample + q]);
+        let mut slot = slot_of(h);
+        while let Some(at) = slots[slot].checked_sub(1).map(|at| at as usize) {
+            slot = (slot + 1) & mask;
+            if gram_hash[at] != h {
+                continue;
+            }
+            let (i, offset) = (at / piece_len, at % piece_len);
+            let Some(start) = sample.checked_sub(offset) else {
+                continue;
+            };
+            if text.get(start..start + piece_len) == Some(piece(i)) {
+                hit(start, i);
+            }
         }
     }
 }
@@ -462,6 +477,7 @@ mod tests {
             piece_hits(&pattern, piece_len, pieces, &text, |at, i| {
                 hits.push((at, i))
             });
+            hits.sort_unstable();
             assert_eq!(hits, expected);
         }
     }
