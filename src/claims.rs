@@ -50,11 +50,11 @@ pub fn paragraph_final_cited(claims: &[Claim]) -> Vec<bool> {
 }
 
 /// Words that end with a period without ending a sentence (compared lower-case).
-const ABBREVIATIONS: &[&str] = &[
-    "e.g", "i.e", "etc", "vs", "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "fig", "no",
-    "al", "approx", "ca", "cf", "inc", "ltd", "co", "corp", "dept", "est", "jan", "feb", "mar",
-    "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "u.s", "u.k", "u.n", "e.u",
-    "p", "pp", "vol", "ed", "eds", "op", "ph.d",
+const ABBREVIATIONS: &[&[u8]] = &[
+    b"e.g", b"i.e", b"etc", b"vs", b"dr", b"mr", b"mrs", b"ms", b"prof", b"st", b"jr", b"sr",
+    b"fig", b"no", b"al", b"approx", b"ca", b"cf", b"inc", b"ltd", b"co", b"corp", b"dept", b"est",
+    b"jan", b"feb", b"mar", b"apr", b"jun", b"jul", b"aug", b"sep", b"sept", b"oct", b"nov",
+    b"dec", b"u.s", b"u.k", b"u.n", b"e.u", b"p", b"pp", b"vol", b"ed", b"eds", b"op", b"ph.d",
 ];
 
 /// The first bytes of sentence terminators: `.`, `!`, `?` and the lead bytes of `。`
@@ -234,12 +234,15 @@ fn is_abbreviation(before: &str) -> bool {
         .last()
         .map_or(before.len(), |(at, _)| at);
     let word = &before[word_start..];
-    if word.chars().count() > LONGEST {
+    // Lower-cased on the stack: every abbreviation is ASCII and at most `LONGEST` bytes,
+    // so a longer word is none.
+    let mut lowered = [0u8; LONGEST];
+    let Some(lowered) = lowered.get_mut(..word.len()) else {
         return false;
-    }
-    ABBREVIATIONS
-        .iter()
-        .any(|abbreviation| abbreviation.eq_ignore_ascii_case(word))
+    };
+    lowered.copy_from_slice(word.as_bytes());
+    lowered.make_ascii_lowercase();
+    ABBREVIATIONS.contains(&&*lowered)
         || (word.len() == 1 && word.chars().all(|c| c.is_ascii_alphabetic()))
 }
 
