@@ -81,9 +81,11 @@ impl Rewriter {
         marker: &Marker<'_>,
         fate: &MarkerFate,
     ) -> Option<Span> {
-        let kept: Vec<usize> = fate.refs.iter().filter_map(|(_, p)| *p).collect();
-        let all_valid = kept.len() == fate.refs.len() && !fate.refs.is_empty();
-        let keep = self.flag || !kept.is_empty();
+        // The positions of the retrieved sources the refs resolved to.
+        let kept = || fate.refs.iter().filter_map(|(_, p)| *p);
+        let kept_count = kept().count();
+        let all_valid = kept_count == fate.refs.len() && !fate.refs.is_empty();
+        let keep = self.flag || kept_count > 0;
         let start = marker.span.start.max(self.last);
         let mut before = &answer[self.last..start];
         let mut skip_after = 0;
@@ -102,7 +104,7 @@ impl Rewriter {
             return None;
         }
         if self.renumbering {
-            for &p in &kept {
+            for p in kept() {
                 if self.new_labels[p] == 0 {
                     self.new_labels[p] = self.next_label;
                     self.next_label += 1;
@@ -112,8 +114,8 @@ impl Rewriter {
         let labels: Vec<String> = if self.flag {
             fate.refs.iter().map(|(label, _)| label.clone()).collect()
         } else {
-            kept.iter()
-                .map(|&p| {
+            kept()
+                .map(|p| {
                     if self.renumbering {
                         self.new_labels[p]
                     } else {
@@ -132,18 +134,18 @@ impl Rewriter {
             relabel(marker, &labels)
         };
         self.close_text_segment();
-        let first = kept.first().map(|&p| (p, &sources[p]));
+        let chip = Span::new(self.out.len(), self.out.len() + text.len());
+        self.out.push_str(&text);
+        self.text_start = self.out.len();
+        let first = kept().next().map(|p| (p, &sources[p]));
         self.segments.push(Segment::Cite {
-            label: text.clone(),
+            label: text,
             refs: labels,
             source_index: first.map(|(p, s)| label_of(s, p)),
             title: first.and_then(|(_, s)| s.title.clone()),
             url: first.and_then(|(_, s)| s.url.clone()),
             valid: all_valid,
         });
-        let chip = Span::new(self.out.len(), self.out.len() + text.len());
-        self.out.push_str(&text);
-        self.text_start = self.out.len();
         Some(chip)
     }
 

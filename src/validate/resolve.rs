@@ -2,6 +2,7 @@
 //! retrieved set: labels, ids, chunk and doc ids, titles, chapter + section.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
 use crate::model::{
     DeclaredCitation, Finding, FindingCode, Loose, Marker, MarkerKind, Refs, Severity, Source,
@@ -248,19 +249,21 @@ pub struct Use {
 
 /// The uses of the answer's markers, one per ref, in text order.
 pub fn marker_uses(markers: &[Marker<'_>], index: &SourceIndex<'_>, answer: &str) -> Vec<Use> {
-    let mut uses = Vec::new();
-    let mut previous: Option<(usize, Vec<String>)> = None; // (end, labels) of the last marker
+    let mut uses: Vec<Use> = Vec::new();
+    // The end of the last marker and the range of its uses in `uses`.
+    let mut previous: Option<(usize, Range<usize>)> = None;
     for (mi, marker) in markers.iter().enumerate() {
-        let mut labels: Vec<String> = Vec::new();
-        let resolved = index.resolve_marker(marker);
+        let first_use = uses.len();
         let adjacent = previous
-            .as_ref()
             .filter(|(end, _)| answer[*end..marker.span.start].trim().is_empty())
-            .map(|(_, labels)| labels.clone())
-            .unwrap_or_default();
-        for (label, resolved) in resolved {
+            .map_or(0..0, |(_, uses)| uses);
+        for (label, resolved) in index.resolve_marker(marker) {
             let mut findings = Vec::new();
-            if labels.contains(&label) || adjacent.contains(&label) {
+            let repeated = uses[first_use..]
+                .iter()
+                .chain(&uses[adjacent.clone()])
+                .any(|earlier| earlier.label == label);
+            if repeated {
                 findings.push(Finding {
                     code: FindingCode::DuplicateMarker,
                     severity: Severity::Warning,
@@ -269,7 +272,6 @@ pub fn marker_uses(markers: &[Marker<'_>], index: &SourceIndex<'_>, answer: &str
                     span: Some(marker.span),
                 });
             }
-            labels.push(label.clone());
             uses.push(Use {
                 label,
                 resolved,
@@ -280,7 +282,7 @@ pub fn marker_uses(markers: &[Marker<'_>], index: &SourceIndex<'_>, answer: &str
                 findings,
             });
         }
-        previous = Some((marker.span.end, labels));
+        previous = Some((marker.span.end, first_use..uses.len()));
     }
     uses
 }
