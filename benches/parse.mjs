@@ -3,6 +3,9 @@
 //
 //   node benches/parse.mjs            (needs pkg/node: node scripts/build-pkg.mjs node)
 //   node benches/parse.mjs --no-native
+//
+// The last wasm row is not a parser: it copies each answer into a buffer with
+// `TextEncoder.encodeInto` and nothing else — the least any parser in wasm pays.
 import { execFileSync } from "node:child_process";
 import { cpus } from "node:os";
 import { citeproof, dataset, root } from "./common.mjs";
@@ -20,11 +23,20 @@ function naiveParse(text) {
   return out;
 }
 
+/**
+ * The floor of any parser in wasm: copying the answer into the module's memory as UTF-8
+ * (what the binding does first), with no scanning and no objects built.
+ */
+const encoder = new TextEncoder();
+const copyTarget = new Uint8Array(3 * Math.max(...answers.map((a) => a.length)));
+const copyOnly = (a) => ({ length: encoder.encodeInto(a, copyTarget).written });
+
 const parser = new CitationParser();
 const contenders = {
   "naive JS regex": (a) => naiveParse(a),
   "citeproof wasm parseCitations": (a) => parseCitations(a),
   "citeproof wasm CitationParser": (a) => parser.parse(a),
+  "floor: the UTF-8 copy into wasm alone (encodeInto)": copyOnly,
 };
 
 /** Seconds per pass over all answers: the median of rounds of ≥ 200 ms, interleaved. */

@@ -138,6 +138,38 @@ test("fields are read from plain objects, null-prototype objects and class insta
   assert.throws(() => validate({ ...plain, sources: [{ text: 5 }] }), { code: "invalid_input", message: /^input\.sources\[0\]\.text: expected a string, got number/ });
 });
 
+test("a source's fields are read under each of their names, the first present one winning", () => {
+  const answer = "Water boils at 100 °C [1].";
+  const cite = (source) => validate({ answer, sources: [source], citations: [{ source: 1, quote: "boils at 100" }] }, { policy: "flag" });
+  const text = "Water boils at 100 °C.";
+  for (const name of ["text", "content", "excerpt", "page_content"]) {
+    const report = cite({ [name]: text, title: "T" });
+    assert.equal(report.citations[0].quote?.match, "exact", name);
+  }
+  for (const name of ["title", "doc_title", "section_title"]) {
+    assert.equal(cite({ text, [name]: "The title" }).segments[1].title, "The title", name);
+  }
+  // The first name present wins; null counts as absent; a getter that throws reads as
+  // absent and the next name is tried.
+  assert.equal(cite({ text, title: "first", doc_title: "second" }).segments[1].title, "first");
+  assert.equal(cite({ text, title: null, doc_title: "second", section_title: "third" }).segments[1].title, "second");
+  const throwing = {
+    get text() {
+      throw new Error("not loaded");
+    },
+    content: text,
+    get title() {
+      throw new Error("no title");
+    },
+    section_title: "third",
+  };
+  const report = cite(throwing);
+  assert.equal(report.citations[0].quote?.match, "exact");
+  assert.equal(report.segments[1].title, "third");
+  // A wrong type under a later name is an error with that name in its path.
+  assert.throws(() => cite({ text: undefined, content: 7 }), { code: "invalid_input", message: /^input\.sources\[0\]\.content: expected a string, got number/ });
+});
+
 test("a getter that throws reads as absent; a getter that calls validate again works", () => {
   const throwing = {
     sources: [{ text: "Water boils at 100 °C." }],
