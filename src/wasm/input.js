@@ -197,25 +197,76 @@ class Walk {
     }
   }
 
+  // Like `source`: names read at their own sites, in the order `field` tries them.
   citation(value) {
     if (typeof value === "number") return this.tape.push(NUMBER, value);
     if (!isObject(value)) return this.other(value);
     this.tape.push(OBJECT);
-    this.scalars(value, ["source", "index"], ["docId", "doc_id"], ["chunkId", "chunk_id"], ["quote", "snippet", "cited_text"]);
+    let v;
+    try { v = value.source; } catch { v = undefined; }
+    if (present(v)) this.put(1, v);
+    else {
+      try { v = value.index; } catch { v = undefined; }
+      this.put(present(v) ? 2 : 0, v);
+    }
+    try { v = value.docId; } catch { v = undefined; }
+    if (present(v)) this.put(1, v);
+    else {
+      try { v = value.doc_id; } catch { v = undefined; }
+      this.put(present(v) ? 2 : 0, v);
+    }
+    try { v = value.chunkId; } catch { v = undefined; }
+    if (present(v)) this.put(1, v);
+    else {
+      try { v = value.chunk_id; } catch { v = undefined; }
+      this.put(present(v) ? 2 : 0, v);
+    }
+    try { v = value.quote; } catch { v = undefined; }
+    if (present(v)) this.put(1, v);
+    else {
+      try { v = value.snippet; } catch { v = undefined; }
+      if (present(v)) this.put(2, v);
+      else {
+        try { v = value.cited_text; } catch { v = undefined; }
+        this.put(present(v) ? 3 : 0, v);
+      }
+    }
     const range = this.field(value, ["lineRange", "line_range"]);
     if (Array.isArray(range) && range.length === 2 && typeof range[0] === "number" && typeof range[1] === "number") {
       this.tape.push(PAIR, typeCode(range), range[0], range[1]);
     } else if (range !== undefined) {
       this.scalar(range);
     }
-    this.scalars(
-      value,
-      ["evidenceIdx", "evidence_idx"],
-      ["alignmentScore", "alignment_score"],
-      ["spanInAnswer", "span_in_answer"],
-      ["relevance", "relevance_score"],
-      ["claim", "claim_text"],
-    );
+    try { v = value.evidenceIdx; } catch { v = undefined; }
+    if (present(v)) this.put(1, v);
+    else {
+      try { v = value.evidence_idx; } catch { v = undefined; }
+      this.put(present(v) ? 2 : 0, v);
+    }
+    try { v = value.alignmentScore; } catch { v = undefined; }
+    if (present(v)) this.put(1, v);
+    else {
+      try { v = value.alignment_score; } catch { v = undefined; }
+      this.put(present(v) ? 2 : 0, v);
+    }
+    try { v = value.spanInAnswer; } catch { v = undefined; }
+    if (present(v)) this.put(1, v);
+    else {
+      try { v = value.span_in_answer; } catch { v = undefined; }
+      this.put(present(v) ? 2 : 0, v);
+    }
+    try { v = value.relevance; } catch { v = undefined; }
+    if (present(v)) this.put(1, v);
+    else {
+      try { v = value.relevance_score; } catch { v = undefined; }
+      this.put(present(v) ? 2 : 0, v);
+    }
+    try { v = value.claim; } catch { v = undefined; }
+    if (present(v)) this.put(1, v);
+    else {
+      try { v = value.claim_text; } catch { v = undefined; }
+      this.put(present(v) ? 2 : 0, v);
+    }
     const span = this.field(value, ["span"]);
     if (span !== undefined) {
       let start;

@@ -138,7 +138,7 @@ test("fields are read from plain objects, null-prototype objects and class insta
   assert.throws(() => validate({ ...plain, sources: [{ text: 5 }] }), { code: "invalid_input", message: /^input\.sources\[0\]\.text: expected a string, got number/ });
 });
 
-test("a source's fields are read under each of their names, the first present one winning", () => {
+test("a source's and a citation's fields are read under each of their names, the first present one winning", () => {
   const answer = "Water boils at 100 °C [1].";
   const cite = (source) => validate({ answer, sources: [source], citations: [{ source: 1, quote: "boils at 100" }] }, { policy: "flag" });
   const text = "Water boils at 100 °C.";
@@ -168,6 +168,24 @@ test("a source's fields are read under each of their names, the first present on
   assert.equal(report.segments[1].title, "third");
   // A wrong type under a later name is an error with that name in its path.
   assert.throws(() => cite({ text: undefined, content: 7 }), { code: "invalid_input", message: /^input\.sources\[0\]\.content: expected a string, got number/ });
+  // A declared citation's fields likewise.
+  const declare = (citation) => validate({ answer, sources: [{ text }], citations: [citation] }).citations[0];
+  for (const [source, quote] of [["source", "quote"], ["index", "snippet"], ["source", "cited_text"]]) {
+    const citation = declare({ [source]: 1, [quote]: "boils at 100" });
+    assert.equal(citation.sourceIndex, 1, source);
+    assert.equal(citation.quote?.match, "exact", quote);
+  }
+  const lazy = {
+    get source() {
+      throw new Error("not yet");
+    },
+    index: 1,
+    quote: null,
+    snippet: "boils at 100",
+  };
+  assert.equal(declare(lazy).quote?.match, "exact");
+  // A citation's bad field is a finding (spec 004), named by its first name.
+  assert.match(declare({ index: 1, cited_text: 3 }).errors[0].message, /^quote: expected a string, got number/);
 });
 
 test("a getter that throws reads as absent; a getter that calls validate again works", () => {
