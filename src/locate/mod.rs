@@ -20,7 +20,6 @@
 
 mod myers;
 
-use crate::byteset::ByteSet;
 use crate::casefold::fold_case;
 use crate::model::{MatchKind, QuoteLocation, Span};
 use myers::BitPattern;
@@ -60,23 +59,19 @@ pub fn locate_quote(quote: &str, source: &str, max_edit_ratio: f64) -> QuoteLoca
 
 /// The first occurrence of `needle` in `haystack`, like `str::find`, without Two-Way's
 /// set-up cost per call (a quote is searched once). Candidates are the positions of the
-/// needle's first byte (found sixteen bytes at a time) whose second byte matches too;
-/// if comparing them has cost more than a few passes over the haystack (a repetitive
-/// text), the rest is left to `str::find`, so the worst case stays linear.
+/// needle's first byte whose second byte matches too; if comparing them has cost more
+/// than a few passes over the haystack (a repetitive text), the rest is left to
+/// `str::find`, so the worst case stays linear.
 fn find_exact(haystack: &str, needle: &str) -> Option<usize> {
     let (hay, pattern) = (haystack.as_bytes(), needle.as_bytes());
     let (Some(&first), Some(&second)) = (pattern.first(), pattern.get(1)) else {
         return haystack.find(needle);
     };
     let last_start = hay.len().checked_sub(pattern.len())?;
-    let first_byte = ByteSet::new([first]);
     let mut budget = 4 * hay.len() + 256;
     let mut at = 0;
     while at <= last_start {
-        at = first_byte.find(hay, at, last_start + 1);
-        if at > last_start {
-            return None;
-        }
+        at += hay[at..=last_start].iter().position(|&b| b == first)?;
         if hay[at + 1] == second {
             if hay[at..at + pattern.len()] == *pattern {
                 return Some(at);
