@@ -8,7 +8,8 @@
 // Prints, per runtime, the median and worst of: instantiate (compile + instantiate + the
 // glue's start-up, `initSync` / `await init`; the compile part alone in brackets), and
 // the first `validate` call after it (V8 compiles functions lazily, on first call).
-// V8 compiles on background threads too: run it on an otherwise idle machine.
+// V8 compiles on background threads too: run it on an otherwise idle machine. Chromium
+// is measured twice: the synchronous path Node uses, and the asynchronous one.
 import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -40,14 +41,21 @@ if (report.citations.length !== 2) throw new Error("unexpected report");
 console.log(JSON.stringify({ compile: compiled - t0, instantiate: t1 - t0, firstCall: t2 - t1 }));
 `;
 
-/** The page a Chromium sample loads: fetches the bytes, then times init and one call. */
+/**
+ * The page a Chromium sample loads: fetches the bytes, then times init and one call.
+ * `?sync`: `new WebAssembly.Module` + `initSync`, as in Node; otherwise the async path
+ * (`WebAssembly.compile` + `await init`), which also waits for the tasks that resolve
+ * its promises.
+ */
 const PAGE = `<!doctype html><meta charset="utf-8"><body><script type="module">
-import init, { validate } from "./citeproof.js";
+import init, { initSync, validate } from "./citeproof.js";
+const sync = location.search === "?sync";
 const bytes = await (await fetch("./citeproof_bg.wasm")).arrayBuffer();
 const t0 = performance.now();
-const module = await WebAssembly.compile(bytes);
+const module = sync ? new WebAssembly.Module(bytes) : await WebAssembly.compile(bytes);
 const compiled = performance.now();
-await init({ module_or_path: module });
+if (sync) initSync({ module });
+else await init({ module_or_path: module });
 const t1 = performance.now();
 const report = validate(${JSON.stringify(FIRST_CALL_INPUT)});
 const t2 = performance.now();
@@ -72,13 +80,13 @@ function nodeSamples() {
   return samples;
 }
 
-async function chromiumSamples() {
+async function chromiumSamples(query) {
   // A copy of the package directory plus the page, served on 127.0.0.1.
   const dir = tempDir("citeproof-instantiate-");
   cpSync(web, dir, { recursive: true });
   writeFileSync(join(dir, "bench.html"), PAGE);
   const server = await serveStatic(dir);
-  const url = `${server.url}/bench.html`;
+  const url = `${server.url}/bench.html${query}`;
   const browser = await launchChromium();
   const samples = [];
   try {
@@ -105,6 +113,8 @@ const chromiumVersion = execFileSync("/usr/bin/chromium", ["--version"], { encod
 console.log(`${cpus()[0].model} (${cpus().length} cores), Node ${process.version}, ${chromiumVersion}`);
 console.log(`pkg/web/citeproof_bg.wasm: ${size} B; ${SAMPLES} cold samples per runtime (goal: instantiate ≤ 5 ms)`);
 const node = nodeSamples();
-console.log(`Node      instantiate: ${summary(node, "instantiate")} (compile ${summary(node, "compile")}); first validate: ${summary(node, "firstCall")}`);
-const chromium = await chromiumSamples();
-console.log(`Chromium  instantiate: ${summary(chromium, "instantiate")} (compile ${summary(chromium, "compile")}); first validate: ${summary(chromium, "firstCall")}`);
+console.log(`Node            instantiate: ${summary(node, "instantiate")} (compile ${summary(node, "compile")}); first validate: ${summary(node, "firstCall")}`);
+for (const [label, query] of [["Chromium, sync ", "?sync"], ["Chromium, async", ""]]) {
+  const chromium = await chromiumSamples(query);
+  console.log(`${label} instantiate: ${summary(chromium, "instantiate")} (compile ${summary(chromium, "compile")}); first validate: ${summary(chromium, "firstCall")}`);
+}
