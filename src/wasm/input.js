@@ -110,91 +110,68 @@ class Walk {
   // The same reads as `scalars` with the source's field names, written out: each name
   // is read at its own site, whose inline cache stays monomorphic over a request's
   // same-shaped sources (a keyed read over many names is megamorphic: 2.6 µs of a
-  // typical `validate`, BENCHMARKS.md). Names in the order `field` tries them.
+  // typical `validate`, BENCHMARKS.md). Per field, its names in the order `field` tries
+  // them: `at` is the name found (1-based), 0 while none is.
   source(s) {
     if (!isObject(s)) return this.other(s);
     this.tape.push(OBJECT);
     let v;
-    try { v = s.chapter; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = s.chapter_id; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
-    try { v = s.index; } catch { v = undefined; }
-    this.put(present(v) ? 1 : 0, v);
-    try { v = s.id; } catch { v = undefined; }
-    this.put(present(v) ? 1 : 0, v);
-    try { v = s.docId; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = s.doc_id; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
-    try { v = s.chunkId; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = s.chunk_id; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
-    try { v = s.title; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = s.doc_title; } catch { v = undefined; }
-      if (present(v)) this.put(2, v);
-      else {
-        try { v = s.section_title; } catch { v = undefined; }
-        this.put(present(v) ? 3 : 0, v);
-      }
-    }
-    try { v = s.url; } catch { v = undefined; }
-    this.put(present(v) ? 1 : 0, v);
-    try { v = s.slug; } catch { v = undefined; }
-    this.put(present(v) ? 1 : 0, v);
-    try { v = s.payloadId; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = s.payload_id; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
-    try { v = s.chunkType; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = s.chunk_type; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
-    try { v = s.text; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = s.content; } catch { v = undefined; }
-      if (present(v)) this.put(2, v);
-      else {
-        try { v = s.excerpt; } catch { v = undefined; }
-        if (present(v)) this.put(3, v);
-        else {
-          try { v = s.page_content; } catch { v = undefined; }
-          this.put(present(v) ? 4 : 0, v);
-        }
-      }
-    }
-    try { v = s.section; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = s.section_number; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
-    try { v = s.relevance; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = s.relevance_score; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
-    try { v = s.firstLine; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = s.first_line; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
+    let at;
+    at = 0;
+    if (!at) { try { v = s.chapter; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = s.chapter_id; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = s.index; } catch { v = undefined; } if (present(v)) at = 1; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = s.id; } catch { v = undefined; } if (present(v)) at = 1; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = s.docId; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = s.doc_id; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = s.chunkId; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = s.chunk_id; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = s.title; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = s.doc_title; } catch { v = undefined; } if (present(v)) at = 2; }
+    if (!at) { try { v = s.section_title; } catch { v = undefined; } if (present(v)) at = 3; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = s.url; } catch { v = undefined; } if (present(v)) at = 1; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = s.slug; } catch { v = undefined; } if (present(v)) at = 1; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = s.payloadId; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = s.payload_id; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = s.chunkType; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = s.chunk_type; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = s.text; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = s.content; } catch { v = undefined; } if (present(v)) at = 2; }
+    if (!at) { try { v = s.excerpt; } catch { v = undefined; } if (present(v)) at = 3; }
+    if (!at) { try { v = s.page_content; } catch { v = undefined; } if (present(v)) at = 4; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = s.section; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = s.section_number; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = s.relevance; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = s.relevance_score; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = s.firstLine; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = s.first_line; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
   }
 
   // Like `source`: names read at their own sites, in the order `field` tries them.
@@ -203,70 +180,50 @@ class Walk {
     if (!isObject(value)) return this.other(value);
     this.tape.push(OBJECT);
     let v;
-    try { v = value.source; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = value.index; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
-    try { v = value.docId; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = value.doc_id; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
-    try { v = value.chunkId; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = value.chunk_id; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
-    try { v = value.quote; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = value.snippet; } catch { v = undefined; }
-      if (present(v)) this.put(2, v);
-      else {
-        try { v = value.cited_text; } catch { v = undefined; }
-        this.put(present(v) ? 3 : 0, v);
-      }
-    }
+    let at;
+    at = 0;
+    if (!at) { try { v = value.source; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = value.index; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = value.docId; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = value.doc_id; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = value.chunkId; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = value.chunk_id; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = value.quote; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = value.snippet; } catch { v = undefined; } if (present(v)) at = 2; }
+    if (!at) { try { v = value.cited_text; } catch { v = undefined; } if (present(v)) at = 3; }
+    this.put(at, v);
     const range = this.field(value, ["lineRange", "line_range"]);
     if (Array.isArray(range) && range.length === 2 && typeof range[0] === "number" && typeof range[1] === "number") {
       this.tape.push(PAIR, typeCode(range), range[0], range[1]);
     } else if (range !== undefined) {
       this.scalar(range);
     }
-    try { v = value.evidenceIdx; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = value.evidence_idx; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
-    try { v = value.alignmentScore; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = value.alignment_score; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
-    try { v = value.spanInAnswer; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = value.span_in_answer; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
-    try { v = value.relevance; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = value.relevance_score; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
-    try { v = value.claim; } catch { v = undefined; }
-    if (present(v)) this.put(1, v);
-    else {
-      try { v = value.claim_text; } catch { v = undefined; }
-      this.put(present(v) ? 2 : 0, v);
-    }
+    at = 0;
+    if (!at) { try { v = value.evidenceIdx; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = value.evidence_idx; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = value.alignmentScore; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = value.alignment_score; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = value.spanInAnswer; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = value.span_in_answer; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = value.relevance; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = value.relevance_score; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = value.claim; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = value.claim_text; } catch { v = undefined; } if (present(v)) at = 2; }
+    this.put(at, v);
     const span = this.field(value, ["span"]);
     if (span !== undefined) {
       let start;
