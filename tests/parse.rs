@@ -446,3 +446,76 @@ fn kind_names_match_their_serde_spelling_and_all_lists_every_kind_in_order() {
         assert_eq!(kind.name(), serde_name);
     }
 }
+
+// ---- what follows a link, an autolink or markup (issue 21) ----------------------------
+
+#[test]
+fn marker_right_after_a_link_with_a_url_destination() {
+    assert_eq!(
+        found("See [the guide](https://a.example/x)[2]."),
+        vec![("[2]", n(&[2]))]
+    );
+}
+
+#[test]
+fn second_link_marker_after_a_first_one() {
+    assert_eq!(
+        kinds("[[1]](https://a.example)[[2]](https://b.example)"),
+        vec![MarkerKind::Link, MarkerKind::Link]
+    );
+}
+
+#[test]
+fn marker_right_after_an_autolink() {
+    assert_eq!(found("<https://a.example/r>[3]"), vec![("[3]", n(&[3]))]);
+    assert_eq!(found("<me@a.example>[4]"), vec![("[4]", n(&[4]))]);
+}
+
+#[test]
+fn marker_right_after_an_image_or_a_code_span_holding_a_url() {
+    assert_eq!(
+        found("![chart](https://a.example/c.png)[1] `https://x`[2]"),
+        vec![("[1]", n(&[1])), ("[2]", n(&[2]))]
+    );
+}
+
+#[test]
+fn bare_url_still_swallows_a_glued_bracket() {
+    none("see https://a.example/x[1] and www.b.example[2]");
+}
+
+// ---- markup is never shown as text (issue 21, docs/markers.md "Markup") ---------------
+
+#[test]
+fn tag_internals_and_attribute_values_are_not_markers() {
+    assert_eq!(
+        found("<a href=\"[7]\" title='[8]' data-x=[9]>text [1]</a>"),
+        vec![("[1]", n(&[1]))]
+    );
+}
+
+#[test]
+fn script_and_style_content_is_not_a_marker() {
+    assert_eq!(
+        found("<script>x = a[1];</script> <STYLE>p[2] {}</STYLE> ok [3]"),
+        vec![("[3]", n(&[3]))]
+    );
+}
+
+#[test]
+fn comments_instructions_declarations_and_cdata_are_not_markers() {
+    assert_eq!(
+        found(
+            "<!--> [1] <!---> [2] <!-- [3] --> <?php a[4] ?> <!DOCTYPE x[5]> <![CDATA[ [6] ]]> [7]"
+        ),
+        vec![("[1]", n(&[1])), ("[2]", n(&[2])), ("[7]", n(&[7]))]
+    );
+}
+
+#[test]
+fn a_lone_angle_bracket_is_text() {
+    assert_eq!(
+        found("a < b [1] and <3 [2] and <a href=\"x [3]"),
+        vec![("[1]", n(&[1])), ("[2]", n(&[2])), ("[3]", n(&[3]))]
+    );
+}

@@ -284,15 +284,6 @@ pub fn alnum_before(bytes: &[u8], p: usize) -> bool {
     p > 0 && bytes[p - 1].is_ascii_alphanumeric()
 }
 
-/// `<tag` followed by `>`, whitespace or `/`.
-pub fn is_tag(rest: &[u8], tag: &[u8]) -> bool {
-    starts_with_ci(rest, tag)
-        && matches!(
-            rest.get(tag.len()),
-            Some(b'>' | b' ' | b'\t' | b'\n' | b'/')
-        )
-}
-
 /// Labels of all definition lines `[label]: …` outside fenced code.
 pub fn collect_definitions(bytes: &[u8]) -> Vec<&[u8]> {
     let mut labels = Vec::new();

@@ -19,6 +19,7 @@
 //! ```
 
 mod bracket;
+mod html;
 mod markdown;
 mod scanner;
 

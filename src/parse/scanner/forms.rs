@@ -196,7 +196,7 @@ impl<'t> Markers<'_, 't> {
         if p > 0 && bytes[p - 1] == b'!' {
             match self.link_end(p) {
                 Ok(Some(end)) => {
-                    self.pos = end; // an image: `![alt](src)`
+                    self.skip_region(end); // an image: `![alt](src)`
                     return None;
                 }
                 Ok(None) => {}
@@ -218,7 +218,7 @@ impl<'t> Markers<'_, 't> {
         }
         let Some(close) = find_bracket_close(bytes, p + 1) else {
             match self.link_end(p) {
-                Ok(Some(end)) => self.pos = end, // a link whose text holds brackets: `[a [1] b](url)`
+                Ok(Some(end)) => self.skip_region(end), // a link whose text holds brackets: `[a [1] b](url)`
                 Ok(None) => {}
                 Err(NeedMore) => self.wait(p),
             }
@@ -233,7 +233,7 @@ impl<'t> Markers<'_, 't> {
             }
             Some(b'(') => match link_destination_end(bytes, after) {
                 Some(end) => {
-                    self.pos = end;
+                    self.skip_region(end);
                     let refs = bracket::number_list(body)?;
                     return Some(self.marker(p, end, Refs::Numbers(refs), MarkerKind::Link));
                 }
@@ -286,7 +286,7 @@ impl<'t> Markers<'_, 't> {
         let Some(end) = link_destination_end(bytes, inner_close + 2) else {
             return self.need_more_if(self.search_open(inner_close + 3, MAX_DESTINATION));
         };
-        self.pos = end;
+        self.skip_region(end);
         Ok(Some(self.marker(
             p,
             end,

@@ -15,6 +15,7 @@ pub(crate) use state::{Resume, Undecided};
 
 use super::Parser;
 use super::bracket::MAX_BODY;
+use super::html::*;
 use super::markdown::*;
 use crate::byteset::ByteSet;
 use crate::model::{Marker, MarkerKind, Refs, Span};
@@ -45,10 +46,12 @@ pub struct Markers<'p, 't> {
     definitions: Option<Vec<&'t [u8]>>,
     /// `code_fail[n]`: no run of `n` backticks before this position closes a code span.
     code_fail: [usize; CODE_RUNS],
-    /// `</code>`, `</pre>`, `-->` no longer occur after the current position.
-    no_close_code: bool,
-    no_close_pre: bool,
-    no_close_comment: bool,
+    /// `no_closer[c]`: the closer of [`Closer`] `c` (`-->`, `]]>`, …) no longer occurs
+    /// after the current position, so an opener of that kind is text.
+    no_closer: [bool; Closer::COUNT],
+    /// `no_end_tag[v]`: the closing tag of [`Verbatim`] `v` (`</code>`, …) no longer
+    /// occurs after the current position.
+    no_end_tag: [bool; Verbatim::ALL.len()],
     /// Just after the `]` of a bracket that a reference label `[N]` may follow
     /// (anything but a plain numeric marker, DESIGN.md §3).
     label_may_follow: Option<usize>,
@@ -102,11 +105,10 @@ impl<'p, 't> Markers<'p, 't> {
             source_ids,
             definitions: None,
             code_fail: [0; CODE_RUNS],
-            no_close_code: false,
-            no_close_pre: false,
-            no_close_comment: false,
+            no_closer: [false; Closer::COUNT],
+            no_end_tag: [false; Verbatim::ALL.len()],
             label_may_follow: resume.label_may_follow,
-            url_clear_until: 0,
+            url_clear_until: resume.url_clear_until,
             custom: vec![None; parser.patterns.len()],
             open,
             before: resume,
@@ -125,6 +127,7 @@ impl<'p, 't> Markers<'p, 't> {
             pos: self.pos.min(self.bytes.len()),
             at_line_start: self.at_line_start,
             label_may_follow: self.label_may_follow,
+            url_clear_until: self.url_clear_until,
         });
         undecided
     }
@@ -134,6 +137,7 @@ impl<'p, 't> Markers<'p, 't> {
             pos: self.pos,
             at_line_start: self.at_line_start,
             label_may_follow: self.label_may_follow,
+            url_clear_until: self.url_clear_until,
         }
     }
 
@@ -252,8 +256,6 @@ impl<'p, 't> Markers<'p, 't> {
                 self.pos += if is_escape(bytes, p) { 2 } else { 1 };
             }
             b'`' => self.code_span(),
-            // The longest prefix `html` reads before deciding is `<https://`.
-            b'<' if self.open && bytes.len() - p < "<https://".len() => self.wait(p),
             b'<' => self.html(),
             b'C' | b'(' | b'[' | 0xE3 | 0xEF if self.url_covering(p).is_some() => {
                 self.pos = url_end(bytes, p);
@@ -283,7 +285,7 @@ impl<'p, 't> Markers<'p, 't> {
         }
         match code_span_end(self.bytes, p, len) {
             Ok(end) if self.open && end == self.bytes.len() => self.wait(p),
-            Ok(end) => self.pos = end,
+            Ok(end) => self.skip_region(end),
             Err(stop) => {
                 if stop >= self.bytes.len() {
                     self.unclosed(p);
@@ -296,39 +298,64 @@ impl<'p, 't> Markers<'p, 't> {
         }
     }
 
+    /// At a `<`: an autolink, raw HTML (a tag, comment, processing instruction,
+    /// declaration or CDATA) or text; `<code>`, `<pre>`, `<script>` and `<style>` are
+    /// skipped with their content (docs/markers.md, "Markup").
     fn html(&mut self) {
         let bytes = self.bytes;
         let p = self.pos;
-        let rest = &bytes[p..];
-        let closed_at = if rest.starts_with(b"<!--") && !self.no_close_comment {
-            let end = find_ascii_ci(bytes, p + 4, b"-->");
-            self.no_close_comment = end.is_none();
-            end
-        } else if is_tag(rest, b"<code") && !self.no_close_code {
-            let end = find_ascii_ci(bytes, p + 5, b"</code>");
-            self.no_close_code = end.is_none();
-            end
-        } else if is_tag(rest, b"<pre") && !self.no_close_pre {
-            let end = find_ascii_ci(bytes, p + 4, b"</pre>");
-            self.no_close_pre = end.is_none();
-            end
-        } else if starts_with_ci(rest, b"<http://") || starts_with_ci(rest, b"<https://") {
-            let end = url_end(bytes, p + 1);
-            if self.open && end == bytes.len() {
-                return self.wait(p);
-            }
-            return self.pos = if bytes.get(end) == Some(&b'>') {
-                end + 1
-            } else {
-                p + 1
-            };
-        } else {
-            return self.pos = p + 1;
+        let read = match autolink(bytes, p) {
+            Read::No => self.raw_html(p),
+            read => read,
         };
-        if closed_at.is_none() {
+        match read {
+            Read::End(end) => self.skip_region(end),
+            Read::Truncated if self.open => self.wait(p),
+            Read::Truncated | Read::No => self.pos = p + 1,
+        }
+    }
+
+    /// Raw HTML at `p`: its end when it is markup.
+    fn raw_html(&mut self, p: usize) -> Read {
+        let bytes = self.bytes;
+        let rest = &bytes[p..];
+        if let Some((closer, from)) = fixed_closer(rest) {
+            if self.no_closer[closer.index()] {
+                return Read::No;
+            }
+            let end = find_ascii_ci(bytes, p + from, closer.text());
+            self.no_closer[closer.index()] = end.is_none();
+            if end.is_none() {
+                self.unclosed(p);
+            }
+            return end.map_or(Read::No, Read::End);
+        }
+        if rest.get(1) == Some(&b'/') {
+            return closing_tag(bytes, p);
+        }
+        let (read, name_end) = open_tag(bytes, p);
+        let Read::End(tag_end) = read else {
+            return read;
+        };
+        let Some(element) = Verbatim::of(&bytes[p + 1..name_end]) else {
+            return read;
+        };
+        if self.no_end_tag[element.index()] {
+            return read;
+        }
+        let end = find_ascii_ci(bytes, tag_end, element.closer());
+        self.no_end_tag[element.index()] = end.is_none();
+        if end.is_none() {
             self.unclosed(p);
         }
-        self.pos = closed_at.unwrap_or(p + 1);
+        Read::End(end.unwrap_or(tag_end))
+    }
+
+    /// Skips a region that is not prose (markup, a link, a code span) ending at `end`;
+    /// a bare URL found later cannot reach back into it.
+    pub(super) fn skip_region(&mut self, end: usize) {
+        self.pos = end;
+        self.url_clear_until = end;
     }
 
     /// The end of the bare URL covering `p`, if any (a bracket glued to a URL is part of

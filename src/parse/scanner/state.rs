@@ -40,6 +40,9 @@ pub(crate) struct Resume {
     pub pos: usize,
     pub(super) at_line_start: bool,
     pub(super) label_may_follow: Option<usize>,
+    /// No bare URL reaches back before this position (the end of the last link,
+    /// autolink or markup skipped).
+    pub(super) url_clear_until: usize,
 }
 
 impl Resume {
@@ -48,6 +51,7 @@ impl Resume {
         pos: 0,
         at_line_start: true,
         label_may_follow: None,
+        url_clear_until: 0,
     };
 }
 
