@@ -442,8 +442,8 @@ fn blockquoted_fence_is_code() {
 fn kind_names_match_their_serde_spelling_and_all_lists_every_kind_in_order() {
     for (i, kind) in citeproof::MarkerKind::ALL.iter().enumerate() {
         assert_eq!(*kind as usize, i);
-        let serde_name = format!("{:?}", kind).to_lowercase();
-        assert_eq!(kind.name(), serde_name);
+        let serde_name = serde_json::to_string(kind).unwrap();
+        assert_eq!(format!("\"{}\"", kind.name()), serde_name);
     }
 }
 
@@ -517,5 +517,69 @@ fn a_lone_angle_bracket_is_text() {
     assert_eq!(
         found("a < b [1] and <3 [2] and <a href=\"x [3]"),
         vec![("[1]", n(&[1])), ("[2]", n(&[2])), ("[3]", n(&[3]))]
+    );
+}
+
+#[test]
+fn a_run_of_lenticular_openers_is_text_and_the_marker_after_it_is_found() {
+    let text = format!("{}【1】", "【".repeat(1000));
+    assert_eq!(found(&text), vec![("【1】", n(&[1]))]);
+}
+
+#[test]
+fn labeled_word_may_end_in_an_abbreviating_period() {
+    assert_eq!(
+        found("Claim [Ref. 4], more [Refs. 2, 5]."),
+        vec![("[Ref. 4]", n(&[4])), ("[Refs. 2, 5]", n(&[2, 5]))]
+    );
+    none("Claim [Ref.. 4] [e.g. 4]");
+}
+
+#[test]
+fn a_known_source_id_wins_over_the_labeled_reading() {
+    assert_eq!(
+        found_with_ids("[docs2] and [doc2]", &["docs2"]),
+        vec![("[docs2]", Refs::Ids(vec!["docs2"])), ("[doc2]", n(&[2]))]
+    );
+}
+
+// ---- OpenAI's private-use-area citation tokens (issue 21) -----------------------------
+
+#[test]
+fn private_use_tokens_name_their_source_ids() {
+    let text = "Rain falls.\u{E200}cite\u{E202}turn0search0\u{E201} Snow.\u{E200}cite\u{E202}turn0file1\u{E202}L8-L13\u{E201} Both\u{E200}cite\u{E202}turn0search0\u{E202}turn1news2\u{E201}";
+    assert_eq!(
+        found(text),
+        vec![
+            (
+                "\u{E200}cite\u{E202}turn0search0\u{E201}",
+                Refs::Ids(vec!["turn0search0"])
+            ),
+            (
+                "\u{E200}cite\u{E202}turn0file1\u{E202}L8-L13\u{E201}",
+                Refs::Ids(vec!["turn0file1"])
+            ),
+            (
+                "\u{E200}cite\u{E202}turn0search0\u{E202}turn1news2\u{E201}",
+                Refs::Ids(vec!["turn0search0", "turn1news2"])
+            ),
+        ]
+    );
+    assert_eq!(kinds(text), vec![MarkerKind::PrivateUse; 3]);
+}
+
+#[test]
+fn private_use_tokens_of_other_families_or_malformed_are_not_markers() {
+    none(
+        "a\u{E200}navlist\u{E202}turn0search0\u{E201} b\u{E200}cite\u{E201} c\u{E200}cite\u{E202}has space\u{E201} d\u{E200}cite\u{E202}x",
+    );
+    none("`\u{E200}cite\u{E202}turn0search0\u{E201}`");
+}
+
+#[test]
+fn private_use_token_glued_to_a_url_is_still_a_marker() {
+    assert_eq!(
+        kinds("see https://a.example/x(y)\u{E200}cite\u{E202}turn0search3\u{E201}"),
+        vec![MarkerKind::PrivateUse]
     );
 }

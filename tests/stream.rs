@@ -90,6 +90,22 @@ const PIECES: &[&str] = &[
     // Appended (earlier regression seeds index the pieces above):
     "\\\n",
     "]()",
+    // Issue 21: markup, autolinks and private-use-area tokens.
+    "<a href=\"[1]\">",
+    "</a>",
+    "<script>",
+    "</script>",
+    "<?x ?>",
+    "<![CDATA[",
+    "]]>",
+    "<!-->",
+    "<me@x.io>",
+    "\u{E200}cite\u{E202}abc\u{E201}",
+    "\u{E200}cite\u{E202}zz\u{E202}L1-L2\u{E201}",
+    "\u{E200}",
+    "\u{E202}",
+    "\u{E201}",
+    "cite",
 ];
 
 fn sources() -> Vec<Source> {

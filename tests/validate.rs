@@ -86,6 +86,27 @@ fn unknown_named_or_chunk_marker_is_unknown_source() {
 }
 
 #[test]
+fn private_use_tokens_resolve_by_source_id_and_unknown_ids_are_unknown_source() {
+    let mut srcs = sources(2);
+    srcs[0].id = Some("turn0search0".into());
+    srcs[1].id = Some("turn0file1".into());
+    let i = input(
+        "Rain falls in spring.\u{E200}cite\u{E202}turn0search0\u{E202}turn0file1\u{E202}L2-L4\u{E201} \
+         Snow falls in winter.\u{E200}cite\u{E202}turn9search9\u{E201}",
+        srcs,
+    );
+    let report = run(&i);
+    assert_eq!(codes(&report), ["unknown_source"]);
+    let resolved: Vec<_> = report.citations.iter().map(|c| c.source_index).collect();
+    assert_eq!(resolved, [Some(1), Some(2), None]);
+    assert!(
+        !report.cleaned_answer.contains("turn9search9"),
+        "the token naming no source is cleaned away"
+    );
+    assert!(report.cleaned_answer.contains("turn0file1"));
+}
+
+#[test]
 fn repeated_source_in_one_marker_or_adjacent_markers_is_duplicate_marker() {
     let i = input(
         "Claim one is here [1, 1]. Claim two is here [2][2].",

@@ -31,11 +31,15 @@ pub enum MarkerKind {
     Named,
     /// A match of a user-supplied marker pattern.
     Custom,
+    /// OpenAI's private-use-area citation token, `U+E200 cite U+E202 turn0search0
+    /// U+E201`, with one or more source ids and an optional line range (`L8-L13`)
+    /// after the last id; its refs are the ids.
+    PrivateUse,
 }
 
 impl MarkerKind {
     /// Every kind, in declaration order (`kind as usize` indexes this array).
-    pub const ALL: [MarkerKind; 10] = [
+    pub const ALL: [MarkerKind; 11] = [
         MarkerKind::Numeric,
         MarkerKind::Footnote,
         MarkerKind::Cjk,
@@ -46,6 +50,7 @@ impl MarkerKind {
         MarkerKind::Section,
         MarkerKind::Named,
         MarkerKind::Custom,
+        MarkerKind::PrivateUse,
     ];
 
     /// The name the JS API and serde use: `"numeric"`, `"footnote"`, …
@@ -61,6 +66,7 @@ impl MarkerKind {
             MarkerKind::Section => "section",
             MarkerKind::Named => "named",
             MarkerKind::Custom => "custom",
+            MarkerKind::PrivateUse => "private_use",
         }
     }
 }

@@ -13,8 +13,8 @@ pub const MAX_REFS: usize = 1000;
 /// look-ahead so that a stray `[` costs O(1).
 pub const MAX_BODY: usize = 256;
 
-/// Word prefixes of labeled markers (`[doc1]`, `[Source 3]`, `[ref 1]`, `[citation:1]`),
-/// compared ASCII-case-insensitively.
+/// Word prefixes of labeled markers (`[doc1]`, `[Source 3]`, `[ref 1]`, `[Ref. 4]`,
+/// `[citation:1]`), compared ASCII-case-insensitively.
 const LABEL_WORDS: &[&str] = &[
     "sources",
     "source",
@@ -45,10 +45,12 @@ pub fn square<'t>(
         return single_number(digits)
             .map(|n| (Refs::Numbers(Labels::from(&[n][..])), MarkerKind::Footnote));
     }
-    if let Some(refs) = labeled(body) {
-        return Some((Refs::Numbers(refs), MarkerKind::Labeled));
+    // A known source id wins over the labeled reading: with a source `docs2`,
+    // `[docs2]` names it, not source 2.
+    if let Some(id) = named(body, is_source_id) {
+        return Some((Refs::Ids(vec![id]), MarkerKind::Named));
     }
-    named(body, is_source_id).map(|id| (Refs::Ids(vec![id]), MarkerKind::Named))
+    labeled(body).map(|refs| (Refs::Numbers(refs), MarkerKind::Labeled))
 }
 
 /// A `【…】` body: `1`, `1, 2`, `3†source`, or the provider form `4:0†source`.
@@ -60,6 +62,41 @@ pub fn lenticular(body: &str) -> Option<(Refs<'static>, MarkerKind)> {
         return Some((Refs::Numbers(Labels::new()), MarkerKind::Provider));
     }
     number_list(head).map(|refs| (Refs::Numbers(refs), MarkerKind::Cjk))
+}
+
+/// The body of an OpenAI private-use-area citation token (between U+E200 and U+E201):
+/// the family `cite`, then source ids, each after a U+E202, the last part optionally a
+/// line range `L8` / `L8-L13`. Parts are trimmed and empty parts ignored, as the
+/// format's reference parser does; ids are `[A-Za-z0-9_-]+`.
+pub fn private_use(body: &str) -> Option<Refs<'_>> {
+    let mut parts = body.split(PRIVATE_USE_DELIMITER).map(str::trim);
+    if parts.next()? != "cite" {
+        return None;
+    }
+    let mut ids: Vec<&str> = parts.filter(|part| !part.is_empty()).collect();
+    if ids.last().is_some_and(|last| is_line_locator(last)) {
+        ids.pop();
+    }
+    let well_formed = ids.iter().all(|id| {
+        id.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    });
+    (well_formed && !ids.is_empty()).then_some(Refs::Ids(ids))
+}
+
+/// Separates the parts of a private-use-area citation token.
+pub const PRIVATE_USE_DELIMITER: char = '\u{E202}';
+
+/// `L8` or `L8-L13`.
+fn is_line_locator(part: &str) -> bool {
+    let line = |s: &str| {
+        s.strip_prefix('L')
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    };
+    match part.split_once('-') {
+        Some((from, to)) => line(from) && line(to),
+        None => line(part),
+    }
 }
 
 /// A parenthetical body: `Source 3`, `Sources 2, 5`, `source: 4`.
@@ -107,7 +144,12 @@ fn labeled(body: &str) -> Option<Labels> {
     if !LABEL_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
         return None;
     }
-    let rest = body[word_len..].trim_start_matches(' ');
+    // An abbreviating period may follow the word: `[Ref. 4]`, `[Refs. 2, 5]`.
+    let after_word = &body[word_len..];
+    let rest = after_word
+        .strip_prefix('.')
+        .unwrap_or(after_word)
+        .trim_start_matches(' ');
     let rest = rest
         .strip_prefix(':')
         .or_else(|| rest.strip_prefix('#'))

@@ -191,6 +191,14 @@ pub fn fixed_closer(rest: &[u8]) -> Option<(Closer, usize)> {
     }
 }
 
+/// `rest`, the end of a text, is a proper prefix of an opener [`fixed_closer`] needs
+/// whole before it can tell what it is (`<!-` of `<!--`, `<![CD` of `<![CDATA[`).
+pub fn is_cut_opener(rest: &[u8]) -> bool {
+    [&b"<!--"[..], b"<![CDATA["]
+        .iter()
+        .any(|opener| rest.len() < opener.len() && opener.starts_with(rest))
+}
+
 /// Markup that runs to a fixed closing string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Closer {

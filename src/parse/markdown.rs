@@ -148,9 +148,18 @@ fn title_end(bytes: &[u8], pos: usize, limit: usize) -> Option<usize> {
     (bytes.get(q) == Some(&b')')).then_some(q + 1)
 }
 
-/// End of a bare URL (GFM autolink): it runs to the next whitespace or `<`.
+/// End of a bare URL (GFM autolink): it runs to the next whitespace or `<`, or to a
+/// private-use-area citation token (U+E200, never part of a URL).
 pub fn url_end(bytes: &[u8], pos: usize) -> usize {
-    pos + run_while(bytes, pos, |b| !b.is_ascii_whitespace() && b != b'<')
+    let mut end = pos;
+    while let Some(&b) = bytes.get(end) {
+        let token = b == 0xEE && bytes[end..].starts_with("\u{E200}".as_bytes());
+        if b.is_ascii_whitespace() || b == b'<' || token {
+            break;
+        }
+        end += 1;
+    }
+    end
 }
 
 /// Where a code span opened by `len` backticks at `pos` closes: the end of the next

@@ -18,7 +18,9 @@ export type MarkerKind =
   | "parenthetical"
   | "section"
   | "named"
-  | "custom";
+  | "custom"
+  /** OpenAI's private-use-area token `\uE200cite\uE202turn0search0\uE201`; refs are its source ids. */
+  | "private_use";
 
 /** A citation marker found in a text. `text.slice(span.start, span.end) === raw`. */
 export interface Marker {

@@ -5,6 +5,11 @@
 use super::Markers;
 use crate::model::{Marker, MarkerKind, Refs};
 use crate::parse::bracket::{self, MAX_BODY};
+
+/// Opens an OpenAI private-use-area citation token.
+pub(super) const PRIVATE_USE_START: char = '\u{E200}';
+/// Closes it.
+const PRIVATE_USE_STOP: char = '\u{E201}';
 use crate::parse::markdown::*;
 
 impl<'t> Markers<'_, 't> {
@@ -150,9 +155,14 @@ impl<'t> Markers<'_, 't> {
 
     /// The length of the body of an `opener … close` bracket at `p`, at most [`MAX_BODY`];
     /// `None` (after stopping an open scan that needs more text) when there is none.
-    pub(super) fn body_len(&mut self, p: usize, opener: &str, close: char) -> Option<usize> {
-        let from = p + opener.len();
-        let found = self.text[from..].find(close).filter(|&n| n <= MAX_BODY);
+    pub(super) fn body_len(&mut self, p: usize, opener: usize, close: char) -> Option<usize> {
+        let from = p + opener;
+        // Only the first MAX_BODY bytes (plus the closer) are searched, so a run of
+        // openers costs linear time.
+        let window = floor_char_boundary(self.text, from + MAX_BODY + close.len_utf8());
+        let found = self.text[from..window]
+            .find(close)
+            .filter(|&n| n <= MAX_BODY);
         if found.is_none() && self.open && from + MAX_BODY + close.len_utf8() > self.bytes.len() {
             self.wait(p);
         }
@@ -164,11 +174,23 @@ impl<'t> Markers<'_, 't> {
         let p = self.pos;
         let open = "【".len();
         self.pos += open;
-        let body_len = self.body_len(p, "【", '】')?;
+        let body_len = self.body_len(p, open, '】')?;
         let (refs, kind) = bracket::lenticular(&self.text[p + open..p + open + body_len])?;
         let end = p + open + body_len + "】".len();
         self.pos = end;
         Some(self.marker(p, end, refs, kind))
+    }
+
+    /// OpenAI's private-use-area citation token `U+E200 cite U+E202 id … U+E201`.
+    pub(super) fn private_use(&mut self) -> Option<Marker<'t>> {
+        let p = self.pos;
+        let open = PRIVATE_USE_START.len_utf8();
+        self.pos += open;
+        let body_len = self.body_len(p, open, PRIVATE_USE_STOP)?;
+        let refs = bracket::private_use(&self.text[p + open..p + open + body_len])?;
+        let end = p + open + body_len + PRIVATE_USE_STOP.len_utf8();
+        self.pos = end;
+        Some(self.marker(p, end, refs, MarkerKind::PrivateUse))
     }
 
     /// `［3］`.
@@ -176,7 +198,7 @@ impl<'t> Markers<'_, 't> {
         let p = self.pos;
         let open = "［".len();
         self.pos += open;
-        let body_len = self.body_len(p, "［", '］')?;
+        let body_len = self.body_len(p, open, '］')?;
         let refs = bracket::number_list(&self.text[p + open..p + open + body_len])?;
         let end = p + open + body_len + "］".len();
         self.pos = end;
@@ -315,4 +337,15 @@ impl<'t> Markers<'_, 't> {
     pub(super) fn need_more_if<T>(&self, need: bool) -> Result<Option<T>, NeedMore> {
         if need { Err(NeedMore) } else { Ok(None) }
     }
+}
+
+/// The largest char boundary of `text` at or before `at` (`text.len()` past its end).
+fn floor_char_boundary(text: &str, at: usize) -> usize {
+    if at >= text.len() {
+        return text.len();
+    }
+    (0..=at)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0)
 }

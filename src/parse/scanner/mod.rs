@@ -21,10 +21,10 @@ use crate::byteset::ByteSet;
 use crate::model::{Marker, MarkerKind, Refs, Span};
 use state::SourceIds;
 
-/// Bytes at which something may start; everything else is skipped in bulk. `0xE3` and
-/// `0xEF` lead `【` (E3 80 90) and `［` (EF BC BB).
-const INTERESTING: ByteSet<9> =
-    ByteSet::new([b'\n', b'\\', b'`', b'<', b'[', b'(', b'C', 0xE3, 0xEF]);
+/// Bytes at which something may start; everything else is skipped in bulk. `0xE3`,
+/// `0xEF` and `0xEE` lead `【` (E3 80 90), `［` (EF BC BB) and U+E200 (EE 88 80).
+const INTERESTING: ByteSet<10> =
+    ByteSet::new([b'\n', b'\\', b'`', b'<', b'[', b'(', b'C', 0xE3, 0xEF, 0xEE]);
 
 /// How far back from a marker candidate the scanner looks for the start of a bare URL.
 const MAX_URL_LOOKBACK: usize = 2048;
@@ -268,6 +268,7 @@ impl<'p, 't> Markers<'p, 't> {
             b'[' => return self.bracket(),
             0xE3 if bytes[p..].starts_with("【".as_bytes()) => return self.lenticular(),
             0xEF if bytes[p..].starts_with("［".as_bytes()) => return self.fullwidth(),
+            0xEE if bytes[p..].starts_with("\u{E200}".as_bytes()) => return self.private_use(),
             _ => self.pos += 1,
         }
         None
@@ -304,6 +305,9 @@ impl<'p, 't> Markers<'p, 't> {
     fn html(&mut self) {
         let bytes = self.bytes;
         let p = self.pos;
+        if self.open && is_cut_opener(&bytes[p..]) {
+            return self.wait(p); // `<!-` may become a comment, `<![CD` CDATA
+        }
         let read = match autolink(bytes, p) {
             Read::No => self.raw_html(p),
             read => read,
