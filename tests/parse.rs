@@ -583,3 +583,30 @@ fn private_use_token_glued_to_a_url_is_still_a_marker() {
         vec![MarkerKind::PrivateUse]
     );
 }
+
+// ---- fences and definitions inside list items (issue 21, class 2) ---------------------
+
+#[test]
+fn fence_opened_on_a_list_item_line_is_code() {
+    let text = "1. Run:\n2. ```python\n   data[1] = 2\n\n   print(data[2])\n   ```\n3. Done [3].";
+    assert_eq!(found(text), vec![("[3]", n(&[3]))]);
+}
+
+#[test]
+fn fence_opened_on_a_nested_or_quoted_list_item_line_is_code() {
+    none("- 1. ```\n     a[1]\n     ```\n");
+    none("> - ~~~\n>   a[2]\n>   ~~~\n");
+}
+
+#[test]
+fn definition_inside_a_list_item_defines_its_label() {
+    none("- [1]: https://a.example\n\nSee [the study][1].");
+}
+
+#[test]
+fn list_markers_without_a_fence_leave_the_line_as_prose() {
+    assert_eq!(
+        found("1. Step [1]\n- item [2]\n2024. A year [3]"),
+        vec![("[1]", n(&[1])), ("[2]", n(&[2])), ("[3]", n(&[3]))]
+    );
+}

@@ -55,6 +55,37 @@ pub fn skip_line_prefix(bytes: &[u8], mut pos: usize) -> usize {
     pos
 }
 
+/// Skips the list-item markers (`- `, `* `, `+ `, `1. `, `2) `) that open a line's
+/// content after [`skip_line_prefix`], with the indentation and `>` between them: a
+/// fence or a definition may start a list item (`2. ```python`).
+pub fn skip_list_markers(bytes: &[u8], mut pos: usize) -> usize {
+    loop {
+        let marker = match bytes.get(pos) {
+            Some(b'-' | b'*' | b'+') => 1,
+            Some(b'0'..=b'9') => {
+                let digits = run_while(bytes, pos, |b| b.is_ascii_digit());
+                match bytes.get(pos + digits) {
+                    Some(b'.' | b')') if digits <= 9 => digits + 1,
+                    _ => return pos,
+                }
+            }
+            _ => return pos,
+        };
+        if !matches!(bytes.get(pos + marker), Some(b' ' | b'\t')) {
+            return pos;
+        }
+        pos = skip_line_prefix(bytes, pos + marker);
+    }
+}
+
+/// The line's content from `pos` to its end may still become list-item markers as the
+/// text grows (`2`, `2.`, `- `): a stream must wait before deciding what the line is.
+pub fn may_be_list_markers(bytes: &[u8], pos: usize) -> bool {
+    bytes[pos.min(bytes.len())..]
+        .iter()
+        .all(|b| b"0123456789.)-+* \t>".contains(b))
+}
+
 /// The label of a definition line `[label]: …` starting at `pos`, which must be the
 /// first non-indentation byte of its line.
 pub fn definition_label(bytes: &[u8], pos: usize) -> Option<&[u8]> {
@@ -298,7 +329,7 @@ pub fn collect_definitions(bytes: &[u8]) -> Vec<&[u8]> {
     let mut labels = Vec::new();
     let mut line = 0;
     while line < bytes.len() {
-        let start = skip_line_prefix(bytes, line);
+        let start = skip_list_markers(bytes, skip_line_prefix(bytes, line));
         if let Some(fence) = fence_opener(bytes, start) {
             line = fenced_block_end(bytes, start, fence);
             continue;

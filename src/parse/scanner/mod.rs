@@ -203,13 +203,15 @@ impl<'p, 't> Markers<'p, 't> {
         let bytes = self.bytes;
         let p = self.pos;
         let start = skip_line_prefix(bytes, p);
-        let first = bytes.get(start).copied();
+        let content = skip_list_markers(bytes, start);
+        let first = bytes.get(content).copied();
         if self.open
-            && (first.is_none() || matches!(first, Some(b'`' | b'~')) && self.line_open(start))
+            && self.line_open(start)
+            && (matches!(first, None | Some(b'`' | b'~')) || may_be_list_markers(bytes, start))
         {
             return self.wait(p); // the line may still become (or stop being) a fence
         }
-        if let Some(fence) = fence_opener(bytes, start) {
+        if let Some(fence) = fence_opener(bytes, content) {
             self.pos = fenced_block_end(bytes, start, fence);
             self.at_line_start = true;
             if self.pos == bytes.len() {
@@ -217,12 +219,12 @@ impl<'p, 't> Markers<'p, 't> {
             }
             return;
         }
-        if first == Some(b'[') && self.definition_open(start) {
+        if first == Some(b'[') && self.definition_open(content) {
             return self.wait(p);
         }
-        if definition_label(bytes, start).is_some() {
-            self.pos = line_end(bytes, start);
-            if self.line_open(start) {
+        if definition_label(bytes, content).is_some() {
+            self.pos = line_end(bytes, content);
+            if self.line_open(content) {
                 self.restart_here();
             }
             return;
