@@ -241,12 +241,15 @@ impl CitationStream {
                     .map(|(label, r)| (label.clone(), r.as_ref().ok().copied()))
                     .collect(),
             };
-            let doubtful = undecided.doubt_from.is_some_and(|d| start > d)
-                || undecided.label_doubts.contains(&start);
+            let label_doubt = undecided
+                .label_doubts
+                .iter()
+                .any(|&(from, to)| (from..to).contains(&start));
+            let doubtful = undecided.doubt_from.is_some_and(|d| start > d) || label_doubt;
             if doubtful {
                 if output_may_change(&fate, options) {
                     boundary = start;
-                    self.waits_for_finish = undecided.label_doubts.contains(&start);
+                    self.waits_for_finish = label_doubt;
                     break;
                 }
                 continue; // released as it is whether or not it stays a marker

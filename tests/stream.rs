@@ -333,10 +333,11 @@ fn the_answer_given_at_construction_comes_out_with_the_first_push() {
 }
 
 #[test]
-fn a_backslash_before_a_line_break_does_not_carry_a_link_text_onto_the_next_line() {
-    // Found by the `stream` fuzz target: the one-shot scan read `\⏎` as an escaped line
-    // break, so `[\⏎[2]]()` was one link and `[2]` no marker, while the stream (seeing
-    // the line end first) had already decided otherwise.
+fn a_link_text_across_a_line_break_is_decided_alike_by_stream_and_one_shot() {
+    // Found by the `stream` fuzz target: the stream, seeing the line end first, decided
+    // `[2]` before the one-shot scan did. Link text may span lines (CommonMark; issue
+    // 21): `[\⏎[2]]()` is one link holding a hard line break and `[2]` (commonmark.js:
+    // `<a href=""><br />[2]</a>`), so `[2]` is link text, not a marker.
     let answer = "[\\\n[2]]()";
     for cuts in [&[][..], &[0.2, 0.4][..], &[0.1, 0.3, 0.5, 0.7, 0.9][..]] {
         for (policy, renumber) in [(0, false), (0, true), (1, true), (2, false)] {
@@ -352,5 +353,5 @@ fn a_backslash_before_a_line_break_does_not_carry_a_link_text_onto_the_next_line
         .unwrap()
         .validate(&input)
         .unwrap();
-    assert_eq!(report.citations.len(), 1, "{:?}", report.citations);
+    assert_eq!(report.citations.len(), 0, "{:?}", report.citations);
 }

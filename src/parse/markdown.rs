@@ -4,6 +4,10 @@
 //! Every function here looks forward from a position and is bounded, or is called at
 //! most once per region it skips, so the scanner stays linear in the text length.
 
+use std::collections::HashSet;
+
+use super::link::{definition, normalize_label};
+
 /// Longest link destination (`[text](…)`) the scanner reads before giving up.
 pub const MAX_DESTINATION: usize = 2048;
 
@@ -86,6 +90,24 @@ pub fn may_be_list_markers(bytes: &[u8], pos: usize) -> bool {
         .all(|b| b"0123456789.)-+* \t>".contains(b))
 }
 
+/// The line whose content starts at `p` is an ATX heading (`## Title`) or a thematic
+/// break (`---`, `* * *`): a one-line block after which no paragraph continues.
+pub fn is_heading_or_break(bytes: &[u8], p: usize) -> bool {
+    let line = &bytes[p..line_end(bytes, p)];
+    let hashes = line.iter().take_while(|&&b| b == b'#').count();
+    if (1..=6).contains(&hashes) && matches!(line.get(hashes), None | Some(b' ' | b'\t' | b'\r')) {
+        return true;
+    }
+    let Some(&mark @ (b'-' | b'*' | b'_')) = line.first() else {
+        return false;
+    };
+    let marks = line.iter().filter(|&&b| b == mark).count();
+    marks >= 3
+        && line
+            .iter()
+            .all(|&b| b == mark || matches!(b, b' ' | b'\t' | b'\r'))
+}
+
 /// The label of a definition line `[label]: …` starting at `pos`, which must be the
 /// first non-indentation byte of its line.
 pub fn definition_label(bytes: &[u8], pos: usize) -> Option<&[u8]> {
@@ -135,48 +157,6 @@ pub fn task_box_end(bytes: &[u8], pos: usize, open: bool) -> Result<Option<usize
         && byte(p + 2)? == Some(b']')
         && matches!(byte(p + 3)?, None | Some(b' ' | b'\t' | b'\n' | b'\r'));
     Ok(is_box.then_some(p + 3))
-}
-
-/// The end of a link destination `(…)` whose `(` is at `pos`, with an optional
-/// `"title"`; `None` when it is not one (whitespace inside, no `)`, too long).
-pub fn link_destination_end(bytes: &[u8], pos: usize) -> Option<usize> {
-    let limit = bytes.len().min(pos + MAX_DESTINATION);
-    let mut depth = 0usize;
-    let mut p = pos + 1;
-    while p < limit {
-        match bytes[p] {
-            b'\\' if is_escape(bytes, p) => p += 1,
-            b'(' => depth += 1,
-            b')' if depth == 0 => return Some(p + 1),
-            b')' => depth -= 1,
-            b' ' => return title_end(bytes, p, limit),
-            b'\n' | b'\r' | b'\t' => return None,
-            _ => {}
-        }
-        p += 1;
-    }
-    None
-}
-
-/// After a destination, ` "title")` on the same line (so that every look-ahead of a link
-/// ends with its line, which lets a stream settle a link once its line is complete).
-fn title_end(bytes: &[u8], pos: usize, limit: usize) -> Option<usize> {
-    let p = pos + run_while(bytes, pos, |b| b == b' ');
-    let quote = *bytes.get(p)?;
-    if quote != b'"' && quote != b'\'' {
-        return None;
-    }
-    let close = p
-        + 1
-        + bytes
-            .get(p + 1..limit)?
-            .iter()
-            .position(|&b| b == quote || b == b'\n')?;
-    if bytes[close] != quote {
-        return None;
-    }
-    let q = close + 1 + run_while(bytes, close + 1, |b| b == b' ');
-    (bytes.get(q) == Some(&b')')).then_some(q + 1)
 }
 
 /// End of a bare URL (GFM autolink): it runs to the next whitespace or `<`, or to a
@@ -284,26 +264,6 @@ pub fn find_bracket_close(bytes: &[u8], from: usize) -> Option<usize> {
     (bytes[end] == b']').then_some(end)
 }
 
-/// The `]` closing a link text starting at `from`, counting nested brackets; within
-/// [`MAX_BODY`](super::bracket::MAX_BODY) and on one line.
-pub fn find_balanced_close(bytes: &[u8], from: usize) -> Option<usize> {
-    let limit = bytes.len().min(from + super::bracket::MAX_BODY);
-    let mut depth = 0usize;
-    let mut p = from;
-    while p < limit {
-        match bytes[p] {
-            b'\\' if is_escape(bytes, p) => p += 1,
-            b'[' => depth += 1,
-            b']' if depth == 0 => return Some(p),
-            b']' => depth -= 1,
-            b'\n' => return None,
-            _ => {}
-        }
-        p += 1;
-    }
-    None
-}
-
 /// The backslash at `p` escapes the byte after it: only ASCII punctuation can be
 /// escaped (CommonMark), so `\` before a line break or a letter stays a backslash and
 /// the line ends where it seems to.
@@ -324,9 +284,12 @@ pub fn alnum_before(bytes: &[u8], p: usize) -> bool {
     p > 0 && bytes[p - 1].is_ascii_alphanumeric()
 }
 
-/// Labels of all definition lines `[label]: …` outside fenced code.
-pub fn collect_definitions(bytes: &[u8]) -> Vec<&[u8]> {
-    let mut labels = Vec::new();
+/// The normalised labels of all link reference definitions outside fenced code, and
+/// of the definition-shaped lines (`[1]: Smith, 2020`) that LLM answers use as a
+/// reference list.
+pub fn collect_definitions(text: &str) -> HashSet<String> {
+    let bytes = text.as_bytes();
+    let mut labels = HashSet::new();
     let mut line = 0;
     while line < bytes.len() {
         let start = skip_list_markers(bytes, skip_line_prefix(bytes, line));
@@ -334,8 +297,13 @@ pub fn collect_definitions(bytes: &[u8]) -> Vec<&[u8]> {
             line = fenced_block_end(bytes, start, fence);
             continue;
         }
+        if let Ok(Some((from, to, end))) = definition(bytes, start, false) {
+            labels.insert(normalize_label(&text[from..to]));
+            line = end;
+            continue;
+        }
         if let Some(label) = definition_label(bytes, start) {
-            labels.push(label);
+            labels.insert(normalize_label(&String::from_utf8_lossy(label)));
         }
         line = next_line(bytes, line);
     }

@@ -75,8 +75,8 @@ export function* injectionPoints(doc, stride = 1) {
 //   prose             in a text run outside links and images
 //   escaped           prose, but the marker's `[` is backslash-escaped
 //   link_text         in the text of a link
-//   image             anywhere in an image's alt text
-//   link_from_marker  a link/image whose text is exactly `N`: the marker's brackets were its own
+//   image             anywhere in an image's alt text, or an image whose alt text is `N`
+//   link_from_marker  a link whose text is exactly `N`: the marker's brackets were its own
 //   link_dest         in a link/image destination or title (autolinks included: their
 //                     destination is their text)
 //   code_inline, code_fenced (incl. the info string), code_indented, html_inline
@@ -141,9 +141,10 @@ export function commonmarkVerdict(doc, p, m, n) {
       case "image": {
         if (node.destination.includes(digits) || node.title.includes(digits)) return found(node, "link_dest");
         const text = plainText(node);
+        // Alt text is rendered as plain text, whatever inline syntax it holds; an image
+        // is never a marker, also when its alt text is the marker's number.
+        if (node.type === "image") return text.includes(m) || text === digits ? found(node, "image") : null;
         if (text === digits) return found(node, "link_from_marker");
-        // Alt text is rendered as plain text, whatever inline syntax it holds.
-        if (node.type === "image") return text.includes(m) ? found(node, "image") : null;
         return findInChildren(node);
       }
       default:
@@ -275,8 +276,7 @@ function markdownItInline(children, m, digits) {
         if (hasDigits(token, "src") || hasDigits(token, "title")) return verdict("link_dest");
         // `content` is the raw label source; the alt text comes from the parsed children.
         const alt = inlineText(token.children);
-        if (alt === digits) return verdict("link_from_marker");
-        if (alt.includes(m)) return verdict("image");
+        if (alt.includes(m) || alt === digits) return verdict("image");
         if (link) link.text += alt;
         break;
       }

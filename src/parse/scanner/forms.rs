@@ -10,6 +10,8 @@ use crate::parse::bracket::{self, MAX_BODY};
 pub(super) const PRIVATE_USE_START: char = '\u{E200}';
 /// Closes it.
 const PRIVATE_USE_STOP: char = '\u{E201}';
+use crate::parse::html::Read;
+use crate::parse::link::{Inner, inline_link_end, link_label_end, link_text_close};
 use crate::parse::markdown::*;
 
 impl<'t> Markers<'_, 't> {
@@ -205,7 +207,8 @@ impl<'t> Markers<'_, 't> {
         Some(self.marker(p, end, Refs::Numbers(refs), MarkerKind::Numeric))
     }
 
-    /// Everything that starts with `[`: markers, links, images, reference labels.
+    /// Everything that starts with `[`: markers, links, images, reference labels
+    /// (docs/markers.md, "Links").
     pub(super) fn bracket(&mut self) -> Option<Marker<'t>> {
         let bytes = self.bytes;
         let p = self.pos;
@@ -214,19 +217,6 @@ impl<'t> Markers<'_, 't> {
         if self.open && p + 1 == bytes.len() {
             self.wait(p);
             return None;
-        }
-        if p > 0 && bytes[p - 1] == b'!' {
-            match self.link_end(p) {
-                Ok(Some(end)) => {
-                    self.skip_region(end); // an image: `![alt](src)`
-                    return None;
-                }
-                Ok(None) => {}
-                Err(NeedMore) => {
-                    self.wait(p);
-                    return None;
-                }
-            }
         }
         if bytes.get(p + 1) == Some(&b'[') {
             match self.nested_link_marker(p) {
@@ -238,55 +228,192 @@ impl<'t> Markers<'_, 't> {
                 }
             }
         }
-        let Some(close) = find_bracket_close(bytes, p + 1) else {
-            match self.link_end(p) {
-                Ok(Some(end)) => self.skip_region(end), // a link whose text holds brackets: `[a [1] b](url)`
-                Ok(None) => {}
-                Err(NeedMore) => self.wait(p),
-            }
-            return None;
-        };
-        let body = &self.text[p + 1..close];
-        let after = close + 1;
-        match bytes.get(after) {
-            None if self.open => {
-                self.wait(p); // `(` may follow
+        let mut inner = Inner::default();
+        let close = match link_text_close(bytes, p, &mut inner) {
+            Read::End(close) => close,
+            Read::Truncated if self.open => {
+                self.wait(p);
                 return None;
             }
-            Some(b'(') => match link_destination_end(bytes, after) {
-                Some(end) => {
-                    self.skip_region(end);
-                    let refs = bracket::number_list(body)?;
-                    return Some(self.marker(p, end, Refs::Numbers(refs), MarkerKind::Link));
-                }
-                None if self.search_open(after + 1, MAX_DESTINATION) => {
+            _ => return None, // no closing bracket: the `[` is text
+        };
+        // `![…]` is an image when a link form follows; else the `!` is text.
+        let image = p > 0 && bytes[p - 1] == b'!';
+        let link = if image {
+            self.link_after(p, close, &inner)
+        } else {
+            Ok(None)
+        };
+        match link {
+            Ok(Some(end)) => {
+                self.skip_region(end); // an image's text is its alt text, never a marker
+                return None;
+            }
+            Ok(None) => {}
+            Err(NeedMore) => {
+                self.wait(p);
+                return None;
+            }
+        }
+        let body = &self.text[p + 1..close];
+        if inner.pairs.is_empty() {
+            let ids = &self.source_ids;
+            if let Some((refs, kind)) = bracket::square(body, &|id: &str| ids.contains(id)) {
+                return self.marker_bracket(p, close, refs, kind, label_position);
+            }
+        }
+        let link = if image {
+            None // not an image, so not a link either
+        } else {
+            match self.link_after(p, close, &inner) {
+                Ok(link) => link,
+                Err(NeedMore) => {
                     self.wait(p);
                     return None;
                 }
-                None => {}
-            },
-            _ => {}
-        }
-        let ids = &self.source_ids;
-        let is_source_id = |id: &str| ids.contains(id);
-        let Some((refs, kind)) = bracket::square(body, &is_source_id) else {
-            self.label_may_follow = Some(after);
-            return None;
+            }
         };
-        if label_position && kind == MarkerKind::Numeric {
-            if self.is_defined(body.as_bytes()) {
+        match link {
+            Some(end) if !self.holds_link(&inner) => self.skip_region(end),
+            _ if inner.pairs.is_empty() => {
+                self.pos = close + 1;
+                self.label_may_follow = Some(close + 1); // `[text][N]`: `[N]` may be a label
+            }
+            _ => {} // the `[` is text; what it holds is scanned next
+        }
+        None
+    }
+
+    /// A bracket whose body is a marker (`[1]`, `[doc2]`, `[^3]`): a link marker when an
+    /// inline destination or a defined non-numeric label follows (`[1](url)`,
+    /// `[1][ref]`), a reference label after another bracket when defined, else itself.
+    fn marker_bracket(
+        &mut self,
+        p: usize,
+        close: usize,
+        refs: Refs<'t>,
+        kind: MarkerKind,
+        label_position: bool,
+    ) -> Option<Marker<'t>> {
+        let bytes = self.bytes;
+        let after = close + 1;
+        if self.open && after == bytes.len() {
+            self.wait(p); // `(` or `[` may follow
+            return None;
+        }
+        if kind == MarkerKind::Numeric {
+            let link = match bytes.get(after) {
+                Some(b'(') => inline_link_end(bytes, after),
+                Some(b'[') => self.reference_label_after(after, false),
+                _ => Read::No,
+            };
+            match link {
+                Read::End(end) => {
+                    self.skip_region(end);
+                    return Some(self.marker(p, end, refs, MarkerKind::Link));
+                }
+                Read::Truncated if self.open => {
+                    self.wait(p);
+                    return None;
+                }
+                _ => {}
+            }
+            let body = &self.text[p + 1..close];
+            if label_position && self.is_defined(body) {
                 self.pos = after; // `[text][1]` with a definition `[1]: …`: a link label
                 return None;
             }
-            if self.open {
-                self.undecided.label_doubts.push(p);
+            if label_position && self.open {
+                self.undecided.label_doubts.push((p, after));
             }
-        }
-        if kind != MarkerKind::Numeric {
+        } else {
             self.label_may_follow = Some(after);
         }
         self.pos = after;
         Some(self.marker(p, after, refs, kind))
+    }
+
+    /// The end of the link whose text is `[p..=close]`, if one follows: an inline
+    /// `(destination "title")`, a full `[label]` or collapsed `[]` reference, or a
+    /// shortcut whose text is a defined label.
+    fn link_after(
+        &mut self,
+        p: usize,
+        close: usize,
+        inner: &Inner,
+    ) -> Result<Option<usize>, NeedMore> {
+        let bytes = self.bytes;
+        let after = close + 1;
+        if self.open && after == bytes.len() {
+            return Err(NeedMore);
+        }
+        if bytes.get(after) == Some(&b'(') {
+            match inline_link_end(bytes, after) {
+                Read::End(end) => return Ok(Some(end)),
+                Read::Truncated if self.open => return Err(NeedMore),
+                _ => {}
+            }
+        }
+        let plain_text = inner.pairs.is_empty();
+        if bytes.get(after) == Some(&b'[') {
+            return match self.reference_label_after(after, plain_text) {
+                Read::End(end) => Ok(Some(end)),
+                Read::Truncated if self.open => Err(NeedMore),
+                _ => {
+                    if self.open && !plain_text {
+                        // A definition still to come may make the text a link's.
+                        let end = after + run_length(bytes, after, b'[');
+                        self.undecided.label_doubts.push((p, end));
+                    }
+                    Ok(None)
+                }
+            };
+        }
+        Ok((plain_text && self.is_defined(&self.text[p + 1..close])).then_some(after))
+    }
+
+    /// A reference label `[label]` at `at` after a link text: its end when the label is
+    /// defined (and, for a marker's text, not a number); `[]` counts when `collapsed`
+    /// (the text itself is then the label, checked by the caller's shortcut rule).
+    fn reference_label_after(&mut self, at: usize, collapsed: bool) -> Read {
+        if self.bytes.get(at + 1) == Some(&b']') {
+            return if collapsed {
+                Read::End(at + 2)
+            } else {
+                Read::No
+            };
+        }
+        match link_label_end(self.bytes, at) {
+            Read::End(end) => {
+                let label = &self.text[at + 1..end - 1];
+                let numeric = bracket::number_list(label).is_some();
+                if !numeric && self.is_defined(label) {
+                    Read::End(end)
+                } else {
+                    Read::No
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// Whether an inner bracket pair of a link text is itself a link, which makes the
+    /// outer one text (CommonMark: links do not nest; images may hold links).
+    fn holds_link(&mut self, inner: &Inner) -> bool {
+        let bytes = self.bytes;
+        inner.pairs.iter().any(|&(open, close)| {
+            let after = close + 1;
+            match bytes.get(after) {
+                Some(b'(') if inline_link_end(bytes, after) != Read::No => true,
+                Some(b'[') => matches!(self.reference_label_after(after, false), Read::End(_)),
+                _ => {
+                    let text = &self.text[open + 1..close];
+                    !text.contains('[')
+                        && bracket::number_list(text).is_none()
+                        && self.is_defined(text)
+                }
+            }
+        })
     }
 
     /// `[[1]](url)` is one link marker; any other `[[` leaves the outer `[` as text.
@@ -305,8 +432,10 @@ impl<'t> Markers<'_, 't> {
                 Some(_) => {}
             }
         }
-        let Some(end) = link_destination_end(bytes, inner_close + 2) else {
-            return self.need_more_if(self.search_open(inner_close + 3, MAX_DESTINATION));
+        let end = match inline_link_end(bytes, inner_close + 2) {
+            Read::End(end) => end,
+            Read::Truncated => return self.need_more_if(self.open),
+            Read::No => return Ok(None),
         };
         self.skip_region(end);
         Ok(Some(self.marker(
@@ -315,23 +444,6 @@ impl<'t> Markers<'_, 't> {
             Refs::Numbers(refs),
             MarkerKind::Link,
         )))
-    }
-
-    /// The end of a link or image `[text](dest)` whose `[` is at `p`; the text may hold
-    /// balanced brackets.
-    pub(super) fn link_end(&self, p: usize) -> Result<Option<usize>, NeedMore> {
-        let bytes = self.bytes;
-        let Some(close) = find_balanced_close(bytes, p + 1) else {
-            return self.need_more_if(self.search_open(p + 1, MAX_BODY));
-        };
-        match bytes.get(close + 1) {
-            None => self.need_more_if(self.open),
-            Some(b'(') => match link_destination_end(bytes, close + 1) {
-                Some(end) => Ok(Some(end)),
-                None => self.need_more_if(self.search_open(close + 2, MAX_DESTINATION)),
-            },
-            Some(_) => Ok(None),
-        }
     }
 
     pub(super) fn need_more_if<T>(&self, need: bool) -> Result<Option<T>, NeedMore> {

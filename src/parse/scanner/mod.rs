@@ -16,6 +16,7 @@ pub(crate) use state::{Resume, Undecided};
 use super::Parser;
 use super::bracket::MAX_BODY;
 use super::html::*;
+use super::link::{definition, normalize_label};
 use super::markdown::*;
 use crate::byteset::ByteSet;
 use crate::model::{Marker, MarkerKind, Refs, Span};
@@ -42,8 +43,8 @@ pub struct Markers<'p, 't> {
     pos: usize,
     at_line_start: bool,
     source_ids: SourceIds<'p>,
-    /// Labels of `[label]: …` definition lines, read the first time they matter.
-    definitions: Option<Vec<&'t [u8]>>,
+    /// Normalised labels of the text's definitions, read the first time they matter.
+    definitions: Option<HashSet<String>>,
     /// `code_fail[n]`: no run of `n` backticks before this position closes a code span.
     code_fail: [usize; CODE_RUNS],
     /// `no_closer[c]`: the closer of [`Closer`] `c` (`-->`, `]]>`, …) no longer occurs
@@ -57,6 +58,12 @@ pub struct Markers<'p, 't> {
     label_may_follow: Option<usize>,
     /// No bare URL covers the positions of the current token before this one.
     url_clear_until: usize,
+    /// The end of the HTML block being scanned (0 or passed: none); inside it, markup is
+    /// read as a browser reads it and markdown syntax is text.
+    html_block_end: usize,
+    /// The last line read was paragraph text (an HTML block of condition 7 cannot
+    /// interrupt a paragraph).
+    in_paragraph: bool,
     /// Next match of each custom pattern at or after `pos` (`None`: no more matches).
     custom: Vec<Option<(usize, usize)>>,
     /// The text may still grow (a stream): decisions that need more of it are not made.
@@ -109,6 +116,8 @@ impl<'p, 't> Markers<'p, 't> {
             no_end_tag: [false; Verbatim::ALL.len()],
             label_may_follow: resume.label_may_follow,
             url_clear_until: resume.url_clear_until,
+            html_block_end: resume.html_block_end,
+            in_paragraph: resume.in_paragraph,
             custom: vec![None; parser.patterns.len()],
             open,
             before: resume,
@@ -128,6 +137,8 @@ impl<'p, 't> Markers<'p, 't> {
             at_line_start: self.at_line_start,
             label_may_follow: self.label_may_follow,
             url_clear_until: self.url_clear_until,
+            html_block_end: self.html_block_end,
+            in_paragraph: self.in_paragraph,
         });
         undecided
     }
@@ -138,6 +149,8 @@ impl<'p, 't> Markers<'p, 't> {
             at_line_start: self.at_line_start,
             label_may_follow: self.label_may_follow,
             url_clear_until: self.url_clear_until,
+            html_block_end: self.html_block_end,
+            in_paragraph: self.in_paragraph,
         }
     }
 
@@ -188,12 +201,14 @@ impl<'p, 't> Markers<'p, 't> {
         }
     }
 
-    fn is_defined(&mut self, label: &[u8]) -> bool {
-        let bytes = self.bytes;
+    /// Whether a link reference definition (or a definition-shaped line) anywhere in
+    /// the text defines `label`, matched as CommonMark matches labels.
+    pub(super) fn is_defined(&mut self, label: &str) -> bool {
+        let text = self.text;
         let definitions = self
             .definitions
-            .get_or_insert_with(|| collect_definitions(bytes));
-        definitions.iter().any(|d| d.eq_ignore_ascii_case(label))
+            .get_or_insert_with(|| collect_definitions(text));
+        definitions.contains(&normalize_label(label))
     }
 
     /// Handles the start of a line: fences, definition lines and task boxes.
@@ -207,10 +222,14 @@ impl<'p, 't> Markers<'p, 't> {
         let first = bytes.get(content).copied();
         if self.open
             && self.line_open(start)
-            && (matches!(first, None | Some(b'`' | b'~')) || may_be_list_markers(bytes, start))
+            && (matches!(first, None | Some(b'`' | b'~' | b'<'))
+                || may_be_list_markers(bytes, start))
         {
-            return self.wait(p); // the line may still become (or stop being) a fence
+            // The line may still become (or stop being) a fence or an HTML block.
+            return self.wait(p);
         }
+        let continues_paragraph = self.in_paragraph;
+        self.in_paragraph = false;
         if let Some(fence) = fence_opener(bytes, content) {
             self.pos = fenced_block_end(bytes, start, fence);
             self.at_line_start = true;
@@ -219,11 +238,30 @@ impl<'p, 't> Markers<'p, 't> {
             }
             return;
         }
+        if let Some(block) = html_block_start(bytes, content, continues_paragraph) {
+            self.html_block_end = html_block_end(bytes, content, block);
+            self.pos = content;
+            if self.html_block_end == bytes.len() {
+                self.restart_here(); // the block's end may still come
+            }
+            return;
+        }
+        self.in_paragraph =
+            !matches!(first, None | Some(b'\n' | b'\r')) && !is_heading_or_break(bytes, content);
         if first == Some(b'[') && self.definition_open(content) {
             return self.wait(p);
         }
+        match definition(bytes, content, self.open) {
+            Ok(Some((_, _, end))) => {
+                self.pos = end; // a definition, perhaps over several lines
+                self.at_line_start = true;
+                return;
+            }
+            Ok(None) => {}
+            Err(NeedMore) => return self.wait(p),
+        }
         if definition_label(bytes, content).is_some() {
-            self.pos = line_end(bytes, content);
+            self.pos = line_end(bytes, content); // definition-shaped: `[1]: Smith, 2020`
             if self.line_open(content) {
                 self.restart_here();
             }
@@ -248,6 +286,9 @@ impl<'p, 't> Markers<'p, 't> {
     fn step(&mut self) -> Option<Marker<'t>> {
         let bytes = self.bytes;
         let p = self.pos;
+        if p < self.html_block_end {
+            return self.html_block_step();
+        }
         match bytes[p] {
             b'\n' => {
                 self.pos += 1;
@@ -319,6 +360,30 @@ impl<'p, 't> Markers<'p, 't> {
             Read::Truncated if self.open => self.wait(p),
             Read::Truncated | Read::No => self.pos = p + 1,
         }
+    }
+
+    /// Inside an HTML block: markup as a browser reads it is skipped, a marker in text
+    /// counts, and markdown syntax (code spans, escapes) is text.
+    fn html_block_step(&mut self) -> Option<Marker<'t>> {
+        let p = self.pos;
+        match self.bytes[p] {
+            b'<' => match html5_markup_end(self.bytes, p, self.html_block_end) {
+                Some(end) => self.skip_region(end),
+                None => self.pos = p + 1,
+            },
+            b'[' => return self.bracket(),
+            0xE3 if self.bytes[p..].starts_with("【".as_bytes()) => return self.lenticular(),
+            0xEF if self.bytes[p..].starts_with("［".as_bytes()) => return self.fullwidth(),
+            0xEE if self.bytes[p..].starts_with("\u{E200}".as_bytes()) => {
+                return self.private_use();
+            }
+            b'\n' => {
+                self.pos += 1;
+                self.at_line_start = true;
+            }
+            _ => self.pos += 1,
+        }
+        None
     }
 
     /// Raw HTML at `p`: its end when it is markup.
@@ -399,7 +464,7 @@ impl<'t> Iterator for Markers<'_, 't> {
     fn next(&mut self) -> Option<Marker<'t>> {
         let len = self.bytes.len();
         while self.pos < len {
-            if self.at_line_start {
+            if self.at_line_start && self.pos >= self.html_block_end {
                 self.before = self.state();
                 self.line_start();
                 continue;

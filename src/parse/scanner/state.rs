@@ -43,6 +43,10 @@ pub(crate) struct Resume {
     /// No bare URL reaches back before this position (the end of the last link,
     /// autolink or markup skipped).
     pub(super) url_clear_until: usize,
+    /// The end of the HTML block the position is in (0: none).
+    pub(super) html_block_end: usize,
+    /// The last line read was paragraph text, which some blocks cannot interrupt.
+    pub(super) in_paragraph: bool,
 }
 
 impl Resume {
@@ -52,6 +56,8 @@ impl Resume {
         at_line_start: true,
         label_may_follow: None,
         url_clear_until: 0,
+        html_block_end: 0,
+        in_paragraph: false,
     };
 }
 
@@ -63,9 +69,10 @@ pub(crate) struct Undecided {
     /// An opened code span, `<code>`, `<pre>` or comment without a closer yet: markers
     /// after it stop being markers if the closer comes.
     pub doubt_from: Option<usize>,
-    /// Markers `[N]` right after another bracket (`[text][N]`): a definition `[N]: …`
-    /// arriving later turns them into link labels.
-    pub label_doubts: Vec<usize>,
+    /// Ranges whose markers a definition arriving later unmakes: a marker `[N]` right
+    /// after another bracket (`[text][N]`, it would become a link label), or the text of
+    /// `[text [1]][ref]` (it would become a link's text).
+    pub label_doubts: Vec<(usize, usize)>,
     /// Where the next scan must restart (`None`: where this one ended).
     pub resume: Option<Resume>,
 }
