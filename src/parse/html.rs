@@ -12,7 +12,7 @@
 //! browser shows their text, so markers in it count, while their markup is read as a
 //! browser's tokenizer reads it ([`html5_markup_end`]).
 
-use super::markdown::{find_ascii_ci, starts_with_ci};
+use super::markdown::{find_ascii_ci, line_start, paragraph_goes_on, quote_depth, starts_with_ci};
 
 /// Longest open tag, closing tag or autolink read, in bytes. CommonMark sets no limit;
 /// a longer one is read as text. Bounds the look-ahead at every `<`, which keeps the
@@ -271,10 +271,27 @@ fn attribute_end(bytes: &[u8], q: usize, limit: usize) -> Read {
         return truncated_if_at_end(bytes, limit);
     }
     match bytes[v] {
-        quote @ (b'"' | b'\'') => match bytes[v + 1..limit].iter().position(|&b| b == quote) {
-            Some(i) => Read::End(v + 2 + i),
-            None => truncated_if_at_end(bytes, limit),
-        },
+        quote @ (b'"' | b'\'') => {
+            for q in v + 1..limit {
+                match bytes[q] {
+                    b if b == quote => return Read::End(q + 1),
+                    // A value may span lines, not past the end of its paragraph.
+                    b'\n'
+                        if !paragraph_goes_on(
+                            bytes,
+                            q + 1,
+                            quote_depth(bytes, line_start(bytes, v)),
+                            false,
+                        )
+                        .unwrap_or(true) =>
+                    {
+                        return Read::No;
+                    }
+                    _ => {}
+                }
+            }
+            truncated_if_at_end(bytes, limit)
+        }
         _ => {
             let len = run(bytes, v, limit, |b| {
                 !b.is_ascii_whitespace() && !b"\"'=<>`".contains(&b)

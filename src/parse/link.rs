@@ -9,7 +9,8 @@
 use super::bracket::MAX_BODY;
 use super::html::{self, Read};
 use super::markdown::{
-    MAX_DESTINATION, NeedMore, code_span_end, find_ascii_ci, is_escape, run_length,
+    MAX_DESTINATION, NeedMore, code_span_end, find_ascii_ci, is_escape, is_escaped, line_start,
+    paragraph_goes_on, quote_depth, run_length,
 };
 use crate::casefold::fold_case;
 
@@ -34,9 +35,10 @@ pub struct Inner {
 /// The `]` closing the link text whose `[` is at `open`: brackets nest, escapes, code
 /// spans, autolinks and raw HTML bind tighter (a `]` inside them does not count), and a
 /// blank line ends the search. Inner pairs go to `inner`.
-pub fn link_text_close(bytes: &[u8], open: usize, inner: &mut Inner) -> Read {
+pub fn link_text_close(bytes: &[u8], open: usize, inner: &mut Inner, growing: bool) -> Read {
     let limit = bytes.len().min(open + 1 + MAX_LINK_TEXT);
     let window = &bytes[..limit];
+    let mut depth = None; // of the opener's line, read at the first line break
     let mut stack: Vec<usize> = Vec::new();
     let mut q = open + 1;
     while q < limit {
@@ -44,7 +46,7 @@ pub fn link_text_close(bytes: &[u8], open: usize, inner: &mut Inner) -> Read {
             b'\\' if is_escape(window, q) => q += 2,
             b'`' => {
                 let len = run_length(window, q, b'`');
-                q = match code_span_end(window, q, len) {
+                q = match code_span_end(window, q, len, growing) {
                     Ok(end) => end,
                     Err(stop) if stop >= limit && limit == bytes.len() => return Read::Truncated,
                     Err(_) => q + len,
@@ -62,7 +64,7 @@ pub fn link_text_close(bytes: &[u8], open: usize, inner: &mut Inner) -> Read {
                 };
             }
             b'[' => {
-                if q == 0 || bytes[q - 1] != b'!' {
+                if q == 0 || bytes[q - 1] != b'!' || is_escaped(bytes, q - 1) {
                     stack.push(q);
                 } else {
                     stack.push(usize::MAX); // an image's `![`: it does not block the link
@@ -77,7 +79,16 @@ pub fn link_text_close(bytes: &[u8], open: usize, inner: &mut Inner) -> Read {
                     q += 1;
                 }
             },
-            b'\n' if blank_line_follows(window, q) => return Read::No,
+            b'\n' => match paragraph_goes_on(
+                bytes,
+                q + 1,
+                *depth.get_or_insert_with(|| quote_depth(bytes, line_start(bytes, open))),
+                growing,
+            ) {
+                Some(true) => q += 1,
+                Some(false) => return Read::No,
+                None => return Read::Truncated,
+            },
             _ => q += 1,
         }
     }
@@ -333,7 +344,7 @@ mod tests {
     use super::*;
 
     fn close(text: &str) -> Read {
-        link_text_close(text.as_bytes(), 0, &mut Inner::default())
+        link_text_close(text.as_bytes(), 0, &mut Inner::default(), false)
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 use std::collections::HashSet;
 
+use super::html::html_block_start;
 use super::link::{definition, normalize_label};
 
 /// Longest link destination (`[text](…)`) the scanner reads before giving up.
@@ -28,24 +29,52 @@ pub fn fence_opener(bytes: &[u8], pos: usize) -> Option<(u8, usize)> {
     Some((ch, len))
 }
 
-/// Where the fenced block opened on the line containing `pos` ends: just after its
-/// closing fence line, or the end of the text when it is never closed.
-pub fn fenced_block_end(bytes: &[u8], pos: usize, fence: (u8, usize)) -> usize {
-    let mut line = next_line(bytes, pos);
+/// Where the fenced block opened at `fence_at` (the fence's first byte) ends: just
+/// after its closing fence line; before the first line that leaves its container (fewer
+/// `>` than the opener's line, or, for a fence that opens a list item's content, a
+/// non-blank line indented less than that content); or at the end of the text.
+pub fn fenced_block_end(bytes: &[u8], fence_at: usize, fence: (u8, usize)) -> usize {
+    let opener_line = line_start(bytes, fence_at);
+    let depth = quote_depth(bytes, opener_line);
+    let after_quotes = skip_quotes(bytes, opener_line);
+    let item_indent = (skip_list_markers(bytes, skip_line_prefix(bytes, opener_line)) == fence_at
+        && skip_line_prefix(bytes, opener_line) != fence_at)
+        .then_some(fence_at - after_quotes);
+    let mut line = next_line(bytes, fence_at);
     while line < bytes.len() {
-        let start = skip_line_prefix(bytes, line);
-        let len = run_length(bytes, start, fence.0);
         let end = line_end(bytes, line);
-        if len >= fence.1
-            && bytes[start + len..end]
-                .iter()
-                .all(|b| b.is_ascii_whitespace())
-        {
+        let content = skip_quotes(bytes, line);
+        let blank = bytes[content..end].iter().all(u8::is_ascii_whitespace);
+        let indent = run_while(bytes, content, |b| b == b' ' || b == b'\t');
+        if quote_depth(bytes, line) < depth || item_indent.is_some_and(|w| !blank && indent < w) {
+            return line;
+        }
+        let start = content + indent;
+        let len = run_length(bytes, start, fence.0);
+        if len >= fence.1 && bytes[start + len..end].iter().all(u8::is_ascii_whitespace) {
             return next_line(bytes, line);
         }
         line = next_line(bytes, line);
     }
     bytes.len()
+}
+
+/// The position after the block-quote markers (`>`, with the indentation around them)
+/// that open the line starting at `line`, before the content's own indentation.
+fn skip_quotes(bytes: &[u8], line: usize) -> usize {
+    let mut p = line;
+    let mut after = line;
+    loop {
+        p += run_while(bytes, p, |b| b == b' ' || b == b'\t');
+        if bytes.get(p) != Some(&b'>') {
+            return after;
+        }
+        p += 1;
+        if bytes.get(p) == Some(&b' ') {
+            p += 1;
+        }
+        after = p;
+    }
 }
 
 /// Skips indentation and blockquote markers (`> `) at the start of a line.
@@ -159,10 +188,25 @@ pub fn task_box_end(bytes: &[u8], pos: usize, open: bool) -> Result<Option<usize
     Ok(is_box.then_some(p + 3))
 }
 
-/// End of a bare URL (GFM autolink): it runs to the next whitespace or `<`, or to a
-/// private-use-area citation token (U+E200, never part of a URL).
+/// End of a bare URL starting at `pos` (GFM extended autolink): its host runs over
+/// letters, digits, `.`, `-` and `_` (and non-ASCII letters); a path, query or port after
+/// it runs to the next whitespace or `<`, or to a private-use-area citation token
+/// (U+E200, never part of a URL). A bracket inside the host ends the URL there.
 pub fn url_end(bytes: &[u8], pos: usize) -> usize {
-    let mut end = pos;
+    let rest = &bytes[pos..];
+    let scheme = [&b"https://"[..], b"http://"]
+        .into_iter()
+        .find(|scheme| starts_with_ci(rest, scheme))
+        .map_or(0, <[u8]>::len);
+    let host_end = pos
+        + scheme
+        + run_while(bytes, pos + scheme, |b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_') || (b >= 0x80 && b != 0xEE)
+        });
+    if !matches!(bytes.get(host_end), Some(b'/' | b'?' | b'#' | b':')) {
+        return host_end;
+    }
+    let mut end = host_end;
     while let Some(&b) = bytes.get(end) {
         let token = b == 0xEE && bytes[end..].starts_with("\u{E200}".as_bytes());
         if b.is_ascii_whitespace() || b == b'<' || token {
@@ -176,8 +220,10 @@ pub fn url_end(bytes: &[u8], pos: usize) -> usize {
 /// Where a code span opened by `len` backticks at `pos` closes: the end of the next
 /// run of exactly `len` backticks, searched up to the end of the paragraph. `Err`
 /// carries where the search stopped, so the caller can remember that no opener of this
-/// length before that point will find a closer either.
-pub fn code_span_end(bytes: &[u8], pos: usize, len: usize) -> Result<usize, usize> {
+/// length before that point will find a closer either. With `growing` (a text that may
+/// still grow), `Ok` at the text's end means the answer needs more text.
+pub fn code_span_end(bytes: &[u8], pos: usize, len: usize, growing: bool) -> Result<usize, usize> {
+    let mut depth = None; // of the opener's line, read at the first line break
     let mut p = pos + len;
     while p < bytes.len() {
         match bytes[p] {
@@ -189,17 +235,96 @@ pub fn code_span_end(bytes: &[u8], pos: usize, len: usize) -> Result<usize, usiz
                 p += run;
             }
             b'\n' => {
-                let next =
-                    p + 1 + run_while(bytes, p + 1, |b| b == b' ' || b == b'\t' || b == b'\r');
-                if next >= bytes.len() || bytes[next] == b'\n' {
-                    return Err(next);
+                let depth =
+                    *depth.get_or_insert_with(|| quote_depth(bytes, line_start(bytes, pos)));
+                match paragraph_goes_on(bytes, p + 1, depth, growing) {
+                    Some(true) => p += 1,
+                    Some(false) => return Err(p + 1),
+                    // The last line may still open a block that ends the paragraph: a
+                    // closer on it decides nothing yet (`Ok` at the end: wait), and
+                    // without one the span is open.
+                    None if bytes[p + 1..].contains(&b'`') => return Ok(bytes.len()),
+                    None => return Err(bytes.len()),
                 }
-                p = next;
             }
             _ => p += 1,
         }
     }
     Err(bytes.len())
+}
+
+/// Whether the paragraph whose lines sit `depth` block quotes deep goes on at the line
+/// starting at `line`: not when that line is blank or opens a block that interrupts a
+/// paragraph (a setext underline, a thematic break, a heading, a fence, a deeper block
+/// quote, a list item, an HTML block of conditions 1–6). Inline constructs (code spans,
+/// link texts, tags) end with their paragraph. `None`: the line is the last of a text
+/// that may still grow and could still become such a block.
+pub fn paragraph_goes_on(bytes: &[u8], line: usize, depth: usize, growing: bool) -> Option<bool> {
+    let end = line_end(bytes, line);
+    if growing && end == bytes.len() {
+        return None;
+    }
+    let mut p = line;
+    let mut quotes = 0;
+    loop {
+        p += run_while(bytes, p, |b| b == b' ' || b == b'\t');
+        if bytes.get(p) != Some(&b'>') {
+            break;
+        }
+        quotes += 1;
+        p += 1;
+    }
+    let content = &bytes[p..end];
+    let blank = content.iter().all(|&b| b == b'\r');
+    if blank || quotes > depth {
+        return Some(false);
+    }
+    if p - line >= 4 && quotes == 0 {
+        return Some(true); // indented: continuation text
+    }
+    let first = content[0];
+    let underline = matches!(first, b'=' | b'-')
+        && content
+            .iter()
+            .skip_while(|&&b| b == first)
+            .all(|&b| matches!(b, b' ' | b'\t' | b'\r'));
+    let list_item = match first {
+        b'-' | b'+' | b'*' => matches!(content.get(1), Some(b' ' | b'\t')),
+        b'1' => {
+            matches!(content.get(1), Some(b'.' | b')'))
+                && matches!(content.get(2), Some(b' ' | b'\t'))
+        }
+        _ => false,
+    };
+    let list_item = list_item && content.iter().skip(2).any(|b| !b.is_ascii_whitespace());
+    let interrupts = underline
+        || list_item
+        || is_heading_or_break(bytes, p)
+        || fence_opener(bytes, p).is_some()
+        || html_block_start(bytes, p, true).is_some();
+    Some(!interrupts)
+}
+
+/// How many block quotes deep the line starting at `line` is.
+pub fn quote_depth(bytes: &[u8], line: usize) -> usize {
+    let mut p = line;
+    let mut quotes = 0;
+    loop {
+        p += run_while(bytes, p, |b| b == b' ' || b == b'\t');
+        if bytes.get(p) != Some(&b'>') {
+            return quotes;
+        }
+        quotes += 1;
+        p += 1;
+    }
+}
+
+/// The start of the line holding `pos`.
+pub fn line_start(bytes: &[u8], pos: usize) -> usize {
+    bytes[..pos]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1)
 }
 
 /// Finds `needle` (ASCII, compared case-insensitively) at or after `pos`; returns the
@@ -271,13 +396,22 @@ pub fn is_escape(bytes: &[u8], p: usize) -> bool {
     bytes.get(p + 1).is_some_and(u8::is_ascii_punctuation)
 }
 
-/// A bare URL (`http://`, `https://`, `www.`) starts at `q`, not glued to a word.
+/// The byte at `p` is escaped by an odd run of backslashes before it.
+pub fn is_escaped(bytes: &[u8], p: usize) -> bool {
+    bytes[..p].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
+}
+
+/// A bare URL (`http://`, `https://`, `www.`) starts at `q`, not glued to a word, with
+/// a host after its scheme (GFM: `https://[1]` links nothing).
 pub fn starts_url(bytes: &[u8], q: usize) -> bool {
     let rest = &bytes[q..];
-    let scheme = starts_with_ci(rest, b"http://")
-        || starts_with_ci(rest, b"https://")
-        || rest.starts_with(b"www.");
-    scheme && !alnum_before(bytes, q)
+    let scheme = [&b"http://"[..], b"https://", b"www."]
+        .into_iter()
+        .find(|scheme| starts_with_ci(rest, scheme));
+    scheme.is_some_and(|scheme| {
+        let host = rest.get(scheme.len()).copied();
+        host.is_some_and(|b| b.is_ascii_alphanumeric() || b >= 0x80) && !alnum_before(bytes, q)
+    })
 }
 
 pub fn alnum_before(bytes: &[u8], p: usize) -> bool {

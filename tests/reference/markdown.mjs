@@ -187,7 +187,11 @@ function htmlBlockVerdict(literal, m) {
   const inText = (node, hidden) => {
     const here = hidden || NOT_PROSE_ELEMENTS.has(node.nodeName);
     const at = node.sourceCodeLocation;
-    if (node.nodeName === "#text" && at && at.startOffset <= start && end <= at.endOffset) return !here;
+    // parse5 merges the text around a dropped tag into one node whose location spans
+    // the tag, so the node must also hold the marker's text.
+    if (node.nodeName === "#text" && at && at.startOffset <= start && end <= at.endOffset) {
+      return !here && node.value.includes(m);
+    }
     return (node.childNodes ?? []).some((child) => inText(child, here)) ||
       (node.content ? inText(node.content, here) : false);
   };
@@ -324,7 +328,10 @@ export function gluedToBareUrl(doc, n) {
 
 // A line shaped like a link reference definition, after up to three spaces of indentation
 // and block-quote markers.
-const DEFINITION_LINE = /^ {0,3}(?:> ?)*\[[^\]]+\]:/;
+const DEFINITION_LINE = /^ {0,3}(?:> ?)*\[[^[\]]+\]:/;
+
+// A fence-shaped line indented four or more spaces (CommonMark: indented code).
+const INDENTED_FENCE = /^ {4,}(?:`{3,}|~{3,})/m;
 
 /** Start and end (exclusive, before the line break) of the line holding index `p`. */
 function lineBounds(doc, p) {
@@ -370,6 +377,12 @@ export const EXCEPTIONS = [
     expect: null,
   },
   {
+    name: "indented_fence_is_a_fence",
+    reason: "a fence line indented four or more spaces still opens or closes a fence (it continues a list item, as indented text does)",
+    applies: (c) => INDENTED_FENCE.test(c.doc.slice(0, lineBounds(c.doc, c.p).start)) || INDENTED_FENCE.test(lineAt(c.doc, c.p)),
+    expect: null,
+  },
+  {
     name: "link_whose_text_is_marker",
     reason: "`[N](url)` and `[[N]](url)` are one link marker whose span covers the whole link",
     applies: (c) => c.ref.verdict === "link_from_marker" || (c.ref.verdict === "link_text" && c.ref.wholeLinkText),
@@ -384,7 +397,7 @@ export const EXCEPTIONS = [
   {
     name: "definition_shaped_line",
     reason: "a `[label]:` line is a definition to us even where CommonMark keeps it as paragraph text",
-    applies: (c) => c.ref.verdict === "prose" && DEFINITION_LINE.test(lineAt(c.doc, c.p)),
+    applies: (c) => ["prose", "link_from_marker"].includes(c.ref.verdict) && DEFINITION_LINE.test(lineAt(c.doc, c.p)),
     expect: ["none"],
   },
   {

@@ -218,7 +218,10 @@ impl<'t> Markers<'_, 't> {
             self.wait(p);
             return None;
         }
-        if bytes.get(p + 1) == Some(&b'[') {
+        // `![…]` is an image when a link form follows (else the `!` is text); an escaped
+        // `\!` is text.
+        let image = p > 0 && bytes[p - 1] == b'!' && !is_escaped(bytes, p - 1);
+        if bytes.get(p + 1) == Some(&b'[') && !image {
             match self.nested_link_marker(p) {
                 Ok(Some(marker)) => return Some(marker),
                 Ok(None) => {}
@@ -229,7 +232,7 @@ impl<'t> Markers<'_, 't> {
             }
         }
         let mut inner = Inner::default();
-        let close = match link_text_close(bytes, p, &mut inner) {
+        let close = match link_text_close(bytes, p, &mut inner, self.open) {
             Read::End(close) => close,
             Read::Truncated if self.open => {
                 self.wait(p);
@@ -237,10 +240,8 @@ impl<'t> Markers<'_, 't> {
             }
             _ => return None, // no closing bracket: the `[` is text
         };
-        // `![…]` is an image when a link form follows; else the `!` is text.
-        let image = p > 0 && bytes[p - 1] == b'!';
         let link = if image {
-            self.link_after(p, close, &inner)
+            self.link_after(p, close)
         } else {
             Ok(None)
         };
@@ -256,7 +257,8 @@ impl<'t> Markers<'_, 't> {
             }
         }
         let body = &self.text[p + 1..close];
-        if inner.pairs.is_empty() {
+        let plain_text = !body.contains('[');
+        if plain_text {
             let ids = &self.source_ids;
             if let Some((refs, kind)) = bracket::square(body, &|id: &str| ids.contains(id)) {
                 return self.marker_bracket(p, close, refs, kind, label_position);
@@ -265,7 +267,7 @@ impl<'t> Markers<'_, 't> {
         let link = if image {
             None // not an image, so not a link either
         } else {
-            match self.link_after(p, close, &inner) {
+            match self.link_after(p, close) {
                 Ok(link) => link,
                 Err(NeedMore) => {
                     self.wait(p);
@@ -275,7 +277,7 @@ impl<'t> Markers<'_, 't> {
         };
         match link {
             Some(end) if !self.holds_link(&inner) => self.skip_region(end),
-            _ if inner.pairs.is_empty() => {
+            _ if plain_text => {
                 self.pos = close + 1;
                 self.label_may_follow = Some(close + 1); // `[text][N]`: `[N]` may be a label
             }
@@ -336,12 +338,7 @@ impl<'t> Markers<'_, 't> {
     /// The end of the link whose text is `[p..=close]`, if one follows: an inline
     /// `(destination "title")`, a full `[label]` or collapsed `[]` reference, or a
     /// shortcut whose text is a defined label.
-    fn link_after(
-        &mut self,
-        p: usize,
-        close: usize,
-        inner: &Inner,
-    ) -> Result<Option<usize>, NeedMore> {
+    fn link_after(&mut self, p: usize, close: usize) -> Result<Option<usize>, NeedMore> {
         let bytes = self.bytes;
         let after = close + 1;
         if self.open && after == bytes.len() {
@@ -354,10 +351,12 @@ impl<'t> Markers<'_, 't> {
                 _ => {}
             }
         }
-        let plain_text = inner.pairs.is_empty();
+        let text = &self.text[p + 1..close];
+        let plain_text = !text.contains('[');
         if bytes.get(after) == Some(&b'[') {
             return match self.reference_label_after(after, plain_text) {
-                Read::End(end) => Ok(Some(end)),
+                Read::End(end) if end > after + 2 || self.is_defined(text) => Ok(Some(end)),
+                Read::End(_) => Ok(None), // `[text][]` with `text` not defined
                 Read::Truncated if self.open => Err(NeedMore),
                 _ => {
                     if self.open && !plain_text {
@@ -369,12 +368,12 @@ impl<'t> Markers<'_, 't> {
                 }
             };
         }
-        Ok((plain_text && self.is_defined(&self.text[p + 1..close])).then_some(after))
+        Ok((plain_text && self.is_defined(text)).then_some(after))
     }
 
     /// A reference label `[label]` at `at` after a link text: its end when the label is
-    /// defined (and, for a marker's text, not a number); `[]` counts when `collapsed`
-    /// (the text itself is then the label, checked by the caller's shortcut rule).
+    /// defined and not a number; `[]` counts when `collapsed` (the text itself is then
+    /// the label, which the caller checks).
     fn reference_label_after(&mut self, at: usize, collapsed: bool) -> Read {
         if self.bytes.get(at + 1) == Some(&b']') {
             return if collapsed {

@@ -231,7 +231,7 @@ impl<'p, 't> Markers<'p, 't> {
         let continues_paragraph = self.in_paragraph;
         self.in_paragraph = false;
         if let Some(fence) = fence_opener(bytes, content) {
-            self.pos = fenced_block_end(bytes, start, fence);
+            self.pos = fenced_block_end(bytes, content, fence);
             self.at_line_start = true;
             if self.pos == bytes.len() {
                 self.restart_here(); // all code so far, but the closing fence may come
@@ -300,17 +300,26 @@ impl<'p, 't> Markers<'p, 't> {
             }
             b'`' => self.code_span(),
             b'<' => self.html(),
-            b'C' | b'(' | b'[' | 0xE3 | 0xEF if self.url_covering(p).is_some() => {
-                self.pos = url_end(bytes, p);
-                if self.pos == bytes.len() {
-                    self.restart_here(); // the URL may go on
+            b'C' | b'(' | b'[' | 0xE3 | 0xEF => {
+                if let Some(end) = self.url_covering(p) {
+                    self.pos = end;
+                    if end == bytes.len() {
+                        self.restart_here(); // the URL may go on
+                    }
+                    return None;
                 }
+                return match bytes[p] {
+                    b'C' => self.section(),
+                    b'(' => self.parenthetical(),
+                    b'[' => self.bracket(),
+                    0xE3 if bytes[p..].starts_with("【".as_bytes()) => self.lenticular(),
+                    0xEF if bytes[p..].starts_with("［".as_bytes()) => self.fullwidth(),
+                    _ => {
+                        self.pos += 1;
+                        None
+                    }
+                };
             }
-            b'C' => return self.section(),
-            b'(' => return self.parenthetical(),
-            b'[' => return self.bracket(),
-            0xE3 if bytes[p..].starts_with("【".as_bytes()) => return self.lenticular(),
-            0xEF if bytes[p..].starts_with("［".as_bytes()) => return self.fullwidth(),
             0xEE if bytes[p..].starts_with("\u{E200}".as_bytes()) => return self.private_use(),
             _ => self.pos += 1,
         }
@@ -327,7 +336,7 @@ impl<'p, 't> Markers<'p, 't> {
             self.pos = p + len;
             return;
         }
-        match code_span_end(self.bytes, p, len) {
+        match code_span_end(self.bytes, p, len, self.open) {
             Ok(end) if self.open && end == self.bytes.len() => self.wait(p),
             Ok(end) => self.skip_region(end),
             Err(stop) => {
@@ -448,9 +457,9 @@ impl<'p, 't> Markers<'p, 't> {
                 url_start = Some(q);
             }
         }
-        match url_start {
-            Some(start) => Some(url_end(bytes, start)),
-            None => {
+        match url_start.map(|start| url_end(bytes, start)) {
+            Some(end) if end > p => Some(end),
+            _ => {
                 self.url_clear_until = p;
                 None
             }
