@@ -615,3 +615,78 @@ fn list_markers_without_a_fence_leave_the_line_as_prose() {
         vec![("[1]", n(&[1])), ("[2]", n(&[2])), ("[3]", n(&[3]))]
     );
 }
+
+// ---- links, HTML blocks and paragraph ends as CommonMark reads them (issue 21) -------
+// Each case was a disagreement with commonmark.js in tests/reference/markdown.mjs.
+
+#[test]
+fn text_of_a_full_reference_link_is_not_a_marker() {
+    none("[see [3] here][ref]\n\n[ref]: https://a.example");
+    none("![chart [4]][ref]\n\n[ref]: https://a.example/c.png");
+    assert_eq!(
+        found("[see [3] here][nodef]"),
+        vec![("[3]", n(&[3]))],
+        "an undefined label makes no link"
+    );
+}
+
+#[test]
+fn a_marker_whose_label_is_defined_elsewhere_is_one_link_marker() {
+    assert_eq!(
+        kinds("[7][ref]\n\n[ref]: https://a.example"),
+        vec![MarkerKind::Link]
+    );
+}
+
+#[test]
+fn link_destinations_in_angle_brackets_and_titles_in_parentheses() {
+    none("[a [1]](<my url> (title)) [b [2]](/u\n  \"t\")");
+}
+
+#[test]
+fn code_spans_autolinks_and_html_bind_tighter_than_link_brackets() {
+    assert_eq!(
+        found("[[1]not a `link](/foo`) [x <b a=\"](/y)\">[2]"),
+        vec![("[1]", n(&[1])), ("[2]", n(&[2]))]
+    );
+}
+
+#[test]
+fn a_link_inside_link_text_makes_the_outer_one_text() {
+    assert_eq!(found("[[1] foo [bar](/uri)](/uri)"), vec![("[1]", n(&[1]))]);
+}
+
+#[test]
+fn definitions_spread_over_lines_are_not_prose() {
+    none("[foo]:\n/url-[1]\n'the [2] title'\n\n[foo]");
+}
+
+#[test]
+fn html_blocks_hide_their_markup_and_show_their_text() {
+    assert_eq!(
+        found("<div class=\"[1]\">\ntext [2] <span title='[3]'>x</span>\n</div>\n\nafter [4]"),
+        vec![("[2]", n(&[2])), ("[4]", n(&[4]))]
+    );
+    none("<DIV [5]CLASS=\"foo\">\n</div>");
+}
+
+#[test]
+fn a_code_span_ends_with_its_paragraph() {
+    assert_eq!(
+        found("`a [1]\n----\n` [2]"),
+        vec![("[1]", n(&[1])), ("[2]", n(&[2]))]
+    );
+    assert_eq!(
+        found("- `one [1]\n- two` [2]"),
+        vec![("[1]", n(&[1])), ("[2]", n(&[2]))]
+    );
+}
+
+#[test]
+fn a_fence_ends_with_its_block_quote_or_list_item() {
+    assert_eq!(found("> ```\n> a[1]\n\nb [2]"), vec![("[2]", n(&[2]))]);
+    assert_eq!(
+        found("- a\n- ```\n  b[1]\n\nc [2]\n  ```"),
+        vec![("[2]", n(&[2]))]
+    );
+}

@@ -31,15 +31,24 @@ pub fn fence_opener(bytes: &[u8], pos: usize) -> Option<(u8, usize)> {
 
 /// Where the fenced block opened at `fence_at` (the fence's first byte) ends: just
 /// after its closing fence line; before the first line that leaves its container (fewer
-/// `>` than the opener's line, or, for a fence that opens a list item's content, a
-/// non-blank line indented less than that content); or at the end of the text.
-pub fn fenced_block_end(bytes: &[u8], fence_at: usize, fence: (u8, usize)) -> usize {
+/// `>` than the opener's line, or, for a fence in a list item, a non-blank line indented
+/// less than the item's content); or at the end of the text. `enclosing_item` is the
+/// content column of the list item the opener's line continues (0: none).
+pub fn fenced_block_end(
+    bytes: &[u8],
+    fence_at: usize,
+    fence: (u8, usize),
+    enclosing_item: usize,
+) -> usize {
     let opener_line = line_start(bytes, fence_at);
     let depth = quote_depth(bytes, opener_line);
     let after_quotes = skip_quotes(bytes, opener_line);
-    let item_indent = (skip_list_markers(bytes, skip_line_prefix(bytes, opener_line)) == fence_at
-        && skip_line_prefix(bytes, opener_line) != fence_at)
-        .then_some(fence_at - after_quotes);
+    let on_item_line = skip_line_prefix(bytes, opener_line) != fence_at;
+    let item_indent = if on_item_line {
+        Some(fence_at - after_quotes)
+    } else {
+        (enclosing_item > 0 && fence_at - after_quotes >= enclosing_item).then_some(enclosing_item)
+    };
     let mut line = next_line(bytes, fence_at);
     while line < bytes.len() {
         let end = line_end(bytes, line);
@@ -61,7 +70,7 @@ pub fn fenced_block_end(bytes: &[u8], fence_at: usize, fence: (u8, usize)) -> us
 
 /// The position after the block-quote markers (`>`, with the indentation around them)
 /// that open the line starting at `line`, before the content's own indentation.
-fn skip_quotes(bytes: &[u8], line: usize) -> usize {
+pub fn skip_quotes(bytes: &[u8], line: usize) -> usize {
     let mut p = line;
     let mut after = line;
     loop {
@@ -109,6 +118,31 @@ pub fn skip_list_markers(bytes: &[u8], mut pos: usize) -> usize {
         }
         pos = skip_line_prefix(bytes, pos + marker);
     }
+}
+
+/// The content column a list item opened on the line starting at `line` gives its
+/// continuation lines (after block quotes): after the markers and their space, or the
+/// marker's width plus one for an empty item (`-` alone). `None`: no list item.
+pub fn list_item_indent(bytes: &[u8], line: usize) -> Option<usize> {
+    let after_quotes = skip_quotes(bytes, line);
+    let start = after_quotes + run_while(bytes, after_quotes, |b| b == b' ' || b == b'\t');
+    let content = skip_list_markers(bytes, start);
+    if content > start {
+        return Some(content - after_quotes);
+    }
+    let marker = match bytes.get(start) {
+        Some(b'-' | b'*' | b'+') => 1,
+        Some(b'0'..=b'9') => {
+            let digits = run_while(bytes, start, |b| b.is_ascii_digit());
+            match bytes.get(start + digits) {
+                Some(b'.' | b')') if digits <= 9 => digits + 1,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let empty = matches!(bytes.get(start + marker), None | Some(b'\n' | b'\r'));
+    empty.then_some(start + marker + 1 - after_quotes)
 }
 
 /// The line's content from `pos` to its end may still become list-item markers as the
@@ -418,28 +452,45 @@ pub fn alnum_before(bytes: &[u8], p: usize) -> bool {
     p > 0 && bytes[p - 1].is_ascii_alphanumeric()
 }
 
-/// The normalised labels of all link reference definitions outside fenced code, and
-/// of the definition-shaped lines (`[1]: Smith, 2020`) that LLM answers use as a
-/// reference list.
-pub fn collect_definitions(text: &str) -> HashSet<String> {
+/// The labels a text defines, normalised: by link reference definitions (CommonMark:
+/// outside code, not inside a paragraph) and by definition-shaped lines
+/// (`[1]: Smith, 2020`, the reference lists of LLM answers, wherever they stand).
+#[derive(Debug, Default)]
+pub struct Definitions {
+    /// Labels of CommonMark link reference definitions: they make reference links.
+    pub links: HashSet<String>,
+    /// Labels of definition-shaped lines: they make `[text][1]` a label, not a marker.
+    pub shaped: HashSet<String>,
+}
+
+/// Reads the [`Definitions`] of `text`.
+pub fn collect_definitions(text: &str) -> Definitions {
     let bytes = text.as_bytes();
-    let mut labels = HashSet::new();
+    let mut found = Definitions::default();
+    let mut in_paragraph = false;
     let mut line = 0;
     while line < bytes.len() {
         let start = skip_list_markers(bytes, skip_line_prefix(bytes, line));
         if let Some(fence) = fence_opener(bytes, start) {
-            line = fenced_block_end(bytes, start, fence);
+            line = fenced_block_end(bytes, start, fence, 0);
+            in_paragraph = false;
             continue;
         }
-        if let Ok(Some((from, to, end))) = definition(bytes, start, false) {
-            labels.insert(normalize_label(&text[from..to]));
-            line = end;
-            continue;
+        if !in_paragraph {
+            if let Ok(Some((from, to, end))) = definition(bytes, start, false) {
+                found.links.insert(normalize_label(&text[from..to]));
+                line = end;
+                continue;
+            }
         }
         if let Some(label) = definition_label(bytes, start) {
-            labels.insert(normalize_label(&String::from_utf8_lossy(label)));
+            found
+                .shaped
+                .insert(normalize_label(&String::from_utf8_lossy(label)));
         }
+        let blank = matches!(bytes.get(start), None | Some(b'\n' | b'\r'));
+        in_paragraph = !blank && !is_heading_or_break(bytes, start);
         line = next_line(bytes, line);
     }
-    labels
+    found
 }

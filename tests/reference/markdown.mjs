@@ -330,6 +330,9 @@ export function gluedToBareUrl(doc, n) {
 // and block-quote markers.
 const DEFINITION_LINE = /^ {0,3}(?:> ?)*\[[^[\]]+\]:/;
 
+// A definition-shaped line indented four or more spaces (CommonMark: indented code).
+const INDENTED_DEFINITION = /^ {4,}\[[^[\]]+\]:/m;
+
 // A fence-shaped line indented four or more spaces (CommonMark: indented code).
 const INDENTED_FENCE = /^ {4,}(?:`{3,}|~{3,})/m;
 
@@ -383,6 +386,18 @@ export const EXCEPTIONS = [
     expect: null,
   },
   {
+    name: "indented_definition_defines",
+    reason: "a definition indented four or more spaces defines its label (indented text is prose to us, so it is no code block)",
+    applies: (c) => c.ref.verdict === "prose" && INDENTED_DEFINITION.test(c.doc),
+    expect: null,
+  },
+  {
+    name: "definition_shaped_line",
+    reason: "a `[label]:` line is a definition to us even where CommonMark keeps it as paragraph text",
+    applies: (c) => ["prose", "link_from_marker"].includes(c.ref.verdict) && DEFINITION_LINE.test(lineAt(c.doc, c.p)),
+    expect: ["none"],
+  },
+  {
     name: "link_whose_text_is_marker",
     reason: "`[N](url)` and `[[N]](url)` are one link marker whose span covers the whole link",
     applies: (c) => c.ref.verdict === "link_from_marker" || (c.ref.verdict === "link_text" && c.ref.wholeLinkText),
@@ -392,12 +407,6 @@ export const EXCEPTIONS = [
     name: "link_text",
     reason: "a marker inside other link text is part of the link, not a citation",
     applies: (c) => c.ref.verdict === "link_text",
-    expect: ["none"],
-  },
-  {
-    name: "definition_shaped_line",
-    reason: "a `[label]:` line is a definition to us even where CommonMark keeps it as paragraph text",
-    applies: (c) => ["prose", "link_from_marker"].includes(c.ref.verdict) && DEFINITION_LINE.test(lineAt(c.doc, c.p)),
     expect: ["none"],
   },
   {

@@ -321,7 +321,7 @@ impl<'t> Markers<'_, 't> {
                 _ => {}
             }
             let body = &self.text[p + 1..close];
-            if label_position && self.is_defined(body) {
+            if label_position && self.is_defined(body, true) {
                 self.pos = after; // `[text][1]` with a definition `[1]: …`: a link label
                 return None;
             }
@@ -355,7 +355,7 @@ impl<'t> Markers<'_, 't> {
         let plain_text = !text.contains('[');
         if bytes.get(after) == Some(&b'[') {
             return match self.reference_label_after(after, plain_text) {
-                Read::End(end) if end > after + 2 || self.is_defined(text) => Ok(Some(end)),
+                Read::End(end) if end > after + 2 || self.is_defined(text, false) => Ok(Some(end)),
                 Read::End(_) => Ok(None), // `[text][]` with `text` not defined
                 Read::Truncated if self.open => Err(NeedMore),
                 _ => {
@@ -368,7 +368,7 @@ impl<'t> Markers<'_, 't> {
                 }
             };
         }
-        Ok((plain_text && self.is_defined(text)).then_some(after))
+        Ok((plain_text && self.is_defined(text, false)).then_some(after))
     }
 
     /// A reference label `[label]` at `at` after a link text: its end when the label is
@@ -386,7 +386,7 @@ impl<'t> Markers<'_, 't> {
             Read::End(end) => {
                 let label = &self.text[at + 1..end - 1];
                 let numeric = bracket::number_list(label).is_some();
-                if !numeric && self.is_defined(label) {
+                if !numeric && self.is_defined(label, false) {
                     Read::End(end)
                 } else {
                     Read::No
@@ -409,7 +409,7 @@ impl<'t> Markers<'_, 't> {
                     let text = &self.text[open + 1..close];
                     !text.contains('[')
                         && bracket::number_list(text).is_none()
-                        && self.is_defined(text)
+                        && self.is_defined(text, false)
                 }
             }
         })

@@ -44,7 +44,7 @@ pub struct Markers<'p, 't> {
     at_line_start: bool,
     source_ids: SourceIds<'p>,
     /// Normalised labels of the text's definitions, read the first time they matter.
-    definitions: Option<HashSet<String>>,
+    definitions: Option<Definitions>,
     /// `code_fail[n]`: no run of `n` backticks before this position closes a code span.
     code_fail: [usize; CODE_RUNS],
     /// `no_closer[c]`: the closer of [`Closer`] `c` (`-->`, `]]>`, …) no longer occurs
@@ -64,6 +64,9 @@ pub struct Markers<'p, 't> {
     /// The last line read was paragraph text (an HTML block of condition 7 cannot
     /// interrupt a paragraph).
     in_paragraph: bool,
+    /// The content column of the list item the lines continue (0: none): a fence in it
+    /// ends with it.
+    item_indent: usize,
     /// Next match of each custom pattern at or after `pos` (`None`: no more matches).
     custom: Vec<Option<(usize, usize)>>,
     /// The text may still grow (a stream): decisions that need more of it are not made.
@@ -118,6 +121,7 @@ impl<'p, 't> Markers<'p, 't> {
             url_clear_until: resume.url_clear_until,
             html_block_end: resume.html_block_end,
             in_paragraph: resume.in_paragraph,
+            item_indent: resume.item_indent,
             custom: vec![None; parser.patterns.len()],
             open,
             before: resume,
@@ -139,6 +143,7 @@ impl<'p, 't> Markers<'p, 't> {
             url_clear_until: self.url_clear_until,
             html_block_end: self.html_block_end,
             in_paragraph: self.in_paragraph,
+            item_indent: self.item_indent,
         });
         undecided
     }
@@ -151,6 +156,7 @@ impl<'p, 't> Markers<'p, 't> {
             url_clear_until: self.url_clear_until,
             html_block_end: self.html_block_end,
             in_paragraph: self.in_paragraph,
+            item_indent: self.item_indent,
         }
     }
 
@@ -201,14 +207,16 @@ impl<'p, 't> Markers<'p, 't> {
         }
     }
 
-    /// Whether a link reference definition (or a definition-shaped line) anywhere in
-    /// the text defines `label`, matched as CommonMark matches labels.
-    pub(super) fn is_defined(&mut self, label: &str) -> bool {
+    /// Whether a link reference definition anywhere in the text defines `label`
+    /// (matched as CommonMark matches labels); with `shaped`, a definition-shaped line
+    /// (`[1]: Smith, 2020`) counts too.
+    pub(super) fn is_defined(&mut self, label: &str, shaped: bool) -> bool {
         let text = self.text;
         let definitions = self
             .definitions
             .get_or_insert_with(|| collect_definitions(text));
-        definitions.contains(&normalize_label(label))
+        let label = normalize_label(label);
+        definitions.links.contains(&label) || shaped && definitions.shaped.contains(&label)
     }
 
     /// Handles the start of a line: fences, definition lines and task boxes.
@@ -230,8 +238,9 @@ impl<'p, 't> Markers<'p, 't> {
         }
         let continues_paragraph = self.in_paragraph;
         self.in_paragraph = false;
+        self.track_list_item(p, start, content, continues_paragraph);
         if let Some(fence) = fence_opener(bytes, content) {
-            self.pos = fenced_block_end(bytes, content, fence);
+            self.pos = fenced_block_end(bytes, content, fence, self.item_indent);
             self.at_line_start = true;
             if self.pos == bytes.len() {
                 self.restart_here(); // all code so far, but the closing fence may come
@@ -271,6 +280,20 @@ impl<'p, 't> Markers<'p, 't> {
             Ok(Some(end)) => self.pos = end,
             Ok(None) => self.pos = start,
             Err(NeedMore) => self.wait(p),
+        }
+    }
+
+    /// Follows the list item that the line at `line` (content from `start`, after list
+    /// markers from `content`) opens, continues or leaves.
+    fn track_list_item(&mut self, line: usize, start: usize, content: usize, lazy: bool) {
+        let bytes = self.bytes;
+        if let Some(indent) = list_item_indent(bytes, line) {
+            self.item_indent = indent;
+        } else if !matches!(bytes.get(content), None | Some(b'\n' | b'\r')) {
+            let indent = start - skip_quotes(bytes, line);
+            if indent < self.item_indent && !lazy {
+                self.item_indent = 0;
+            }
         }
     }
 

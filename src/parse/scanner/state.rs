@@ -47,6 +47,8 @@ pub(crate) struct Resume {
     pub(super) html_block_end: usize,
     /// The last line read was paragraph text, which some blocks cannot interrupt.
     pub(super) in_paragraph: bool,
+    /// The content column of the list item the lines continue (0: none).
+    pub(super) item_indent: usize,
 }
 
 impl Resume {
@@ -58,6 +60,7 @@ impl Resume {
         url_clear_until: 0,
         html_block_end: 0,
         in_paragraph: false,
+        item_indent: 0,
     };
 }
 
