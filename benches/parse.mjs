@@ -3,11 +3,15 @@
 //
 //   node benches/parse.mjs            (needs pkg/node: node scripts/build-pkg.mjs node)
 //   node benches/parse.mjs --no-native
+//   node benches/parse.mjs --baseline OTHER/pkg/node/citeproof.js   (another build, e.g. the
+//        last commit's, measured in the same rounds: a regression check)
 //
 // The last wasm row is not a parser: it copies each answer into a buffer with
 // `TextEncoder.encodeInto` and nothing else — the least any parser in wasm pays.
 import { execFileSync } from "node:child_process";
 import { cpus } from "node:os";
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
 import { citeproof, dataset, root } from "./common.mjs";
 
 const { parseCitations, CitationParser } = citeproof();
@@ -38,6 +42,11 @@ const contenders = {
   "citeproof wasm CitationParser": (a) => parser.parse(a),
   "floor: the UTF-8 copy into wasm alone (encodeInto)": copyOnly,
 };
+const baselineAt = process.argv.indexOf("--baseline");
+if (baselineAt > 0) {
+  const other = createRequire(import.meta.url)(resolve(process.argv[baselineAt + 1]));
+  contenders["baseline build parseCitations"] = (a) => other.parseCitations(a);
+}
 
 /** Seconds per pass over all answers: the median of rounds of ≥ 200 ms, interleaved. */
 function measure() {

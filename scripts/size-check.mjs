@@ -7,8 +7,11 @@ import { fileURLToPath } from "node:url";
 
 // Issue 4's ceiling was 150 KiB; the six provider adapters and their JSON reader
 // (issue 9) measured +22 KB gzip, so it went to 176 KiB; issue 10's cuts brought the
-// module to 162.3 KiB and the ceiling to 168 KiB. The goal stays 100 KB.
-const BUDGET_GZIP = 168 * 1024;
+// module to 162.3 KiB and the ceiling to 168 KiB. Issue 21's CommonMark-conformant
+// markdown context (HTML blocks, the link grammar, multi-line definitions, paragraph
+// ends) and its input limits measured +10 KB gzip (169.5 → 179.9 KB before the limits),
+// so the ceiling is 180 KiB until issue 25 splits the browser entry. The goal stays 100 KB.
+const BUDGET_GZIP = 180 * 1024;
 const file = join(dirname(fileURLToPath(import.meta.url)), "..", "pkg", "web", "citeproof_bg.wasm");
 const raw = readFileSync(file).length;
 const gzip = execFileSync("gzip", ["-9", "-c", file], { maxBuffer: 64 * 1024 * 1024 }).length;
