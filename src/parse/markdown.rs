@@ -156,6 +156,10 @@ pub fn may_be_list_markers(bytes: &[u8], pos: usize) -> bool {
 /// The line whose content starts at `p` is an ATX heading (`## Title`) or a thematic
 /// break (`---`, `* * *`): a one-line block after which no paragraph continues.
 pub fn is_heading_or_break(bytes: &[u8], p: usize) -> bool {
+    // Most lines start with a word: decide those without finding the line's end.
+    if !matches!(bytes.get(p), Some(b'#' | b'-' | b'*' | b'_')) {
+        return false;
+    }
     let line = &bytes[p..line_end(bytes, p)];
     let hashes = line.iter().take_while(|&&b| b == b'#').count();
     if (1..=6).contains(&hashes) && matches!(line.get(hashes), None | Some(b' ' | b'\t' | b'\r')) {

@@ -148,6 +148,14 @@ impl<'p, 't> Markers<'p, 't> {
         undecided
     }
 
+    /// Open scans: keeps the state before the decision being made, to restart there.
+    #[inline]
+    fn remember_state(&mut self) {
+        if self.open {
+            self.before = self.state();
+        }
+    }
+
     fn state(&self) -> Resume {
         Resume {
             pos: self.pos,
@@ -237,6 +245,15 @@ impl<'p, 't> Markers<'p, 't> {
             return self.wait(p);
         }
         let continues_paragraph = self.in_paragraph;
+        if first.is_some_and(|b| b.is_ascii_alphabetic() || b >= 0x80) {
+            // A line of words (most lines): no block starts with a letter.
+            self.in_paragraph = true;
+            if content != start || self.item_indent > 0 {
+                self.track_list_item(p, start, content, continues_paragraph);
+            }
+            self.pos = start;
+            return;
+        }
         self.in_paragraph = false;
         self.track_list_item(p, start, content, continues_paragraph);
         if let Some(fence) = fence_opener(bytes, content) {
@@ -497,7 +514,7 @@ impl<'t> Iterator for Markers<'_, 't> {
         let len = self.bytes.len();
         while self.pos < len {
             if self.at_line_start && self.pos >= self.html_block_end {
-                self.before = self.state();
+                self.remember_state();
                 self.line_start();
                 continue;
             }
@@ -514,7 +531,7 @@ impl<'t> Iterator for Markers<'_, 't> {
             let stop = custom.map_or(len, |(start, _, _)| start);
             self.pos = skip_plain(self.bytes, self.pos, stop);
             if self.pos < stop {
-                self.before = self.state();
+                self.remember_state();
                 if let Some(marker) = self.step() {
                     if self.open && marker.span.end == len {
                         // Cleaning looks at the byte after a marker (the space after a
