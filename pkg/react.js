@@ -172,6 +172,24 @@ function segmentsOf(text, chips) {
 }
 
 /**
+ * A stream chunk applied to the hook's state: a `revise` event replaces the text from its
+ * start and voids the chips and findings from there on; then chips, findings and text are
+ * appended.
+ */
+function applyChunk(state, text, events) {
+  let { text: shown, chips, findings } = state;
+  for (const e of events) {
+    if (e.type === "revise") {
+      shown = shown.slice(0, e.span.start) + e.text;
+      chips = chips.filter((c) => c.span.end <= e.span.start);
+      findings = findings.filter((f) => !f.span || f.span.start < e.answerStart);
+    } else if (e.type === "cite") chips = [...chips, e];
+    else findings = [...findings, e];
+  }
+  return { ...state, text: shown + text, chips, findings };
+}
+
+/**
  * Streams a plain-text answer through a CitationStream: `{ text, segments, chips,
  * findings, report, done, error }`, updated per delta. `segments` never holds half a
  * marker; once done they are the report's. `input` (sources, citations) and `options`
@@ -192,16 +210,11 @@ export function useCitationStream(source, { input, options } = {}) {
           if (cancelled) return;
           const { text, events } = stream.push(delta);
           if (!text && !events.length) continue;
-          setState((s) => ({
-            ...s,
-            text: s.text + text,
-            chips: [...s.chips, ...events.filter((e) => e.type === "cite")],
-            findings: [...s.findings, ...events.filter((e) => e.type === "finding")],
-          }));
+          setState((s) => applyChunk(s, text, events));
         }
         if (cancelled) return;
         const end = stream.finish();
-        setState((s) => ({ ...s, text: s.text + end.text, report: end.report, done: true }));
+        setState((s) => ({ ...applyChunk(s, end.text, end.revise ? [end.revise] : []), report: end.report, done: true }));
       } catch (error) {
         if (!cancelled) setState((s) => ({ ...s, error, done: true }));
       }

@@ -19,7 +19,10 @@ for target in $(cargo fuzz list); do
     -print_final_stats=1 > "$WORK/$target.log" 2>&1 || status=$?
   grep -E "^(Done|stat::number_of_executed_units)" "$WORK/$target.log" || true
   if [ "$status" -ne 0 ]; then
-    tail -40 "$WORK/$target.log" >&2
+    grep -m1 -A6 "panicked" "$WORK/$target.log" >&2 || tail -40 "$WORK/$target.log" >&2
+    for crash in "$WORK/$target-"*; do
+      [ -f "$crash" ] && echo "input $(basename "$crash") (base64): $(base64 -w0 "$crash")" >&2
+    done
     echo "fuzz target $target failed" >&2
     exit 1
   fi

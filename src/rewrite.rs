@@ -31,6 +31,31 @@ pub(crate) struct Rewriter {
     text_start: usize,
     /// End in the answer of what has been written.
     last: usize,
+    /// Source positions given a new label, in order (renumbering), so that
+    /// [`Rewriter::rewind`] can take them back.
+    assigned: Vec<usize>,
+}
+
+/// Where a [`Rewriter`] stood, to go back there ([`Rewriter::rewind`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RewriterMark {
+    out_len: usize,
+    segments_len: usize,
+    text_start: usize,
+    last: usize,
+    assigned_len: usize,
+}
+
+impl RewriterMark {
+    /// Bytes of output written before the mark.
+    pub fn output_len(&self) -> usize {
+        self.out_len
+    }
+
+    /// How far into the answer the rewriter had written at the mark.
+    pub fn position(&self) -> usize {
+        self.last
+    }
 }
 
 impl Rewriter {
@@ -51,6 +76,31 @@ impl Rewriter {
             segments: Vec::new(),
             text_start: 0,
             last: 0,
+            assigned: Vec::new(),
+        }
+    }
+
+    /// The state now, to come back to.
+    pub fn mark(&self) -> RewriterMark {
+        RewriterMark {
+            out_len: self.out.len(),
+            segments_len: self.segments.len(),
+            text_start: self.text_start,
+            last: self.last,
+            assigned_len: self.assigned.len(),
+        }
+    }
+
+    /// Goes back to `mark`: what was written since is dropped, new labels given since
+    /// are free again.
+    pub fn rewind(&mut self, mark: &RewriterMark) {
+        self.out.truncate(mark.out_len);
+        self.segments.truncate(mark.segments_len);
+        self.text_start = mark.text_start;
+        self.last = mark.last;
+        for p in self.assigned.drain(mark.assigned_len..) {
+            self.new_labels[p] = 0;
+            self.next_label -= 1;
         }
     }
 
@@ -108,6 +158,7 @@ impl Rewriter {
                 if self.new_labels[p] == 0 {
                     self.new_labels[p] = self.next_label;
                     self.next_label += 1;
+                    self.assigned.push(p);
                 }
             }
         }

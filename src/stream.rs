@@ -3,11 +3,21 @@
 //! A [`CitationStream`] takes the answer delta by delta and releases the cleaned text
 //! that can no longer change. Cleaning only ever touches markers (and the one space
 //! before a removed marker), so the released text stops before the first place where
-//! a later character can still change the outcome: a marker not yet complete (`[1`,
-//! `【2`), a `]` that a `(` may turn into a link, a trailing space, and an invalid marker
-//! whose fate depends on text still to come (a closing backtick or `</code>` that makes
-//! it code, a definition `[N]: …` that makes it a link label). Each push rescans only
-//! from the last point where everything before was decided, so a stream costs time
+//! a later character can still change the outcome: a construct being written (`[1`,
+//! `【2`, a `]` that a `(` may turn into a link, a line that may still open a fence or
+//! an HTML block), a trailing space, and an invalid marker whose fate depends on text
+//! still to come (a closing backtick or `</code>` that makes it code, a definition
+//! `[N]: …` that makes it a link label). Such a marker is held only while it is within
+//! [`HOLD`] bytes of the end: past that it is released as it reads now, and should the
+//! deciding text come later, a [`StreamEvent::Revise`] replaces what was released from
+//! that marker on. So a stream never holds back more than [`HOLD`] bytes beyond the
+//! construct still being written ([`CitationStream::held`] tells how much), and the
+//! text shown, revisions applied, always ends as `validate`'s cleaned answer.
+//! [`CitationStream::without_revisions`] holds such markers until they are decided, for
+//! consumers that cannot take text back.
+//!
+//! Each push rescans only from the last point where everything before was decided (or,
+//! once something was released provisionally, from there), so a stream costs time
 //! linear in the answer's length in the usual case.
 //!
 //! [`CitationStream::finish`] validates the whole text, so its report is exactly the one
@@ -41,7 +51,7 @@
 use crate::error::{Error, ErrorCode};
 use crate::model::{Finding, Input, Marker, Options, Policy, Report, Segment, Severity, Span};
 use crate::parse::{Markers, Resume};
-use crate::rewrite::{MarkerFate, Rewriter};
+use crate::rewrite::{MarkerFate, Rewriter, RewriterMark};
 use crate::validate::{Lookup, OwnedIndex, Validator};
 
 /// What happened in the text a push released, in text order.
@@ -58,7 +68,30 @@ pub enum StreamEvent {
     },
     /// A marker was found to point nowhere (the finding `validate` reports for it).
     Finding(Finding),
+    /// Text released earlier changed: a marker released while its fate was open (a
+    /// definition or a closer could still come, and it was [`HOLD`] bytes behind) was
+    /// decided otherwise. Chips and findings from the revised part on are sent again
+    /// after this event.
+    Revise(Revision),
 }
+
+/// A change to text already released: replace the released text from `span.start` to
+/// its end (`span.end`, everything released before) with `text`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Revision {
+    /// The part of the released text replaced (bytes), up to all released before.
+    pub span: Span,
+    /// What replaces it.
+    pub text: String,
+    /// Where in the answer (bytes) the revised part starts: chips and findings about
+    /// markers from there on are void, and sent again.
+    pub answer_start: usize,
+}
+
+/// How far behind the end of the text (bytes) a marker whose fate is still open may be
+/// held back. Past it the marker is released as it reads now and, should a later
+/// definition or closer decide otherwise, revised ([`StreamEvent::Revise`]).
+pub const HOLD: usize = 256;
 
 /// The result of [`CitationStream::push`].
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -72,8 +105,13 @@ pub struct Pushed {
 /// The result of [`CitationStream::finish`].
 #[derive(Debug)]
 pub struct Finished<'a> {
-    /// The rest of the cleaned answer, after everything the pushes released.
+    /// The rest of the cleaned answer, after everything the pushes released (and
+    /// `revision`, when there is one).
     pub text: String,
+    /// A change to released text the whole answer calls for: never expected (every
+    /// push revises what it decides otherwise), kept so that the shown text always
+    /// ends as the report's `cleaned_answer`.
+    pub revision: Option<Revision>,
     /// The report for the whole answer, equal to `validate` on it.
     pub report: Report<'a>,
     /// The input with the whole answer (what the report's spans index).
@@ -96,10 +134,33 @@ pub struct CitationStream {
     chars: usize,
     /// The answer given to `new`, pushed with the first delta.
     unpushed: String,
-    /// A doubtful marker whose text may change waits for `finish`: nothing more is
-    /// released before it.
-    waits_for_finish: bool,
+    /// Set when a marker whose fate is still open was released: from here on, each push
+    /// decides again and revises what changed.
+    checkpoint: Option<Checkpoint>,
+    /// What the last push held back.
+    held: Held,
+    /// Release markers whose fate is open after [`HOLD`] bytes (else hold them until
+    /// they are decided, and never revise).
+    revise: bool,
     finished: bool,
+}
+
+/// The earliest point whose released text may still be revised: the rewriter's state
+/// there and the scan state to decide again from.
+#[derive(Clone, Copy, Debug)]
+struct Checkpoint {
+    mark: RewriterMark,
+    scan: Resume,
+}
+
+/// How much of the answer a stream holds back (bytes), from [`CitationStream::held`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Held {
+    /// The answer up to here is released (or, for removed markers, settled).
+    pub released_through: usize,
+    /// The construct still being decided starts here (`None`: nothing undecided); what
+    /// lies between `released_through` and it is held for a marker whose fate is open.
+    pub undecided_from: Option<usize>,
 }
 
 impl CitationStream {
@@ -130,7 +191,12 @@ impl CitationStream {
             released: 0,
             chars: 0,
             unpushed,
-            waits_for_finish: false,
+            checkpoint: None,
+            revise: true,
+            held: Held {
+                released_through: 0,
+                undecided_from: None,
+            },
             finished: false,
         })
     }
@@ -161,12 +227,28 @@ impl CitationStream {
         }
         self.input.answer.push_str(delta);
         let mut events = Vec::new();
-        if !self.waits_for_finish {
-            self.release(&mut events);
-        }
-        let text = self.rewriter.output()[self.released..].to_string();
-        self.released = self.rewriter.output().len();
+        let text = self.release(&mut events);
         Ok(Pushed { text, events })
+    }
+
+    /// Holds markers whose fate is still open until they are decided, however long
+    /// that takes, instead of releasing them after [`HOLD`] bytes and revising: for
+    /// consumers that cannot take text back (a forwarded response body).
+    pub fn without_revisions(mut self) -> CitationStream {
+        self.revise = false;
+        self
+    }
+
+    /// How much of the answer the last push held back.
+    pub fn held(&self) -> Held {
+        self.held
+    }
+
+    /// Whether text released so far may still be revised: a marker whose fate is open
+    /// was released after [`HOLD`] bytes. Until then, and once it is decided as it was
+    /// released, the released text is a prefix of the cleaned answer.
+    pub fn revisable(&self) -> bool {
+        self.checkpoint.is_some()
     }
 
     /// Ends the stream: validates the whole answer and returns its report with the
@@ -183,19 +265,25 @@ impl CitationStream {
         let start = std::mem::take(&mut self.unpushed);
         self.input.answer.insert_str(0, &start);
         let report = self.validator.validate(&self.input)?;
+        let released = &self.rewriter.output()[..self.released];
+        let cleaned = report.cleaned_answer.as_str();
         debug_assert!(
-            report
-                .cleaned_answer
-                .starts_with(&self.rewriter.output()[..self.released]),
+            cleaned.starts_with(released),
             "released text must be a prefix of the cleaned answer"
         );
-        let text = report
-            .cleaned_answer
-            .get(self.released..)
-            .unwrap_or_default()
-            .to_string();
+        let (text, revision) = if let Some(rest) = cleaned.strip_prefix(released) {
+            (rest.to_string(), None)
+        } else {
+            let revision = Revision {
+                span: Span::new(0, released.len()),
+                text: cleaned.to_string(),
+                answer_start: 0,
+            };
+            (String::new(), Some(revision))
+        };
         Ok(Finished {
             text,
+            revision,
             report,
             input: &self.input,
         })
@@ -211,21 +299,41 @@ impl CitationStream {
         &self.rewriter.output()[..self.released]
     }
 
-    /// Scans from the last settled point and writes what can no longer change.
-    fn release(&mut self, events: &mut Vec<StreamEvent>) {
+    /// Scans from the last settled point (or, after a provisional release, from the
+    /// checkpoint), writes what can no longer change and returns the text to append;
+    /// a revision of text released before comes as the first event.
+    fn release(&mut self, events: &mut Vec<StreamEvent>) -> String {
         let answer = self.input.answer.as_str();
         let sources = self.input.sources.as_slice();
         let options = self.validator.options();
         let lookup = self.index.with(sources);
-        let mut scan = Markers::open(
-            self.validator.parser(),
-            answer,
-            self.index.ids(),
-            self.resume,
-        );
+        // Decided before this push: markers before it send no events again.
+        let decided_through = self.rewriter.position();
+        let checkpoint = self.checkpoint;
+        // What was released from the checkpoint on, to tell whether it changed.
+        let mut released_tail = String::new();
+        let scan_from = match checkpoint {
+            Some(checkpoint) => {
+                released_tail
+                    .push_str(&self.rewriter.output()[checkpoint.mark.output_len()..self.released]);
+                self.rewriter.rewind(&checkpoint.mark);
+                checkpoint.scan
+            }
+            None => self.resume,
+        };
+        let mut scan = Markers::open(self.validator.parser(), answer, self.index.ids(), scan_from);
         let markers: Vec<Marker<'_>> = scan.by_ref().collect();
         let undecided = scan.undecided();
         let mut boundary = undecided.wait.unwrap_or(answer.len());
+        // Where a scan that decides a doubtful marker again must start.
+        let redecide_from = [undecided.resume, undecided.label_resume]
+            .into_iter()
+            .flatten()
+            .min_by_key(|resume| resume.pos)
+            .unwrap_or(scan_from);
+        let mut held_doubt = false;
+        let mut provisional = false;
+        let mut fresh = Vec::new(); // events of this scan, kept once it is known which to send
         for marker in &markers {
             let start = marker.span.start;
             if start < self.rewriter.position() {
@@ -246,31 +354,44 @@ impl CitationStream {
                 .iter()
                 .any(|&(from, to)| (from..to).contains(&start));
             let doubtful = undecided.doubt_from.is_some_and(|d| start > d) || label_doubt;
-            if doubtful {
-                if output_may_change(&fate, options) {
+            if doubtful && output_may_change(&fate, options) {
+                if !self.revise || answer.len() - start <= HOLD {
                     boundary = start;
-                    self.waits_for_finish = label_doubt;
+                    held_doubt = true;
                     break;
                 }
+                // Held long enough: released as it reads now, revised if that changes.
+                provisional = true;
+                if self.checkpoint.is_none() {
+                    self.checkpoint = Some(Checkpoint {
+                        mark: self.rewriter.mark(),
+                        scan: redecide_from,
+                    });
+                }
+            } else if doubtful {
                 continue; // released as it is whether or not it stays a marker
             }
             let chip = self.rewriter.marker(answer, sources, marker, &fate);
             if let (Some(span), Some(segment)) = (chip, self.rewriter.last_segment()) {
-                events.push(StreamEvent::Cite {
-                    segment: segment.clone(),
-                    span,
-                    answer_span: marker.span,
-                });
+                fresh.push((
+                    start,
+                    StreamEvent::Cite {
+                        segment: segment.clone(),
+                        span,
+                        answer_span: marker.span,
+                    },
+                ));
             }
-            events.extend(resolved.into_iter().filter_map(|(_, r)| r.err()).map(
+            fresh.extend(resolved.into_iter().filter_map(|(_, r)| r.err()).map(
                 |(code, message)| {
-                    StreamEvent::Finding(Finding {
+                    let finding = Finding {
                         code,
                         severity: Severity::Error,
                         message,
                         citation: None,
                         span: Some(marker.span),
-                    })
+                    };
+                    (start, StreamEvent::Finding(finding))
                 },
             ));
         }
@@ -279,7 +400,44 @@ impl CitationStream {
             boundary -= 1;
         }
         self.rewriter.text_until(answer, boundary);
-        self.resume = undecided.resume.unwrap_or(self.resume);
+        self.resume = if held_doubt {
+            redecide_from
+        } else {
+            undecided.resume.unwrap_or(self.resume)
+        };
+        self.held = Held {
+            released_through: self.rewriter.position(),
+            undecided_from: undecided.wait,
+        };
+        let output = self.rewriter.output();
+        let mut text = String::new();
+        let mut resent_from = decided_through;
+        match checkpoint {
+            Some(checkpoint)
+                if !output[checkpoint.mark.output_len()..].starts_with(&released_tail) =>
+            {
+                // What was released from the checkpoint on reads differently now.
+                let start = checkpoint.mark.output_len();
+                events.push(StreamEvent::Revise(Revision {
+                    span: Span::new(start, self.released),
+                    text: output[start..].to_string(),
+                    answer_start: checkpoint.mark.position(),
+                }));
+                resent_from = checkpoint.mark.position();
+            }
+            _ => text = output[self.released.min(output.len())..].to_string(),
+        }
+        events.extend(
+            fresh
+                .into_iter()
+                .filter(|(start, _)| *start >= resent_from)
+                .map(|(_, event)| event),
+        );
+        self.released = output.len();
+        if checkpoint.is_some() && !provisional {
+            self.checkpoint = None; // nothing released is open any more
+        }
+        text
     }
 }
 

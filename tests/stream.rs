@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use citeproof::model::{Input, Options, Policy, Source};
-use citeproof::stream::{CitationStream, StreamEvent};
+use citeproof::stream::{CitationStream, HOLD, StreamEvent};
 use citeproof::validate::Validator;
 use proptest::prelude::*;
 
@@ -176,23 +176,50 @@ fn check_stream(deltas: &[String], options: Options) -> Result<(), TestCaseError
     };
     let mut stream = CitationStream::new(input, options).unwrap();
     let mut shown = String::new();
+    let mut revised = false;
     for delta in deltas {
         let pushed = stream.push(delta).unwrap();
         for event in &pushed.events {
-            if let StreamEvent::Cite { span, .. } = event {
-                // Chip spans index the text released so far, this push included.
-                let released = format!("{shown}{}", pushed.text);
-                prop_assert!(span.end <= released.len());
+            match event {
+                StreamEvent::Revise(revision) => {
+                    prop_assert_eq!(revision.span.end, shown.len(), "a revision runs to the end");
+                    shown.truncate(revision.span.start);
+                    shown.push_str(&revision.text);
+                    revised = true;
+                }
+                StreamEvent::Cite { span, .. } => {
+                    // Chip spans index the text released so far, this push included.
+                    let released = format!("{shown}{}", pushed.text);
+                    prop_assert!(span.end <= released.len());
+                }
+                StreamEvent::Finding(_) => {}
             }
         }
         shown.push_str(&pushed.text);
+        prop_assert_eq!(&shown, stream.released());
+        // Issue 21: beyond the construct still undecided, at most HOLD bytes (and the
+        // space before a marker that may go) are held back.
+        let held = stream.held();
+        let answer = stream.answer();
+        let held_beyond = held
+            .undecided_from
+            .unwrap_or(answer.len())
+            .saturating_sub(held.released_through);
         prop_assert!(
-            expected.cleaned_answer.starts_with(&shown),
-            "released {shown:?} is not a prefix of {:?}",
-            expected.cleaned_answer
+            held_beyond <= HOLD + 1,
+            "held {held_beyond} bytes before the undecided construct: {held:?} of {}",
+            answer.len()
         );
+        if !revised && !stream.revisable() {
+            prop_assert!(
+                expected.cleaned_answer.starts_with(&shown),
+                "released {shown:?} is not a prefix of {:?}",
+                expected.cleaned_answer
+            );
+        }
     }
     let finished = stream.finish().unwrap();
+    prop_assert!(finished.revision.is_none(), "the pushes revised everything");
     shown.push_str(&finished.text);
     prop_assert_eq!(&shown, &expected.cleaned_answer);
     prop_assert_eq!(
@@ -354,4 +381,92 @@ fn a_link_text_across_a_line_break_is_decided_alike_by_stream_and_one_shot() {
         .validate(&input)
         .unwrap();
     assert_eq!(report.citations.len(), 0, "{:?}", report.citations);
+}
+
+// ---- bounded hold and revisions (issue 21) ----------------------------------------------
+
+/// Pushes `deltas`, applying revisions; returns the text shown, the revisions seen and
+/// the most bytes held back beyond the undecided construct after any push.
+fn shown_with_revisions(stream: &mut CitationStream, deltas: &[&str]) -> (String, usize, usize) {
+    let (mut shown, mut revisions, mut max_held) = (String::new(), 0, 0);
+    for delta in deltas {
+        let pushed = stream.push(delta).unwrap();
+        for event in &pushed.events {
+            if let StreamEvent::Revise(revision) = event {
+                shown.truncate(revision.span.start);
+                shown.push_str(&revision.text);
+                revisions += 1;
+            }
+        }
+        shown.push_str(&pushed.text);
+        let held = stream.held();
+        let until = held.undecided_from.unwrap_or(stream.answer().len());
+        max_held = max_held.max(until.saturating_sub(held.released_through));
+    }
+    let finished = stream.finish().unwrap();
+    assert!(finished.revision.is_none());
+    shown.push_str(&finished.text);
+    assert_eq!(shown, finished.report.cleaned_answer);
+    (shown, revisions, max_held)
+}
+
+fn chunks(text: &str, size: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let mut end = (start + size).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&text[start..end]);
+        start = end;
+    }
+    out
+}
+
+#[test]
+fn a_label_whose_definition_may_still_come_holds_back_at_most_hold_bytes() {
+    // Issue 21's measurement: this answer held 9,824 characters until `finish`.
+    let answer = format!(
+        "Salt [42] and [NaCl][KCl]. See [the table][9] too.{}",
+        " More words about salts and their lattices.".repeat(470)
+    );
+    let deltas = chunks(&answer, 7);
+    let (_, revisions, max_held) = shown_with_revisions(&mut stream(), &deltas);
+    assert_eq!(revisions, 0, "no definition came: nothing to revise");
+    assert!(max_held <= HOLD + 1, "held {max_held} bytes");
+}
+
+#[test]
+fn a_late_definition_revises_the_marker_released_before_it() {
+    let head = format!("See [the table][9] here.{}", " Filler text.".repeat(40));
+    let answer = format!("{head}\n\n[9]: https://a.example/table\n");
+    let deltas = chunks(&answer, 5);
+    let (shown, revisions, max_held) = shown_with_revisions(&mut stream(), &deltas);
+    assert!(revisions >= 1, "the definition turned [9] into a label");
+    assert!(shown.starts_with("See [the table][9] here."));
+    assert!(max_held <= HOLD + 1, "held {max_held} bytes");
+}
+
+#[test]
+fn a_late_closing_tag_revises_the_markers_it_makes_code() {
+    let answer = format!("<code>a[9]{}</code> after [1].", " x = y;".repeat(60));
+    let deltas = chunks(&answer, 7);
+    let (shown, revisions, _) = shown_with_revisions(&mut stream(), &deltas);
+    assert!(revisions >= 1);
+    assert!(
+        shown.starts_with("<code>a[9]"),
+        "code is kept as written: {shown:?}"
+    );
+}
+
+#[test]
+fn without_revisions_a_doubtful_marker_waits_for_its_decision() {
+    let head = format!("See [the table][9] here.{}", " Filler text.".repeat(40));
+    let mut stream = stream().without_revisions();
+    let shown = stream.push(&head).unwrap().text;
+    assert_eq!(
+        shown, "See [the table]",
+        "held back from the doubtful marker on"
+    );
 }

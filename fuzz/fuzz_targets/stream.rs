@@ -1,8 +1,10 @@
-//! `CitationStream` fed arbitrary text in arbitrary pieces: what it releases is always a
-//! prefix of one-shot `validate`'s cleaned answer, and the end equals it, report and all.
+//! `CitationStream` fed arbitrary text in arbitrary pieces: what it shows (revisions
+//! applied) is what it says it released, a prefix of one-shot `validate`'s cleaned answer
+//! until a revision, never more than HOLD bytes behind the undecided construct, and the
+//! end equals the cleaned answer, report and all.
 #![no_main]
 use citeproof::model::{Input, Options, Policy, Source};
-use citeproof::stream::CitationStream;
+use citeproof::stream::{CitationStream, HOLD, StreamEvent};
 use citeproof::validate::Validator;
 use libfuzzer_sys::fuzz_target;
 
@@ -46,7 +48,7 @@ fuzz_target!(|data: &[u8]| {
         ..Input::default()
     };
     let mut stream = CitationStream::new(input, options).unwrap();
-    let (mut shown, mut at, mut k) = (String::new(), 0, 0);
+    let (mut shown, mut at, mut k, mut revised) = (String::new(), 0, 0, false);
     while at < answer.len() {
         let length = lengths
             .get(k % lengths.len().max(1))
@@ -55,12 +57,29 @@ fuzz_target!(|data: &[u8]| {
         while !answer.is_char_boundary(end) {
             end += 1;
         }
-        shown.push_str(&stream.push(&answer[at..end]).unwrap().text);
-        assert!(expected.cleaned_answer.starts_with(&shown));
+        let pushed = stream.push(&answer[at..end]).unwrap();
+        for event in &pushed.events {
+            if let StreamEvent::Revise(revision) = event {
+                assert_eq!(revision.span.end, shown.len());
+                shown.truncate(revision.span.start);
+                shown.push_str(&revision.text);
+                revised = true;
+            }
+        }
+        shown.push_str(&pushed.text);
+        assert_eq!(shown, stream.released());
+        // Beyond the construct still undecided, at most HOLD bytes are held back.
+        let held = stream.held();
+        let until = held.undecided_from.unwrap_or(stream.answer().len());
+        assert!(until.saturating_sub(held.released_through) <= HOLD + 1, "{held:?}");
+        if !revised && !stream.revisable() {
+            assert!(expected.cleaned_answer.starts_with(&shown));
+        }
         at = end;
         k += 1;
     }
     let finished = stream.finish().unwrap();
+    assert!(finished.revision.is_none());
     shown.push_str(&finished.text);
     assert_eq!(shown, expected.cleaned_answer);
     assert_eq!(

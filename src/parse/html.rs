@@ -473,6 +473,35 @@ pub fn html_block_start(bytes: &[u8], p: usize, in_paragraph: bool) -> Option<Ht
     }
 }
 
+/// On the unfinished last line of a growing text, with content from `p` (a `<`):
+/// whether [`html_block_start`] may still answer differently once the line is whole. The
+/// conditions 1–6 are decided by the line's first few bytes; condition 7 by a complete
+/// tag and what follows it.
+pub fn html_block_start_open(bytes: &[u8], p: usize, in_paragraph: bool) -> bool {
+    let rest = &bytes[p..];
+    // The longest opener conditions 1–6 read: `<![CDATA[`, `</blockquote` and a
+    // boundary byte, `<textarea ` …
+    if rest.len() < 12
+        && !rest[1..].contains(&b'>')
+        && !rest[1..].iter().any(u8::is_ascii_whitespace)
+    {
+        return true;
+    }
+    if html_block_start(bytes, p, true).is_some() || in_paragraph {
+        return false; // conditions 1–6 hold; or 7, which cannot interrupt a paragraph
+    }
+    let read = if rest.get(1) == Some(&b'/') {
+        closing_tag(bytes, p)
+    } else {
+        open_tag(bytes, p).0
+    };
+    match read {
+        Read::Truncated => true,
+        Read::End(end) => bytes[end..].iter().all(u8::is_ascii_whitespace),
+        Read::No => false,
+    }
+}
+
 /// Where an HTML block of kind `block`, starting at the line holding `p`, ends: after
 /// the line with its end string, before its blank line, or at the end of the text. A
 /// last line without its line break is not blank yet (the text may still grow).

@@ -23,9 +23,12 @@ pub struct CitationStream {
     unit: Unit,
     /// A high surrogate that ended the last delta, waiting for its other half.
     pending_high: Option<js_sys::JsString>,
-    /// Offsets into the released text and into the answer, both only moving forward.
+    /// Offsets into the released text and into the answer, both only moving forward
+    /// (a revision starts the released text's over).
     released_offsets: SpanConverter,
     answer_offsets: SpanConverter,
+    /// Length of the released text in the caller's unit.
+    released_units: usize,
 }
 
 #[wasm_bindgen(js_class = CitationStream)]
@@ -48,6 +51,7 @@ impl CitationStream {
             pending_high: None,
             released_offsets: SpanConverter::default(),
             answer_offsets: SpanConverter::default(),
+            released_units: 0,
         })
     }
 
@@ -61,6 +65,7 @@ impl CitationStream {
         enter();
         let delta = read_text_at(&self.join_surrogates(&delta)?, "delta")?;
         let pushed = self.core.push(&delta).map_err(|e| to_js_error(&e))?;
+        self.released_units += unit_len(&pushed.text, self.unit);
         let events = if pushed.events.is_empty() {
             JsValue::UNDEFINED
         } else {
@@ -85,12 +90,16 @@ impl CitationStream {
         }
         let started = now();
         let finished = self.core.finish().map_err(|e| to_js_error(&e))?;
+        let revise = finished.revision.map_or(JsValue::UNDEFINED, |revision| {
+            revision_to_js(&revision.text, 0, self.released_units, 0)
+        });
         let mut report = finished.report;
         report.convert_offsets(finished.input, self.unit);
         report.timing_ms = now() - started;
         object(&[
             ("text", finished.text.as_str().into()),
             ("report", report_to_js(&report)),
+            ("revise", revise),
         ])
     }
 
@@ -146,8 +155,46 @@ impl CitationStream {
                 }
                 finding_event_to_js(&finding)
             }
+            StreamEvent::Revise(revision) => {
+                // The released text up to the revision's start did not change.
+                let start = unit_len(released.get(..revision.span.start).unwrap_or(""), unit);
+                let answer_start =
+                    unit_len(answer.get(..revision.answer_start).unwrap_or(""), unit);
+                let event =
+                    revision_to_js(&revision.text, start, self.released_units, answer_start);
+                // Spans sent from here on index the revised text, and start over.
+                self.released_offsets = SpanConverter::default();
+                self.answer_offsets = SpanConverter::default();
+                self.released_units = unit_len(released, unit);
+                event
+            }
         }
     }
+}
+
+/// `{ type: "revise", span: { start, end }, text, answerStart }`, positions already in
+/// the caller's unit: replace the released text from `start` to its end (`end`) with
+/// `text`; chips and findings from `start` (in the answer: `answerStart`) on are void.
+fn revision_to_js(text: &str, start: usize, end: usize, answer_start: usize) -> JsValue {
+    let span = js_sys::Object::new();
+    let set = |target: &js_sys::Object, name: &str, value: JsValue| {
+        let _ = js_sys::Reflect::set(target, &JsValue::from_str(name), &value);
+    };
+    set(&span, "start", JsValue::from(start as f64));
+    set(&span, "end", JsValue::from(end as f64));
+    let event = js_sys::Object::new();
+    set(&event, "type", JsValue::from_str("revise"));
+    set(&event, "span", span.into());
+    set(&event, "text", JsValue::from_str(text));
+    set(&event, "answerStart", JsValue::from(answer_start as f64));
+    event.into()
+}
+
+/// The length of `text` in `unit`.
+fn unit_len(text: &str, unit: Unit) -> usize {
+    Tally::default()
+        .to_unit(text, text.len(), unit)
+        .unwrap_or(0)
 }
 
 /// A JS object with these fields.
@@ -217,9 +264,11 @@ pub fn citeproof_transform(
     options: Option<TransformOptionsArg>,
 ) -> Result<JsValue, JsValue> {
     let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
-    let stream = CitationStream::new(
+    let mut stream = CitationStream::new(
         input.clone().unchecked_into(),
         Some(options.clone().unchecked_into()),
     )?;
+    // A forwarded body cannot take text back: hold doubtful markers until decided.
+    stream.core = stream.core.without_revisions();
     make_transform(stream.into(), &input, &options)
 }

@@ -257,19 +257,35 @@ export interface CiteEvent {
 /** A marker that points nowhere, found in the released text (its span indexes the answer). */
 export type FindingEvent = { type: "finding" } & Finding;
 
-export type StreamEvent = CiteEvent | FindingEvent;
+/**
+ * Text released before changed (issue 21): a marker released while a later definition
+ * or closer could still change it (it was 256 bytes behind the end) was decided
+ * otherwise. Replace the shown text from `span.start` to its end (`span.end`) with
+ * `text`; chips from `span.start` and findings from `answerStart` (an answer index) on
+ * are void and are sent again after this event.
+ */
+export interface ReviseEvent {
+  type: "revise";
+  span: Span;
+  text: string;
+  answerStart: number;
+}
+
+export type StreamEvent = CiteEvent | FindingEvent | ReviseEvent;
 
 /** What `CitationStream.push` returns. */
 export interface StreamChunk {
-  /** Cleaned text that can no longer change: append it to what is shown. */
+  /** Cleaned text to append to what is shown (after applying a `revise` event first). */
   text: string;
   events: StreamEvent[];
 }
 
 /** What `CitationStream.finish` returns. */
 export interface StreamEnd {
-  /** The rest of the cleaned answer. */
+  /** The rest of the cleaned answer (after `revise`, when present). */
   text: string;
+  /** A last revision, as a `revise` event reads; not expected in practice. */
+  revise?: ReviseEvent;
   /** The report for the whole answer, as `validate` gives it. */
   report: Report;
 }

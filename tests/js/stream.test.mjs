@@ -117,3 +117,50 @@ test("bad arguments throw coded errors", () => {
   const small = new CitationStream({ sources }, { maxAnswerChars: 5 });
   assert.throws(() => small.push("too long"), { code: "too_large" });
 });
+
+/** Applies `{ text, events }` chunks the way the `revise` event documents. */
+function applyChunks(stream, deltas) {
+  let shown = "";
+  let revisions = 0;
+  for (const delta of deltas) {
+    const { text, events } = stream.push(delta);
+    for (const event of events) {
+      if (event.type !== "revise") continue;
+      assert.equal(event.span.end, shown.length, "a revision runs to the end of the shown text");
+      shown = shown.slice(0, event.span.start) + event.text;
+      revisions++;
+    }
+    shown += text;
+    assert.equal(shown, stream.released);
+  }
+  return { shown, revisions };
+}
+
+test("a late definition revises the released text; UTF-16 spans after emoji (issue 21)", () => {
+  const answer = `😀 See [the table][9] here 👩‍👩‍👧.${" Filler text.".repeat(40)}\n\n[9]: https://a.example/t\n`;
+  const expected = validate({ answer, sources });
+  const stream = new CitationStream({ sources });
+  const deltas = answer.match(/[\s\S]{1,7}/gu);
+  const { shown, revisions } = applyChunks(stream, deltas);
+  const end = stream.finish();
+  assert.equal(end.revise, undefined);
+  assert.equal(shown + end.text, expected.cleanedAnswer);
+  assert.ok(revisions >= 1, "the definition turned [9] into a label after it was released");
+  assert.ok(expected.cleanedAnswer.includes("[the table][9]"));
+});
+
+test("a 20 KB answer with a label whose definition may still come is never held back more than 256 characters", () => {
+  const answer = `Salt [42] and [NaCl][KCl]. See [the table][9] too.${" More words about salts.".repeat(850)}`;
+  const stream = new CitationStream({ sources });
+  let shown = 0;
+  let received = 0;
+  let maxHeld = 0;
+  for (const delta of answer.match(/[\s\S]{1,7}/g)) {
+    received += delta.length;
+    shown += stream.push(delta).text.length;
+    maxHeld = Math.max(maxHeld, received - shown);
+  }
+  // Released text is cleaned (removed markers shorten it), so the gap counts them too.
+  assert.ok(maxHeld <= 256 + 16, `held ${maxHeld} characters`);
+  stream.finish();
+});

@@ -327,6 +327,7 @@ impl<'t> Markers<'_, 't> {
             }
             if label_position && self.open {
                 self.undecided.label_doubts.push((p, after));
+                self.undecided.label_resume.get_or_insert(self.before);
             }
         } else {
             self.label_may_follow = Some(after);
@@ -363,6 +364,7 @@ impl<'t> Markers<'_, 't> {
                         // A definition still to come may make the text a link's.
                         let end = after + run_length(bytes, after, b'[');
                         self.undecided.label_doubts.push((p, end));
+                        self.undecided.label_resume.get_or_insert(self.before);
                     }
                     Ok(None)
                 }

@@ -236,11 +236,7 @@ impl<'p, 't> Markers<'p, 't> {
         let start = skip_line_prefix(bytes, p);
         let content = skip_list_markers(bytes, start);
         let first = bytes.get(content).copied();
-        if self.open
-            && self.line_open(start)
-            && (matches!(first, None | Some(b'`' | b'~' | b'<'))
-                || may_be_list_markers(bytes, start))
-        {
+        if self.open && self.line_open(start) && self.line_kind_open(start, content) {
             // The line may still become (or stop being) a fence or an HTML block.
             return self.wait(p);
         }
@@ -297,6 +293,29 @@ impl<'p, 't> Markers<'p, 't> {
             Ok(Some(end)) => self.pos = end,
             Ok(None) => self.pos = start,
             Err(NeedMore) => self.wait(p),
+        }
+    }
+
+    /// Open scans, on an unfinished last line: whether what its start makes of it (list
+    /// item, fence, HTML block) may still change as it grows. Decided as early as the
+    /// line allows, so that a long line is not held whole.
+    fn line_kind_open(&self, start: usize, content: usize) -> bool {
+        let bytes = self.bytes;
+        let rest = &bytes[content..];
+        match rest.first() {
+            None => true,
+            _ if may_be_list_markers(bytes, start) => true,
+            Some(&fence @ (b'`' | b'~')) => {
+                let run = run_length(bytes, content, fence);
+                if content + run == bytes.len() {
+                    return true; // the run may grow to three
+                }
+                // A backtick fence's info string holds no backtick: until one comes, or
+                // the line ends, it may still be one.
+                run >= 3 && fence == b'`' && !rest[run..].contains(&b'`')
+            }
+            Some(b'<') => html_block_start_open(bytes, content, self.in_paragraph),
+            Some(_) => false,
         }
     }
 

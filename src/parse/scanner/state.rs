@@ -76,6 +76,9 @@ pub(crate) struct Undecided {
     /// after another bracket (`[text][N]`, it would become a link label), or the text of
     /// `[text [1]][ref]` (it would become a link's text).
     pub label_doubts: Vec<(usize, usize)>,
+    /// The state before the first label doubt, where a scan that must decide it again
+    /// starts.
+    pub label_resume: Option<Resume>,
     /// Where the next scan must restart (`None`: where this one ended).
     pub resume: Option<Resume>,
 }
