@@ -342,6 +342,14 @@ impl CitationStream {
             if start >= boundary {
                 break;
             }
+            let open = (undecided.doubt_from, start, redecide_from);
+            mark_open_region(
+                &mut self.rewriter,
+                &mut self.checkpoint,
+                self.revise,
+                answer,
+                open,
+            );
             let resolved = lookup.resolve_marker(marker);
             let fate = MarkerFate {
                 refs: resolved
@@ -399,6 +407,14 @@ impl CitationStream {
         if boundary > self.rewriter.position() && answer.as_bytes()[boundary - 1] == b' ' {
             boundary -= 1;
         }
+        let open = (undecided.doubt_from, boundary, redecide_from);
+        mark_open_region(
+            &mut self.rewriter,
+            &mut self.checkpoint,
+            self.revise,
+            answer,
+            open,
+        );
         self.rewriter.text_until(answer, boundary);
         self.resume = if held_doubt {
             redecide_from
@@ -434,11 +450,37 @@ impl CitationStream {
                 .map(|(_, event)| event),
         );
         self.released = output.len();
-        if checkpoint.is_some() && !provisional {
+        let open_region = undecided.doubt_from.is_some_and(|d| d < boundary);
+        if checkpoint.is_some() && !provisional && !open_region {
             self.checkpoint = None; // nothing released is open any more
         }
         text
     }
+}
+
+/// Text released after an opener whose closer has not come (a backtick, `<code>`, a
+/// comment) is open: the closer, coming later, may turn what follows it into code or
+/// out of it. Before releasing past the opener (`open`: where it is, where the next
+/// release starts, and the scan state to decide again from), sets the checkpoint there,
+/// so that later pushes decide it all again and revise what changed.
+fn mark_open_region(
+    rewriter: &mut Rewriter,
+    checkpoint: &mut Option<Checkpoint>,
+    revise: bool,
+    answer: &str,
+    (doubt_from, next, scan): (Option<usize>, usize, Resume),
+) {
+    let Some(from) = doubt_from else {
+        return;
+    };
+    if checkpoint.is_some() || !revise || next <= from || from < rewriter.position() {
+        return;
+    }
+    rewriter.text_until(answer, from);
+    *checkpoint = Some(Checkpoint {
+        mark: rewriter.mark(),
+        scan,
+    });
 }
 
 /// Whether a marker's text in the cleaned answer depends on its being a marker: it is

@@ -277,7 +277,10 @@ impl<'t> Markers<'_, 't> {
         };
         match link {
             Some(end) if !self.holds_link(&inner) => self.skip_region(end),
-            _ if plain_text => {
+            // Plain text: nothing inside can be a marker, so it is skipped. A code span
+            // or markup inside is scanned, though: its opener may still find a closer
+            // past the `]` (a stream keeps that open).
+            _ if plain_text && !body.bytes().any(|b| b == b'`' || b == b'<') => {
                 self.pos = close + 1;
                 self.label_may_follow = Some(close + 1); // `[text][N]`: `[N]` may be a label
             }
