@@ -64,3 +64,35 @@ for (const size of [1_000, 10_000, 100_000]) {
     `${String(size / 1000).padStart(4)} KB ${String(pieces.length).padStart(8)} ${pushUs.toFixed(2).padStart(9)} ${streamMs.toFixed(2).padStart(11)} ${validateMs.toFixed(2).padStart(13)} ${(streamMs / validateMs).toFixed(2).padStart(17)} ${((streamMs * 1000) / (size / 1000)).toFixed(0).padStart(14)}`,
   );
 }
+
+// Issue 21: how much a push holds back. For each answer, pushed in 7-character deltas,
+// the most held after any push beyond the construct still being written (what the 256-
+// byte bound is about) and in all (the construct included).
+const FAMILIES = {
+  "real answers, 10 KB": answerOf(10_000),
+  "a label whose definition may come ([42] and [NaCl][KCl], [t][9]), 20 KB": `Salt [42] and [NaCl][KCl]. See [the table][9].${" More words about salts.".repeat(850)}`,
+  "an unclosed <code> early, then invalid markers, 20 KB": `<code>x ${"Claim [9] here. ".repeat(1250)}`,
+  "an unclosed backtick early, then invalid markers, 20 KB": `Run \`ls ${"Claim [9] here. ".repeat(1250)}`,
+  "a stray [ every 300 bytes, 20 KB": `${"An aside [like this one".padEnd(300, " more")}`.repeat(67),
+  "a link with a 1.5 KB destination": `See [the doc](https://a.example/${"x".repeat(1500)}) [9] after.`,
+};
+console.log("\nheld back after any push (UTF-16 units), 7-character deltas");
+console.log("| answer | length | max beyond the construct | max in all | revisions |");
+console.log("|---|---|---|---|---|");
+for (const [name, answer] of Object.entries(FAMILIES)) {
+  const stream = new CitationStream({ sources });
+  let beyond = 0;
+  let all = 0;
+  let revisions = 0;
+  for (const piece of deltas(answer, 7)) {
+    const { events } = stream.push(piece);
+    revisions += events.filter((e) => e.type === "revise").length;
+    const { releasedThrough, undecidedFrom } = stream.held;
+    const received = stream.answer.length;
+    beyond = Math.max(beyond, (undecidedFrom ?? received) - releasedThrough);
+    all = Math.max(all, received - releasedThrough);
+  }
+  stream.finish();
+  stream.free();
+  console.log(`| ${name} | ${answer.length} | ${beyond} | ${all} | ${revisions} |`);
+}

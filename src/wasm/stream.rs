@@ -114,6 +114,26 @@ impl CitationStream {
     pub fn answer(&self) -> String {
         self.core.answer().to_string()
     }
+
+    /// What the last push held back, as answer indices in the caller's unit:
+    /// `{ releasedThrough, undecidedFrom }` — the answer is released up to
+    /// `releasedThrough`; the construct still being written starts at `undecidedFrom`
+    /// (`null`: none). What lies between is held for a marker whose fate is open, at
+    /// most 256 bytes.
+    #[wasm_bindgen(getter, unchecked_return_type = "StreamHeld")]
+    pub fn held(&self) -> Result<JsValue, JsValue> {
+        let held = self.core.held();
+        let answer = self.core.answer();
+        let at = |byte: usize| unit_len(answer.get(..byte).unwrap_or(answer), self.unit);
+        object(&[
+            ("releasedThrough", JsValue::from(at(held.released_through) as f64)),
+            (
+                "undecidedFrom",
+                held.undecided_from
+                    .map_or(JsValue::NULL, |from| JsValue::from(at(from) as f64)),
+            ),
+        ])
+    }
 }
 
 impl CitationStream {

@@ -280,6 +280,14 @@ export interface StreamChunk {
   events: StreamEvent[];
 }
 
+/** What `CitationStream.held` tells about the last push, as answer indices. */
+export interface StreamHeld {
+  /** The answer is released (or, for removed markers, settled) up to here. */
+  releasedThrough: number;
+  /** Where the construct still being written starts; `null` when there is none. */
+  undecidedFrom: number | null;
+}
+
 /** What `CitationStream.finish` returns. */
 export interface StreamEnd {
   /** The rest of the cleaned answer (after `revise`, when present). */

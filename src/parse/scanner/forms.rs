@@ -275,8 +275,18 @@ impl<'t> Markers<'_, 't> {
                 }
             }
         };
+        let holds_link = match link {
+            Some(_) => match self.holds_link(&inner) {
+                Ok(holds) => holds,
+                Err(NeedMore) => {
+                    self.wait(p);
+                    return None;
+                }
+            },
+            None => false,
+        };
         match link {
-            Some(end) if !self.holds_link(&inner) => self.skip_region(end),
+            Some(end) if !holds_link => self.skip_region(end),
             // Plain text: nothing inside can be a marker, so it is skipped. A code span
             // or markup inside is scanned, though: its opener may still find a closer
             // past the `]` (a stream keeps that open).
@@ -402,22 +412,33 @@ impl<'t> Markers<'_, 't> {
     }
 
     /// Whether an inner bracket pair of a link text is itself a link, which makes the
-    /// outer one text (CommonMark: links do not nest; images may hold links).
-    fn holds_link(&mut self, inner: &Inner) -> bool {
+    /// outer one text (CommonMark: links do not nest; images may hold links). `Err` in
+    /// an open scan when an inner link still needs text to be decided.
+    fn holds_link(&mut self, inner: &Inner) -> Result<bool, NeedMore> {
         let bytes = self.bytes;
-        inner.pairs.iter().any(|&(open, close)| {
+        for &(open, close) in &inner.pairs {
             let after = close + 1;
-            match bytes.get(after) {
-                Some(b'(') if inline_link_end(bytes, after) != Read::No => true,
-                Some(b'[') => matches!(self.reference_label_after(after, false), Read::End(_)),
+            let read = match bytes.get(after) {
+                Some(b'(') => inline_link_end(bytes, after),
+                Some(b'[') => self.reference_label_after(after, false),
                 _ => {
                     let text = &self.text[open + 1..close];
-                    !text.contains('[')
+                    let shortcut = !text.contains('[')
                         && bracket::number_list(text).is_none()
-                        && self.is_defined(text, false)
+                        && self.is_defined(text, false);
+                    if shortcut {
+                        return Ok(true);
+                    }
+                    continue;
                 }
+            };
+            match read {
+                Read::End(_) => return Ok(true),
+                Read::Truncated if self.open => return Err(NeedMore),
+                _ => {}
             }
-        })
+        }
+        Ok(false)
     }
 
     /// `[[1]](url)` is one link marker; any other `[[` leaves the outer `[` as text.
