@@ -54,7 +54,7 @@ pub fn link_text_close(bytes: &[u8], open: usize, inner: &mut Inner, growing: bo
             }
             b'<' => {
                 let read = match html::autolink(window, q) {
-                    Read::No => raw_html_end(window, q),
+                    Read::No => raw_html_end(window, q, growing && limit == bytes.len()),
                     read => read,
                 };
                 q = match read {
@@ -95,10 +95,12 @@ pub fn link_text_close(bytes: &[u8], open: usize, inner: &mut Inner, growing: bo
     cut(bytes, limit)
 }
 
-/// Raw HTML (a tag or a construct with a fixed closer) at `q`, within `window`.
-fn raw_html_end(window: &[u8], q: usize) -> Read {
+/// Raw HTML (a tag or a construct with a fixed closer) at `q`, within `window`. With
+/// `growing`, a closer not found yet may still come: `Truncated`.
+fn raw_html_end(window: &[u8], q: usize, growing: bool) -> Read {
     if let Some((closer, from)) = html::fixed_closer(&window[q..]) {
-        return find_ascii_ci(window, q + from, closer.text()).map_or(Read::No, Read::End);
+        let cut = if growing { Read::Truncated } else { Read::No };
+        return find_ascii_ci(window, q + from, closer.text()).map_or(cut, Read::End);
     }
     if window.get(q + 1) == Some(&b'/') {
         html::closing_tag(window, q)
