@@ -45,11 +45,37 @@ const present = (value) => value !== undefined && value !== null;
 
 const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
 
+// The tape's numbers go into a Float64Array that doubles when full, not a JS array: an
+// array of more than 16K numbers lives in V8's large-object space, where each push costs
+// three times as much, and validating 4,000 sources took 9–10 times as long as 500
+// (BENCHMARKS.md, issue 21). The buffer of the last walk taken is kept for the next one
+// (a getter may start a walk inside another: that one gets a buffer of its own).
+let spare = null;
+
+// Buffers up to this many numbers (8 MB) are kept for the next walk.
+const SPARE_MAX = 1 << 20;
+
 class Walk {
   constructor() {
-    this.tape = [];
+    this.tape = spare ?? new Float64Array(1024);
+    spare = null;
+    this.n = 0; // numbers on the tape
     this.strings = [];
     this.units = 0;
+  }
+
+  push(a) {
+    if (this.n === this.tape.length) {
+      const tape = new Float64Array(2 * this.n);
+      tape.set(this.tape);
+      this.tape = tape;
+    }
+    this.tape[this.n++] = a;
+  }
+
+  push2(a, b) {
+    this.push(a);
+    this.push(b);
   }
 
   // Writes the field's presence and returns its value (undefined when absent).
@@ -62,26 +88,26 @@ class Walk {
         continue;
       }
       if (present(value)) {
-        this.tape.push(i + 1);
+        this.push(i + 1);
         return value;
       }
     }
-    this.tape.push(0);
+    this.push(0);
     return undefined;
   }
 
   other(value) {
-    this.tape.push(OTHER, typeCode(value));
+    this.push2(OTHER, typeCode(value));
   }
 
   // A string, a number, or something else.
   scalar(value) {
     if (typeof value === "string") {
-      this.tape.push(STRING);
+      this.push(STRING);
       this.strings.push(value);
       this.units += value.length;
     } else if (typeof value === "number") {
-      this.tape.push(NUMBER, value);
+      this.push2(NUMBER, value);
     } else {
       this.other(value);
     }
@@ -97,13 +123,13 @@ class Walk {
   list(value, item) {
     if (!Array.isArray(value)) return this.other(value);
     const length = value.length;
-    this.tape.push(LIST, length);
+    this.push2(LIST, length);
     for (let i = 0; i < length; i++) item.call(this, value[i]);
   }
 
   // Writes a field found under name `at` (1-based; 0: absent) with its value.
   put(at, value) {
-    this.tape.push(at);
+    this.push(at);
     if (at !== 0) this.scalar(value);
   }
 
@@ -114,7 +140,7 @@ class Walk {
   // them: `at` is the name found (1-based), 0 while none is.
   source(s) {
     if (!isObject(s)) return this.other(s);
-    this.tape.push(OBJECT);
+    this.push(OBJECT);
     let v;
     let at;
     at = 0;
@@ -176,9 +202,9 @@ class Walk {
 
   // Like `source`: names read at their own sites, in the order `field` tries them.
   citation(value) {
-    if (typeof value === "number") return this.tape.push(NUMBER, value);
+    if (typeof value === "number") return this.push2(NUMBER, value);
     if (!isObject(value)) return this.other(value);
-    this.tape.push(OBJECT);
+    this.push(OBJECT);
     let v;
     let at;
     at = 0;
@@ -200,7 +226,8 @@ class Walk {
     this.put(at, v);
     const range = this.field(value, ["lineRange", "line_range"]);
     if (Array.isArray(range) && range.length === 2 && typeof range[0] === "number" && typeof range[1] === "number") {
-      this.tape.push(PAIR, typeCode(range), range[0], range[1]);
+      this.push2(PAIR, typeCode(range));
+      this.push2(range[0], range[1]);
     } else if (range !== undefined) {
       this.scalar(range);
     }
@@ -235,7 +262,8 @@ class Walk {
         // read as no bounds
       }
       if (typeof span !== "string" && typeof start === "number" && typeof end === "number") {
-        this.tape.push(PAIR, typeCode(span), start, end);
+        this.push2(PAIR, typeCode(span));
+        this.push2(start, end);
       } else {
         this.other(span);
       }
@@ -244,12 +272,12 @@ class Walk {
 
   warning(value) {
     if (!isObject(value)) return this.other(value);
-    this.tape.push(OBJECT);
+    this.push(OBJECT);
     this.scalars(value, ["code"]);
     const span = this.field(value, ["span"]);
     if (span !== undefined) {
       if (isObject(span)) {
-        this.tape.push(OBJECT);
+        this.push(OBJECT);
         this.scalars(span, ["start"], ["end"]);
       } else {
         this.other(span);
@@ -260,7 +288,7 @@ class Walk {
 
   input(value) {
     if (!isObject(value)) return this.other(value);
-    this.tape.push(OBJECT);
+    this.push(OBJECT);
     this.scalars(value, ["answer"]);
     const sources = this.field(value, ["sources"]);
     if (sources !== undefined) this.list(sources, this.source);
@@ -283,11 +311,11 @@ class Walk {
 
 // The last walk, until `takeInput` copies it into the module. A getter that calls back
 // into the module finishes its own walk and take before this one is stored.
-let pending = new Walk();
+let pending = null;
 
 function finish(walk, sizes) {
   pending = walk;
-  sizes[0] = walk.tape.length;
+  sizes[0] = walk.n;
   sizes[1] = walk.strings.length;
   sizes[2] = walk.units;
 }
@@ -310,8 +338,9 @@ export function readSources(value, sizes) {
 // `bytes` (3 bytes per UTF-16 unit always suffice), and each string's length in bytes.
 export function takeInput(bytes, tape, lengths) {
   const walk = pending;
-  pending = new Walk();
-  tape.set(walk.tape);
+  pending = null;
+  tape.set(walk.tape.subarray(0, walk.n));
+  if (walk.tape.length <= SPARE_MAX) spare = walk.tape;
   let at = 0;
   for (let i = 0; i < walk.strings.length; i++) {
     const written = encoder.encodeInto(walk.strings[i], bytes.subarray(at)).written;
