@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 
 use super::enter;
 use super::errors::{invalid, to_js_error};
-use super::input::read_input;
-use super::read::{Obj, read_options};
+use super::input::{Limits, read_input};
+use super::read::{Obj, is_revoked, read_options};
 use super::report_out::report_to_js;
 use super::validate::{InputArg, validator_for};
 use crate::model::Input;
@@ -44,6 +44,8 @@ pub fn validate_async(
     let obj = Obj::new(&options, "options", "invalid_option")?;
     let embed: Function = obj
         .get(&["embed"])
+        // A revoked Proxy of a function is `typeof "function"` too, but cannot be called.
+        .filter(|(_, f)| !is_revoked(f))
         .and_then(|(_, f)| f.dyn_into().ok())
         .ok_or_else(|| {
             invalid(
@@ -57,7 +59,7 @@ pub fn validate_async(
         .support_threshold
         .get_or_insert(DEFAULT_ASYNC_THRESHOLD);
     let validator = validator_for(core_options)?;
-    let input = read_input(&input, "input", unit)?;
+    let input = read_input(&input, "input", unit, &Limits::of(validator.options()))?;
     let claims = validator.cited_claims(&input);
     let texts: Array = claims
         .iter()

@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::to_js_error;
 use super::fields::with_key;
-use super::input::read_input_with;
+use super::input::{Limits, read_input_with};
 use super::read::read_options;
 use super::report_out::{cite_event_to_js, finding_event_to_js, report_to_js};
 use super::validate::{InputArg, ValidateOptionsArg, now};
@@ -40,7 +40,7 @@ impl CitationStream {
     ) -> Result<CitationStream, JsValue> {
         enter();
         let (options, unit) = read_options(options.as_deref())?;
-        let input = read_input_with(&input, "input", false)?;
+        let input = read_input_with(&input, "input", false, &Limits::of(&options))?;
         let core = Core::new(input, options).map_err(|e| to_js_error(&e.under("options")))?;
         Ok(CitationStream {
             core,
