@@ -26,6 +26,10 @@ extern "C" {
     fn type_code(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = listItems)]
     fn list_items(value: &JsValue, limit: u32) -> JsValue;
+    /// `JSON.stringify(value)`, refusing arrays of more than `limit` items and revoked
+    /// Proxies with their path under `path` (see `untrusted.js`).
+    #[wasm_bindgen(js_name = jsonText, catch)]
+    pub(super) fn json_text(value: &JsValue, path: &str, limit: usize) -> Result<String, JsValue>;
 }
 
 /// The most items of any list the binding reads, whatever the options say (README,
