@@ -239,15 +239,25 @@ impl Fields<'_> {
         names: &[&'static str],
         convert: impl FnOnce(&Value) -> Option<T>,
     ) -> Result<Option<Loose<T>>, JsValue> {
-        match tape.field(names) {
-            None => Ok(None),
-            Some((name, value @ Value::Other(kind))) if kind == TYPES[REVOKED] => {
-                Err(self.error(name, "a value", &value))
+        let Some((name, value)) = tape.field(names) else {
+            return Ok(None);
+        };
+        self.refuse_revoked(name, &value)?;
+        Ok(Some(match convert(&value) {
+            Some(valid) => Loose::Valid(valid),
+            None => Loose::Invalid(value.type_name()),
+        }))
+    }
+
+    /// The error for field `name` if `value` is a revoked Proxy. Not inlined: one copy,
+    /// not one per instance of [`Fields::loose`] (the module's size is budgeted).
+    #[inline(never)]
+    fn refuse_revoked(&self, name: &str, value: &Value) -> Result<(), JsValue> {
+        match value {
+            Value::Other(kind) if *kind == TYPES[REVOKED] => {
+                Err(self.error(name, "a value", value))
             }
-            Some((_, value)) => Ok(Some(match convert(&value) {
-                Some(valid) => Loose::Valid(valid),
-                None => Loose::Invalid(value.type_name()),
-            })),
+            _ => Ok(()),
         }
     }
 }
