@@ -84,49 +84,41 @@ export function codedError(code, path, message) {
 // is an invalid_input error: for a revoked Proxy with its path, else (a cycle, a BigInt,
 // a getter that throws) for `path`.
 export function jsonText(value, path, limit) {
-  // Each object and array met, with its holder and key: a path is spelled out only for
-  // an error.
-  const parents = new Map();
-  let refused = null; // the error `checked` threw, if any
-  function checked(key, item) {
-    const type = typeCode(item);
-    const length = type === 3 ? lengthOf(item) : 0;
-    if (length > limit) {
-      const keys = [key];
-      for (let at = parents.get(this); at; at = parents.get(at[0])) keys.push(at[1]);
-      // The last key is the empty one of `value` itself, under JSON.stringify's wrapper.
-      const at = keys.reverse().slice(1).map((k) => (/^\d+$/.test(k) ? `[${k}]` : `.${k}`)).join("");
-      refused = codedError("too_large", path + at, `${length} items exceed the most a list may hold (${limit})`);
-      throw refused;
-    }
-    if (type === 3 || type === 6) parents.set(item, [this, key]);
+  const refuse = (key, item) => {
+    if (Array.isArray(item) && lengthOf(item) > limit) throw new RangeError("over the limit");
     return item;
-  }
+  };
   try {
-    return JSON.stringify(value, checked) ?? "null";
-  } catch (error) {
-    if (refused && error === refused) throw error;
-    // JSON.stringify reads `toJSON` of a value before the replacer sees it, and that read
-    // is what throws on a revoked Proxy: find it now, on the way out.
-    const revoked = revokedAt(value, path, limit);
-    if (revoked !== null) throw codedError("invalid_input", revoked, "expected a value, got revoked Proxy");
+    return JSON.stringify(value, refuse) ?? "null";
+  } catch {
+    // Paths are spelled out only now, by a search for what failed: an array over the
+    // limit, or a revoked Proxy (JSON.stringify reads a value's toJSON before the
+    // replacer sees it, and that read is what throws on one).
+    const found = culprit(value, path, limit);
+    if (found?.length !== undefined) {
+      throw codedError("too_large", found.path, `${found.length} items exceed the most a list may hold (${limit})`);
+    }
+    if (found) throw codedError("invalid_input", found.path, "expected a value, got revoked Proxy");
     throw codedError("invalid_input", path, "JSON.stringify failed (a cycle, a BigInt, a getter that throws?)");
   }
 }
 
-// The path under `path` of the first revoked Proxy in `value` in the order JSON.stringify
-// writes it (arrays up to `limit` items), or null.
-function revokedAt(value, path, limit) {
+// The first revoked Proxy or array of more than `limit` items in `value`, in the order
+// JSON.stringify writes it: `{ path }` or `{ path, length }` (its path under `path`), or
+// null.
+function culprit(value, path, limit) {
   const seen = new Set();
   const stack = [[value, path]];
   while (stack.length > 0) {
     const [item, at] = stack.pop();
     const type = typeCode(item);
-    if (type === REVOKED) return at;
+    if (type === REVOKED) return { path: at };
     if ((type !== 3 && type !== 6) || seen.has(item)) continue;
     seen.add(item);
     if (type === 3) {
-      for (let i = Math.min(lengthOf(item), limit) - 1; i >= 0; i--) stack.push([fieldOf(item, i), `${at}[${i}]`]);
+      const length = lengthOf(item);
+      if (length > limit) return { path: at, length };
+      for (let i = length - 1; i >= 0; i--) stack.push([fieldOf(item, i), `${at}[${i}]`]);
       continue;
     }
     let keys = [];
