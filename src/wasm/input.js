@@ -30,7 +30,7 @@ const LONG = 7;
 // What `field` counts as present: anything but undefined and null.
 const present = (value) => value !== undefined && value !== null;
 
-// Not an array, a function or a revoked Proxy.
+// An object that is not null, an array, a function or a revoked Proxy.
 const isObject = (value) => typeCode(value) === 6;
 
 // The tape's numbers go into a Float64Array that doubles when full, not a JS array: an
