@@ -4,7 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::errors::invalid;
-use super::input::{read_input, read_sources};
+use super::input::{Limits, read_input, read_sources};
 use super::read::{Obj, read_unit};
 use super::report_view::ReportView;
 use super::value_out::to_js;
@@ -30,7 +30,7 @@ fn context_input(ctx: &JsValue) -> Result<(Input, Unit), JsValue> {
     };
     let unit = read_unit(&obj)?;
     let input = match obj.get(&["input"]) {
-        Some((_, value)) => read_input(&value, "ctx.input", unit)?,
+        Some((_, value)) => read_input(&value, "ctx.input", unit, &Limits::ANY_ANSWER)?,
         None => Input::default(),
     };
     Ok((input, unit))

@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 
 use super::enter;
 use super::errors::{invalid, to_js_error};
-use super::input::read_input;
-use super::read::{Obj, read_options};
+use super::input::{Limits, read_input};
+use super::read::{MAX_LIST_ITEMS, Obj, is_revoked, read_options};
 use super::report_out::report_to_js;
 use super::validate::{InputArg, validator_for};
 use crate::model::Input;
@@ -21,7 +21,7 @@ use crate::validate::Validator;
 #[wasm_bindgen(module = "/src/wasm/embed.js")]
 extern "C" {
     #[wasm_bindgen(js_name = embedThen)]
-    fn embed_then(embed: &Function, texts: &Array, finish: JsValue) -> Promise;
+    fn embed_then(embed: &Function, texts: &Array, finish: JsValue, max_length: usize) -> Promise;
 }
 
 /// The support threshold `validateAsync` uses when the options name none: the blended
@@ -30,8 +30,9 @@ extern "C" {
 const DEFAULT_ASYNC_THRESHOLD: f64 = 0.5;
 
 /// Like `validate`, with claim support blended from `options.embed(texts)`, which must
-/// resolve to one vector (`Float32Array` or `number[]`) per text: the cited claims first,
-/// then every source text. `supportThreshold` defaults to 0.5.
+/// resolve to one vector (`Float32Array` or `number[]`, at most [`MAX_LIST_ITEMS`]
+/// numbers) per text: the cited claims first, then every source text.
+/// `supportThreshold` defaults to 0.5.
 #[wasm_bindgen(js_name = validateAsync, unchecked_return_type = "Promise<Report>")]
 pub fn validate_async(
     input: InputArg,
@@ -44,6 +45,8 @@ pub fn validate_async(
     let obj = Obj::new(&options, "options", "invalid_option")?;
     let embed: Function = obj
         .get(&["embed"])
+        // A revoked Proxy of a function is `typeof "function"` too, but cannot be called.
+        .filter(|(_, f)| !is_revoked(f))
         .and_then(|(_, f)| f.dyn_into().ok())
         .ok_or_else(|| {
             invalid(
@@ -57,7 +60,7 @@ pub fn validate_async(
         .support_threshold
         .get_or_insert(DEFAULT_ASYNC_THRESHOLD);
     let validator = validator_for(core_options)?;
-    let input = read_input(&input, "input", unit)?;
+    let input = read_input(&input, "input", unit, &Limits::of(validator.options()))?;
     let claims = validator.cited_claims(&input);
     let texts: Array = claims
         .iter()
@@ -70,52 +73,23 @@ pub fn validate_async(
         )
         .map(JsValue::from_str)
         .collect();
-    let expected = texts.length();
-    let finish = Closure::once_into_js(move |vectors: JsValue| -> Result<JsValue, JsValue> {
-        finish(&validator, &input, &claims, &vectors, expected, unit)
+    let finish = Closure::once_into_js(move |vectors: Array| -> Result<JsValue, JsValue> {
+        finish(&validator, &input, &claims, &vectors, unit)
     });
-    Ok(embed_then(&embed, &texts, finish))
+    Ok(embed_then(&embed, &texts, finish, MAX_LIST_ITEMS))
 }
 
+/// Validates with `vectors`: as `embed.js` checked them, one `Float32Array` per text.
 fn finish(
     validator: &Validator,
     input: &Input,
     claims: &[String],
-    vectors: &JsValue,
-    expected: u32,
+    vectors: &Array,
     unit: Unit,
 ) -> Result<JsValue, JsValue> {
-    let vectors: Array = vectors
-        .dyn_ref::<Array>()
-        .filter(|a| a.length() == expected)
-        .cloned()
-        .ok_or_else(|| {
-            invalid(
-                "invalid_input",
-                "embed",
-                &format!("expected an array of {expected} vectors, one per text"),
-            )
-        })?;
-    let read = |i: u32| -> Result<Vec<f32>, JsValue> {
-        let v = vectors.get(i);
-        if !(v.is_instance_of::<Float32Array>()
-            || v.is_array()
-            || v.is_instance_of::<js_sys::Float64Array>())
-        {
-            return Err(invalid(
-                "invalid_input",
-                &format!("embed[{i}]"),
-                "expected a Float32Array or an array of numbers",
-            ));
-        }
-        Ok(Float32Array::new(&v).to_vec())
-    };
-    let claim_vectors: Vec<Vec<f32>> = (0..claims.len() as u32)
-        .map(read)
-        .collect::<Result<_, _>>()?;
-    let source_vectors: Vec<Vec<f32>> = (claims.len() as u32..expected)
-        .map(read)
-        .collect::<Result<_, _>>()?;
+    let read = |i: u32| vectors.get(i).unchecked_into::<Float32Array>().to_vec();
+    let claim_vectors: Vec<Vec<f32>> = (0..claims.len() as u32).map(read).collect();
+    let source_vectors: Vec<Vec<f32>> = (claims.len() as u32..vectors.length()).map(read).collect();
     let mut external = ExternalSupport::default();
     for (claim, cv) in claims.iter().zip(&claim_vectors) {
         external.insert(

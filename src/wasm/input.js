@@ -1,7 +1,8 @@
 // Reads `validate`'s input (or a list of sources) in one pass in JS and hands it to the
 // module as a tape, which src/wasm/input.rs decodes in the same order: two calls across
 // the boundary instead of one or more per field. Fields are read with plain property
-// access, so getters (class instances) work; a getter that throws reads as absent.
+// access, so getters (class instances) work; a getter that throws reads as absent. A
+// list is read only once its length is within its limit (src/wasm/untrusted.js).
 //
 // The tape is a list of numbers. A field is 0 when absent (undefined or null under each
 // of its names), else 1 + the index of the name it was found under, then its value. A
@@ -9,10 +10,13 @@
 //   STRING                 the next string (strings are copied separately, in order)
 //   NUMBER n
 //   PAIR type a b          two numbers: a line range [a, b] or a span {start, end}
-//   LIST n, n values       an array
+//   LIST n, n values       an array; only n when n is over the list's limit
 //   OBJECT, its fields     an object (not an array)
 //   OTHER type             anything else, for the error or finding to name
-// `type` is an index into the type names of src/wasm/input.rs.
+//   LONG n                 an answer of n UTF-16 units, over its limit (not copied)
+// `type` is an index into the type names of src/wasm/read.rs.
+import { UNREADABLE_LENGTH, lengthOf, typeCode } from "./untrusted.js";
+
 const encoder = new TextEncoder();
 
 const STRING = 1;
@@ -21,35 +25,47 @@ const PAIR = 3;
 const LIST = 4;
 const OBJECT = 5;
 const OTHER = 6;
-
-function typeCode(value) {
-  switch (typeof value) {
-    case "string":
-      return 0;
-    case "number":
-      return 1;
-    case "boolean":
-      return 2;
-    case "undefined":
-      return 5;
-    case "object":
-      if (value === null) return 4;
-      return Array.isArray(value) ? 3 : 6;
-    default:
-      return 7;
-  }
-}
+const LONG = 7;
 
 // What `field` counts as present: anything but undefined and null.
 const present = (value) => value !== undefined && value !== null;
 
-const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+// An object that is not null, an array, a function or a revoked Proxy.
+const isObject = (value) => typeCode(value) === 6;
+
+// The tape's numbers go into a Float64Array that doubles when full, not a JS array: an
+// array of more than 16K numbers lives in V8's large-object space, where each push costs
+// three times as much, and validating 4,000 sources took 9–10 times as long as 500
+// (BENCHMARKS.md, issue 21). The buffer of the last walk taken is kept for the next one
+// (a getter may start a walk inside another: that one gets a buffer of its own).
+let spare = null;
+
+// Buffers up to this many numbers (8 MB) are kept for the next walk.
+const SPARE_MAX = 1 << 20;
 
 class Walk {
-  constructor() {
-    this.tape = [];
+  // `maxItems`: the most items of a list that has no limit of its own.
+  constructor(maxItems) {
+    this.tape = spare ?? new Float64Array(1024);
+    spare = null;
+    this.n = 0; // numbers on the tape
     this.strings = [];
     this.units = 0;
+    this.maxItems = maxItems;
+  }
+
+  push(a) {
+    if (this.n === this.tape.length) {
+      const tape = new Float64Array(2 * this.n);
+      tape.set(this.tape);
+      this.tape = tape;
+    }
+    this.tape[this.n++] = a;
+  }
+
+  push2(a, b) {
+    this.push(a);
+    this.push(b);
   }
 
   // Writes the field's presence and returns its value (undefined when absent).
@@ -62,26 +78,26 @@ class Walk {
         continue;
       }
       if (present(value)) {
-        this.tape.push(i + 1);
+        this.push(i + 1);
         return value;
       }
     }
-    this.tape.push(0);
+    this.push(0);
     return undefined;
   }
 
   other(value) {
-    this.tape.push(OTHER, typeCode(value));
+    this.push2(OTHER, typeCode(value));
   }
 
   // A string, a number, or something else.
   scalar(value) {
     if (typeof value === "string") {
-      this.tape.push(STRING);
+      this.push(STRING);
       this.strings.push(value);
       this.units += value.length;
     } else if (typeof value === "number") {
-      this.tape.push(NUMBER, value);
+      this.push2(NUMBER, value);
     } else {
       this.other(value);
     }
@@ -94,16 +110,29 @@ class Walk {
     }
   }
 
-  list(value, item) {
-    if (!Array.isArray(value)) return this.other(value);
-    const length = value.length;
-    this.tape.push(LIST, length);
-    for (let i = 0; i < length; i++) item.call(this, value[i]);
+  // An array of at most `limit` items, each written by `item`. Of a longer one only its
+  // length is written, which the reader refuses (too_large): a sparse array or a Proxy
+  // claiming 2^32 − 1 items costs one read, not 2^32 − 1.
+  list(value, item, limit) {
+    if (typeCode(value) !== 3) return this.other(value);
+    const length = lengthOf(value);
+    if (length < 0) return this.push2(OTHER, UNREADABLE_LENGTH);
+    this.push2(LIST, length);
+    if (length > limit) return;
+    for (let i = 0; i < length; i++) {
+      let v;
+      try {
+        v = value[i];
+      } catch {
+        v = undefined; // as a getter that throws: absent
+      }
+      item.call(this, v);
+    }
   }
 
   // Writes a field found under name `at` (1-based; 0: absent) with its value.
   put(at, value) {
-    this.tape.push(at);
+    this.push(at);
     if (at !== 0) this.scalar(value);
   }
 
@@ -114,7 +143,7 @@ class Walk {
   // them: `at` is the name found (1-based), 0 while none is.
   source(s) {
     if (!isObject(s)) return this.other(s);
-    this.tape.push(OBJECT);
+    this.push(OBJECT);
     let v;
     let at;
     at = 0;
@@ -176,9 +205,9 @@ class Walk {
 
   // Like `source`: names read at their own sites, in the order `field` tries them.
   citation(value) {
-    if (typeof value === "number") return this.tape.push(NUMBER, value);
+    if (typeof value === "number") return this.push2(NUMBER, value);
     if (!isObject(value)) return this.other(value);
-    this.tape.push(OBJECT);
+    this.push(OBJECT);
     let v;
     let at;
     at = 0;
@@ -199,11 +228,7 @@ class Walk {
     if (!at) { try { v = value.cited_text; } catch { v = undefined; } if (present(v)) at = 3; }
     this.put(at, v);
     const range = this.field(value, ["lineRange", "line_range"]);
-    if (Array.isArray(range) && range.length === 2 && typeof range[0] === "number" && typeof range[1] === "number") {
-      this.tape.push(PAIR, typeCode(range), range[0], range[1]);
-    } else if (range !== undefined) {
-      this.scalar(range);
-    }
+    if (range !== undefined) this.lineRange(range);
     at = 0;
     if (!at) { try { v = value.evidenceIdx; } catch { v = undefined; } if (present(v)) at = 1; }
     if (!at) { try { v = value.evidence_idx; } catch { v = undefined; } if (present(v)) at = 2; }
@@ -235,21 +260,42 @@ class Walk {
         // read as no bounds
       }
       if (typeof span !== "string" && typeof start === "number" && typeof end === "number") {
-        this.tape.push(PAIR, typeCode(span), start, end);
+        this.push2(PAIR, typeCode(span));
+        this.push2(start, end);
       } else {
         this.other(span);
       }
     }
   }
 
+  // `[first, last]`: two numbers, read only from an array of exactly two items.
+  lineRange(range) {
+    if (typeCode(range) === 3 && lengthOf(range) === 2) {
+      let first;
+      let last;
+      try {
+        first = range[0];
+        last = range[1];
+      } catch {
+        // read as no bounds
+      }
+      if (typeof first === "number" && typeof last === "number") {
+        this.push2(PAIR, 3);
+        this.push2(first, last);
+        return;
+      }
+    }
+    this.scalar(range);
+  }
+
   warning(value) {
     if (!isObject(value)) return this.other(value);
-    this.tape.push(OBJECT);
+    this.push(OBJECT);
     this.scalars(value, ["code"]);
     const span = this.field(value, ["span"]);
     if (span !== undefined) {
       if (isObject(span)) {
-        this.tape.push(OBJECT);
+        this.push(OBJECT);
         this.scalars(span, ["start"], ["end"]);
       } else {
         this.other(span);
@@ -258,14 +304,20 @@ class Walk {
     this.scalars(value, ["message"]);
   }
 
-  input(value) {
+  // An answer longer than `maxAnswerUnits` UTF-16 units is written as LONG, not copied.
+  input(value, maxSources, maxAnswerUnits) {
     if (!isObject(value)) return this.other(value);
-    this.tape.push(OBJECT);
-    this.scalars(value, ["answer"]);
+    this.push(OBJECT);
+    const answer = this.field(value, ["answer"]);
+    if (typeof answer === "string" && answer.length > maxAnswerUnits) {
+      this.push2(LONG, answer.length);
+    } else if (answer !== undefined) {
+      this.scalar(answer);
+    }
     const sources = this.field(value, ["sources"]);
-    if (sources !== undefined) this.list(sources, this.source);
+    if (sources !== undefined) this.list(sources, this.source, maxSources);
     const citations = this.field(value, ["citations"]);
-    if (citations !== undefined) this.list(citations, this.citation);
+    if (citations !== undefined) this.list(citations, this.citation, this.maxItems);
     this.scalars(
       value,
       ["question", "query"],
@@ -277,32 +329,33 @@ class Walk {
       ["topK", "top_k"],
     );
     const warnings = this.field(value, ["warnings"]);
-    if (warnings !== undefined) this.list(warnings, this.warning);
+    if (warnings !== undefined) this.list(warnings, this.warning, this.maxItems);
   }
 }
 
 // The last walk, until `takeInput` copies it into the module. A getter that calls back
 // into the module finishes its own walk and take before this one is stored.
-let pending = new Walk();
+let pending = null;
 
 function finish(walk, sizes) {
   pending = walk;
-  sizes[0] = walk.tape.length;
+  sizes[0] = walk.n;
   sizes[1] = walk.strings.length;
   sizes[2] = walk.units;
 }
 
-// Walks `validate`'s input; `sizes` receives [tape length, strings, UTF-16 units].
-export function readInput(value, sizes) {
-  const walk = new Walk();
-  walk.input(value);
+// Walks `validate`'s input; `sizes` receives [tape length, strings, UTF-16 units]. The
+// limits are src/wasm/input.rs's `Limits`.
+export function readInput(value, sizes, maxItems, maxSources, maxAnswerUnits) {
+  const walk = new Walk(maxItems);
+  walk.input(value, maxSources, maxAnswerUnits);
   finish(walk, sizes);
 }
 
-// Walks an array of sources (a value: LIST or OTHER).
-export function readSources(value, sizes) {
-  const walk = new Walk();
-  walk.list(value, walk.source);
+// Walks an array of at most `maxItems` sources (a value: LIST or OTHER).
+export function readSources(value, sizes, maxItems) {
+  const walk = new Walk(maxItems);
+  walk.list(value, walk.source, maxItems);
   finish(walk, sizes);
 }
 
@@ -310,8 +363,9 @@ export function readSources(value, sizes) {
 // `bytes` (3 bytes per UTF-16 unit always suffice), and each string's length in bytes.
 export function takeInput(bytes, tape, lengths) {
   const walk = pending;
-  pending = new Walk();
-  tape.set(walk.tape);
+  pending = null;
+  tape.set(walk.tape.subarray(0, walk.n));
+  if (walk.tape.length <= SPARE_MAX) spare = walk.tape;
   let at = 0;
   for (let i = 0; i < walk.strings.length; i++) {
     const written = encoder.encodeInto(walk.strings[i], bytes.subarray(at)).written;

@@ -4,25 +4,33 @@
 //! Reading field by field across the boundary cost one or more calls per field — about
 //! 40 µs of a typical 80 µs `validate` (BENCHMARKS.md); the walk in JS is two calls.
 //! Errors name the exact path of the bad field, built only when there is one, and the
-//! first bad field in reading order is the one reported.
+//! first bad field in reading order is the one reported. A list longer than its limit
+//! ([`Limits`]) and an answer too long for `maxAnswerChars` are refused before the walk
+//! reads an item or copies the answer.
 
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 use super::errors::invalid;
-use super::read::{count_of, item_path};
+use super::read::{LIST_CEILING, MAX_LIST_ITEMS, REVOKED, TYPES, count_of, item_path, too_many};
 use crate::model::{
-    DeclaredCitation, Finding, FindingCode, Input, LineRange, Loose, LooseValue, Severity, Source,
-    SourceRef, Span,
+    DeclaredCitation, Finding, FindingCode, Input, LineRange, Loose, LooseValue, Options, Severity,
+    Source, SourceRef, Span,
 };
 use crate::offsets::Unit;
 
 #[wasm_bindgen(module = "/src/wasm/input.js")]
 extern "C" {
     #[wasm_bindgen(js_name = readInput)]
-    fn walk_input(value: &JsValue, sizes: &mut [f64]);
+    fn walk_input(
+        value: &JsValue,
+        sizes: &mut [f64],
+        max_items: f64,
+        max_sources: f64,
+        max_answer_units: f64,
+    );
     #[wasm_bindgen(js_name = readSources)]
-    fn walk_sources(value: &JsValue, sizes: &mut [f64]);
+    fn walk_sources(value: &JsValue, sizes: &mut [f64], max_items: f64);
     #[wasm_bindgen(js_name = takeInput)]
     fn take_input(bytes: &mut [u8], tape: &mut [f64], lengths: &mut [u32]);
 }
@@ -30,17 +38,60 @@ extern "C" {
 /// The error code of every unreadable input.
 const CODE: &str = "invalid_input";
 
-/// The type names of `typeCode` in `input.js`, as error messages name them.
-const TYPES: [&str; 8] = [
-    "string",
-    "number",
-    "boolean",
-    "array",
-    "null",
-    "undefined",
-    "object",
-    "other value",
-];
+/// How long an input's lists and answer may be; the walk checks each list's length
+/// before it reads an item, and the answer's before it copies it (README, "Limits").
+#[derive(Clone, Copy)]
+pub struct Limits {
+    /// The most sources, and the name of that limit for errors.
+    sources: (usize, &'static str),
+    /// `maxAnswerChars`, or `usize::MAX`.
+    answer_chars: usize,
+}
+
+impl Limits {
+    /// The limits of `options`: `maxSources` (under the ceiling of every list) and
+    /// `maxAnswerChars`.
+    pub fn of(options: &Options) -> Limits {
+        Limits {
+            sources: if options.max_sources < MAX_LIST_ITEMS {
+                (options.max_sources, "maxSources")
+            } else {
+                (MAX_LIST_ITEMS, LIST_CEILING)
+            },
+            answer_chars: options.max_answer_chars,
+        }
+    }
+
+    /// For an input read without options (`ctx.input`, given back after `validate`):
+    /// every list under the ceiling, any answer.
+    pub const ANY_ANSWER: Limits = Limits {
+        sources: (MAX_LIST_ITEMS, LIST_CEILING),
+        answer_chars: usize::MAX,
+    };
+
+    /// The longest answer copied in, in UTF-16 units: past this many it has more
+    /// characters than `maxAnswerChars` (a character is one or two units), so it is
+    /// refused uncopied; below it, the validator counts its characters.
+    pub fn answer_units(&self) -> f64 {
+        2.0 * self.answer_chars as f64
+    }
+}
+
+/// The error for an answer (or a part of it) at `path` of `units` UTF-16 units, over
+/// [`Limits::answer_units`]. (The numbers are written as integers: formatting an `f64`
+/// would bring `core`'s float printing into the module, ≈ 10 KB gzip.)
+pub fn answer_too_long(path: &str, units: f64, limits: &Limits) -> JsValue {
+    let units = units as usize;
+    invalid(
+        "too_large",
+        path,
+        &format!(
+            "{units} UTF-16 units (at least {} characters) exceed maxAnswerChars ({})",
+            units.div_ceil(2),
+            limits.answer_chars
+        ),
+    )
+}
 
 /// One value of the tape.
 enum Value<'t> {
@@ -48,17 +99,19 @@ enum Value<'t> {
     Number(f64),
     /// Two numbers: a line range or a span's bounds, and the type of what held them.
     Pair(&'static str, f64, f64),
-    /// An array of this many values, which follow.
+    /// An array of this many values, which follow if its length is within its limit.
     List(usize),
     /// An object, whose fields follow.
     Object,
     Other(&'static str),
+    /// A string of this many UTF-16 units, over its limit and not copied.
+    Long(f64),
 }
 
 impl Value<'_> {
     fn type_name(&self) -> &'static str {
         match self {
-            Value::String(_) => "string",
+            Value::String(_) | Value::Long(_) => "string",
             Value::Number(_) => "number",
             Value::Pair(kind, ..) | Value::Other(kind) => kind,
             Value::List(_) => "array",
@@ -122,6 +175,7 @@ impl Tape {
             }
             4 => Value::List(self.number() as usize),
             5 => Value::Object,
+            7 => Value::Long(self.number()),
             _ => Value::Other(kind(self.number())),
         }
     }
@@ -176,19 +230,36 @@ impl Fields<'_> {
             .ok_or_else(|| self.error(name, "a non-negative integer", &value)),
         }
     }
-}
 
-/// A field whose wrong type is a finding, not an error (spec 004): `convert` says what
-/// is valid.
-fn loose<T>(
-    tape: &mut Tape,
-    names: &[&'static str],
-    convert: impl FnOnce(&Value) -> Option<T>,
-) -> Option<Loose<T>> {
-    tape.field(names).map(|(_, value)| match convert(&value) {
-        Some(valid) => Loose::Valid(valid),
-        None => Loose::Invalid(value.type_name()),
-    })
+    /// A field whose wrong type is a finding, not an error (spec 004): `convert` says
+    /// what is valid. A revoked Proxy is an error: it is no value at all.
+    fn loose<T>(
+        &self,
+        tape: &mut Tape,
+        names: &[&'static str],
+        convert: impl FnOnce(&Value) -> Option<T>,
+    ) -> Result<Option<Loose<T>>, JsValue> {
+        let Some((name, value)) = tape.field(names) else {
+            return Ok(None);
+        };
+        self.refuse_revoked(name, &value)?;
+        Ok(Some(match convert(&value) {
+            Some(valid) => Loose::Valid(valid),
+            None => Loose::Invalid(value.type_name()),
+        }))
+    }
+
+    /// The error for field `name` if `value` is a revoked Proxy. Not inlined: one copy,
+    /// not one per instance of [`Fields::loose`] (the module's size is budgeted).
+    #[inline(never)]
+    fn refuse_revoked(&self, name: &str, value: &Value) -> Result<(), JsValue> {
+        match value {
+            Value::Other(kind) if *kind == TYPES[REVOKED] => {
+                Err(self.error(name, "a value", value))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// The `length` items of a list that follow on the tape, each read with its path.
@@ -213,8 +284,13 @@ fn not_an_object(path: &str, got: &Value) -> JsValue {
 }
 
 /// `input` of `validate`, its spans read in `unit` and converted to bytes.
-pub fn read_input(value: &JsValue, path: &str, unit: Unit) -> Result<Input, JsValue> {
-    let mut input = read_input_with(value, path, true)?;
+pub fn read_input(
+    value: &JsValue,
+    path: &str,
+    unit: Unit,
+    limits: &Limits,
+) -> Result<Input, JsValue> {
+    let mut input = read_input_with(value, path, true, limits)?;
     input.spans_to_bytes(unit);
     Ok(input)
 }
@@ -225,15 +301,31 @@ pub fn read_input_with(
     value: &JsValue,
     path: &str,
     answer_required: bool,
+    limits: &Limits,
 ) -> Result<Input, JsValue> {
-    let mut tape = Tape::take(|sizes| walk_input(value, sizes), path)?;
+    let mut tape = Tape::take(
+        |sizes| {
+            walk_input(
+                value,
+                sizes,
+                MAX_LIST_ITEMS as f64,
+                limits.sources.0 as f64,
+                limits.answer_units(),
+            )
+        },
+        path,
+    )?;
     match tape.value() {
         Value::Object => {}
         other => return Err(not_an_object(path, &other)),
     }
     let fields = Fields { path };
-    let answer = match fields.string(&mut tape, &["answer"])? {
-        Some(answer) => answer,
+    let answer = match tape.field(&["answer"]) {
+        Some((_, Value::String(answer))) => answer.to_owned(),
+        Some((_, Value::Long(units))) => {
+            return Err(answer_too_long(&format!("{path}.answer"), units, limits));
+        }
+        Some((name, other)) => return Err(fields.error(name, "a string", &other)),
         None if !answer_required => String::new(),
         None => {
             return Err(invalid(
@@ -243,8 +335,10 @@ pub fn read_input_with(
             ));
         }
     };
-    let sources = list_field(&mut tape, &fields, "sources", read_source)?.unwrap_or_default();
-    let citations = list_field(&mut tape, &fields, "citations", read_declared)?;
+    let sources =
+        list_field(&mut tape, &fields, "sources", limits.sources, read_source)?.unwrap_or_default();
+    let list_limit = (MAX_LIST_ITEMS, LIST_CEILING);
+    let citations = list_field(&mut tape, &fields, "citations", list_limit, read_declared)?;
     Ok(Input {
         answer,
         sources,
@@ -256,15 +350,18 @@ pub fn read_input_with(
         response_id: fields.string(&mut tape, &["responseId", "response_id"])?,
         model_version: fields.string(&mut tape, &["modelVersion", "model_version"])?,
         top_k: fields.count(&mut tape, &["topK", "top_k"])?,
-        warnings: list_field(&mut tape, &fields, "warnings", read_warning)?.unwrap_or_default(),
+        warnings: list_field(&mut tape, &fields, "warnings", list_limit, read_warning)?
+            .unwrap_or_default(),
     })
 }
 
-/// A list field of the input: `None` if absent.
+/// A list field of the input of at most `limit.0` items (`limit.1` names the limit):
+/// `None` if absent.
 fn list_field<T>(
     tape: &mut Tape,
     fields: &Fields,
     name: &'static str,
+    (limit, limit_name): (usize, &str),
     item: impl FnMut(&mut Tape, &str) -> Result<T, JsValue>,
 ) -> Result<Option<Vec<T>>, JsValue> {
     let Some((name, value)) = tape.field(&[name]) else {
@@ -273,15 +370,33 @@ fn list_field<T>(
     let Value::List(length) = value else {
         return Err(fields.error(name, "an array", &value));
     };
-    items(tape, length, &format!("{}.{name}", fields.path), item).map(Some)
+    let path = format!("{}.{name}", fields.path);
+    if length > limit {
+        return Err(too_many(&path, length, limit, limit_name));
+    }
+    items(tape, length, &path, item).map(Some)
 }
 
-/// An array of sources (`path` names it in errors).
+/// An array of at most [`MAX_LIST_ITEMS`] sources (`path` names it in errors).
 pub fn read_sources(value: &JsValue, path: &str) -> Result<Vec<Source>, JsValue> {
-    let mut tape = Tape::take(|sizes| walk_sources(value, sizes), path)?;
-    let Value::List(length) = tape.value() else {
-        return Err(invalid(CODE, path, "expected an array of sources"));
+    let mut tape = Tape::take(
+        |sizes| walk_sources(value, sizes, MAX_LIST_ITEMS as f64),
+        path,
+    )?;
+    let length = match tape.value() {
+        Value::List(length) => length,
+        other => {
+            let got = other.type_name();
+            return Err(invalid(
+                CODE,
+                path,
+                &format!("expected an array of sources, got {got}"),
+            ));
+        }
     };
+    if length > MAX_LIST_ITEMS {
+        return Err(too_many(path, length, MAX_LIST_ITEMS, LIST_CEILING));
+    }
     items(&mut tape, length, path, read_source)
 }
 
@@ -325,6 +440,7 @@ fn read_declared(tape: &mut Tape, path: &str) -> Result<DeclaredCitation, JsValu
         Value::Object => {}
         other => return Err(not_an_object(path, &other)),
     }
+    let fields = Fields { path };
     let string = |v: &Value| match v {
         Value::String(text) => Some((*text).to_owned()),
         _ => None,
@@ -334,15 +450,15 @@ fn read_declared(tape: &mut Tape, path: &str) -> Result<DeclaredCitation, JsValu
         _ => None,
     };
     Ok(DeclaredCitation {
-        source: loose(tape, &["source", "index"], |v| match v {
+        source: fields.loose(tape, &["source", "index"], |v| match v {
             Value::Number(n) => Some(SourceRef::Number(*n)),
             Value::String(name) => Some(SourceRef::Name((*name).to_owned())),
             _ => None,
-        }),
-        doc_id: loose(tape, &["docId", "doc_id"], string),
-        chunk_id: loose(tape, &["chunkId", "chunk_id"], string),
-        quote: loose(tape, &["quote", "snippet", "cited_text"], string),
-        line_range: loose(tape, &["lineRange", "line_range"], |v| match v {
+        })?,
+        doc_id: fields.loose(tape, &["docId", "doc_id"], string)?,
+        chunk_id: fields.loose(tape, &["chunkId", "chunk_id"], string)?,
+        quote: fields.loose(tape, &["quote", "snippet", "cited_text"], string)?,
+        line_range: fields.loose(tape, &["lineRange", "line_range"], |v| match v {
             Value::String(text) => LineRange::from_str_range(text),
             Value::Pair(_, first, last) => {
                 let whole = |n: f64| (n.fract() == 0.0 && n.abs() < 1e15).then_some(n as i64);
@@ -352,16 +468,16 @@ fn read_declared(tape: &mut Tape, path: &str) -> Result<DeclaredCitation, JsValu
                 })
             }
             _ => None,
-        }),
-        evidence_idx: loose(tape, &["evidenceIdx", "evidence_idx"], number),
-        alignment_score: loose(tape, &["alignmentScore", "alignment_score"], number),
-        span_in_answer: loose(tape, &["spanInAnswer", "span_in_answer"], string),
-        relevance: loose(tape, &["relevance", "relevance_score"], number),
-        claim: loose(tape, &["claim", "claim_text"], string),
-        span: loose(tape, &["span"], |v| match v {
+        })?,
+        evidence_idx: fields.loose(tape, &["evidenceIdx", "evidence_idx"], number)?,
+        alignment_score: fields.loose(tape, &["alignmentScore", "alignment_score"], number)?,
+        span_in_answer: fields.loose(tape, &["spanInAnswer", "span_in_answer"], string)?,
+        relevance: fields.loose(tape, &["relevance", "relevance_score"], number)?,
+        claim: fields.loose(tape, &["claim", "claim_text"], string)?,
+        span: fields.loose(tape, &["span"], |v| match v {
             Value::Pair(_, start, end) => Span::from_range(*start, *end),
             _ => None,
-        }),
+        })?,
     })
 }
 

@@ -2,7 +2,7 @@
 
 use wasm_bindgen::JsValue;
 
-use super::read::{Obj, read_unit};
+use super::read::{LIST_CEILING, MAX_LIST_ITEMS, MAX_MARKER_PATTERNS, Obj, read_unit};
 use crate::offsets::Unit;
 
 /// The options of `parseCitations` / `new CitationParser`.
@@ -22,7 +22,9 @@ impl ParseOptions {
         let Some(obj) = Obj::optional(value, path, "invalid_option")? else {
             return Ok(ParseOptions::default());
         };
-        let mut source_ids = obj.strings(&["sourceIds"])?.unwrap_or_default();
+        let mut source_ids = obj
+            .strings(&["sourceIds"], (MAX_LIST_ITEMS, LIST_CEILING))?
+            .unwrap_or_default();
         for (source, source_path) in obj.array(&["sources"])?.unwrap_or_default() {
             if let Some(id) = Obj::new(&source, &source_path, "invalid_option")?.string(&["id"])? {
                 source_ids.push(id);
@@ -30,7 +32,9 @@ impl ParseOptions {
         }
         Ok(ParseOptions {
             offsets: read_unit(&obj)?,
-            marker_patterns: obj.strings(&["markerPatterns"])?.unwrap_or_default(),
+            marker_patterns: obj
+                .strings(&["markerPatterns"], MAX_MARKER_PATTERNS)?
+                .unwrap_or_default(),
             source_ids,
         })
     }

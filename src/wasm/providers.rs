@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use super::enter;
 use super::errors::{invalid, to_js_error};
 use super::input::read_sources;
-use super::read::{Obj, read_unit};
+use super::read::{MAX_LIST_ITEMS, Obj, json_text, read_unit};
 use super::value_out::to_js;
 use crate::model::{Input, Loose, Source, SourceRef, Span};
 use crate::offsets::{OffsetMap, Unit};
@@ -140,16 +140,7 @@ fn adapt_js(
         Some(obj) => read_unit(&obj)?,
         None => Unit::Utf16,
     };
-    let text = js_sys::JSON::stringify(response)
-        .ok()
-        .and_then(|t| t.as_string())
-        .ok_or_else(|| {
-            invalid(
-                "invalid_input",
-                "response",
-                "JSON.stringify failed (a cycle or a BigInt?)",
-            )
-        })?;
+    let text = json_text(response, "response", MAX_LIST_ITEMS)?;
     let response = Json::parse(&text).map_err(|e| to_js_error(&e))?;
     let adapted = match provider {
         Some(p) => providers::adapt(p, &response, sources).map(|input| (p, input)),

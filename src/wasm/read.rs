@@ -5,8 +5,13 @@
 //! Hand-written rather than serde: the paths come for free, no deserializer is
 //! monomorphised per type (this kept ~90 KB out of the .wasm), and `NaN` reaches the
 //! core as a number so it can be rejected there with its path.
+//!
+//! Any value may be hostile: lists are copied by `listItems` (`untrusted.js`), which
+//! reads no item of a list longer than its limit, and types are told by `typeCode`,
+//! which also names a revoked Proxy (on which `Array.isArray` throws).
 
 use js_sys::Array;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::errors::invalid;
@@ -14,6 +19,60 @@ use super::fields::{field_summary, get_field, name_bit};
 use super::utf8_of;
 use crate::model::{Options, Policy};
 use crate::offsets::Unit;
+
+#[wasm_bindgen(module = "/src/wasm/untrusted.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = typeCode)]
+    fn type_code(value: &JsValue) -> u32;
+    #[wasm_bindgen(js_name = listItems)]
+    fn list_items(value: &JsValue, limit: u32) -> JsValue;
+    /// `JSON.stringify(value)`, refusing arrays of more than `limit` items and revoked
+    /// Proxies with their path under `path` (see `untrusted.js`).
+    #[wasm_bindgen(js_name = jsonText, catch)]
+    pub(super) fn json_text(value: &JsValue, path: &str, limit: usize) -> Result<String, JsValue>;
+}
+
+/// The most items of any list the binding reads, whatever the options say (README,
+/// "Limits"): the ceiling for lists without a limit option of their own (declared
+/// citations, warnings, `validateBatch`'s inputs, `sourceIds`, the sources of
+/// `formatContext`, a report's citations, …) and for `maxSources`. A list longer than
+/// this is refused before any item is read; a sparse array or a Proxy can claim 2^32 − 1
+/// items at no cost, and walking them would exhaust the engine's memory.
+pub const MAX_LIST_ITEMS: usize = 1_000_000;
+
+/// What errors call [`MAX_LIST_ITEMS`].
+pub(super) const LIST_CEILING: &str = "the most a list may hold";
+
+/// The most `markerPatterns`, and its name for errors: each pattern is compiled and run
+/// over the whole text.
+pub(super) const MAX_MARKER_PATTERNS: (usize, &str) = (100, "the most markerPatterns");
+
+/// The type names of `typeCode` in `untrusted.js`, as error messages name them.
+pub(super) const TYPES: [&str; 10] = [
+    "string",
+    "number",
+    "boolean",
+    "array",
+    "null",
+    "undefined",
+    "object",
+    "other value",
+    "revoked Proxy",
+    "array with an unreadable length",
+];
+
+/// The index of "revoked Proxy" in [`TYPES`].
+pub(super) const REVOKED: usize = 8;
+
+/// The `too_large` error for a list at `path` of `length` items, more than `limit`
+/// (called `limit_name`).
+pub(super) fn too_many(path: &str, length: usize, limit: usize, limit_name: &str) -> JsValue {
+    invalid(
+        "too_large",
+        path,
+        &format!("{length} items exceed {limit_name} ({limit})"),
+    )
+}
 
 /// A JS object being read, the path that names it, and the error code for bad fields.
 pub struct Obj {
@@ -27,24 +86,47 @@ pub struct Obj {
 }
 
 /// The JS type of a value, as error messages name it.
-fn type_name(value: &JsValue) -> &'static str {
-    if value.is_string() {
-        "string"
-    } else if value.as_f64().is_some() {
-        "number"
-    } else if value.as_bool().is_some() {
-        "boolean"
-    } else if value.is_array() {
-        "array"
-    } else if value.is_null() {
-        "null"
-    } else if value.is_undefined() {
-        "undefined"
-    } else if value.is_object() {
-        "object"
-    } else {
-        "other value"
-    }
+pub(super) fn type_name(value: &JsValue) -> &'static str {
+    TYPES
+        .get(type_code(value) as usize)
+        .copied()
+        .unwrap_or("other value")
+}
+
+/// Whether `value` is a revoked Proxy, on which every operation throws.
+pub(super) fn is_revoked(value: &JsValue) -> bool {
+    type_code(value) as usize == REVOKED
+}
+
+/// The items of `value` with their paths, if it is an array of at most `limit.0` items
+/// (`limit.1` names that limit); else the error for the value at `path`.
+pub(super) fn read_list(
+    value: &JsValue,
+    path: &str,
+    code: &str,
+    (limit, limit_name): (usize, &str),
+) -> Result<Vec<(JsValue, String)>, JsValue> {
+    let items = list_items(value, limit as u32);
+    let Some(array) = items.dyn_ref::<Array>() else {
+        // What `listItems` returns instead: the length over the limit, -1 for no array,
+        // -2 for an unreadable length.
+        let found = items.as_f64().unwrap_or(-1.0);
+        let got = if found == -2.0 {
+            TYPES[9]
+        } else {
+            type_name(value)
+        };
+        return Err(if found >= 0.0 {
+            too_many(path, found as usize, limit, limit_name)
+        } else {
+            invalid(code, path, &format!("expected an array, got {got}"))
+        });
+    };
+    Ok(array
+        .iter()
+        .enumerate()
+        .map(|(i, item)| (item, item_path(path, i)))
+        .collect())
 }
 
 impl Obj {
@@ -148,27 +230,28 @@ impl Obj {
             .transpose()
     }
 
-    /// An array field: its items with their paths.
+    /// An array field of at most [`MAX_LIST_ITEMS`] items: its items with their paths.
     pub fn array(&self, names: &[&'static str]) -> Result<Option<Vec<(JsValue, String)>>, JsValue> {
+        self.array_of_at_most(names, (MAX_LIST_ITEMS, LIST_CEILING))
+    }
+
+    fn array_of_at_most(
+        &self,
+        names: &[&'static str],
+        limit: (usize, &str),
+    ) -> Result<Option<Vec<(JsValue, String)>>, JsValue> {
         self.get(names)
-            .map(|(name, v)| {
-                let array = v
-                    .dyn_ref::<Array>()
-                    .ok_or_else(|| self.error(name, "an array", &v))?;
-                let path = self.path_of(name);
-                Ok(array
-                    .to_vec()
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, item)| (item, item_path(&path, i)))
-                    .collect())
-            })
+            .map(|(name, v)| read_list(&v, &self.path_of(name), self.code, limit))
             .transpose()
     }
 
-    /// An array of strings.
-    pub fn strings(&self, names: &[&'static str]) -> Result<Option<Vec<String>>, JsValue> {
-        self.array(names)?
+    /// An array of at most `limit.0` strings (`limit.1` names that limit).
+    pub fn strings(
+        &self,
+        names: &[&'static str],
+        limit: (usize, &str),
+    ) -> Result<Option<Vec<String>>, JsValue> {
+        self.array_of_at_most(names, limit)?
             .map(|items| {
                 items
                     .into_iter()
@@ -274,7 +357,7 @@ pub fn read_options(value: Option<&JsValue>) -> Result<(Options, Unit), JsValue>
     );
     set(
         &mut options.marker_patterns,
-        obj.strings(&["markerPatterns"])?,
+        obj.strings(&["markerPatterns"], MAX_MARKER_PATTERNS)?,
     );
     options.support_threshold = obj.number(&["supportThreshold"])?;
     set(
@@ -286,7 +369,8 @@ pub fn read_options(value: Option<&JsValue>) -> Result<(Options, Unit), JsValue>
         obj.number(&["misattributionMargin"])?,
     );
     if let Some((name, v)) = obj.get(&["quoteLength"]) {
-        let pair = v.dyn_ref::<Array>().filter(|a| a.length() == 2);
+        let items = list_items(&v, 2);
+        let pair = items.dyn_ref::<Array>().filter(|a| a.length() == 2);
         let bound = |i: u32| {
             pair?
                 .get(i)

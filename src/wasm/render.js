@@ -2,8 +2,79 @@
 // citation chips, as a tree (`citationTree`, which the React components map to
 // elements) or as an HTML string (`renderHtml`). Safe by construction: text is only
 // ever escaped, and a URL becomes a link only when it parses as http: or https:.
+import { REVOKED, codedError, fieldOf, listItems, typeCode } from "./untrusted.js";
 
 const CHIP = "\uFFFC"; // stands for the next chip while the markdown is parsed
+
+/**
+ * Reads the caller's values for the renderer, once and into plain values, before it
+ * draws: a field that is not a string, number or boolean reads as absent, and so does
+ * anything but an array where a list belongs (the renderer draws what it can). Refused,
+ * with the field's path: a revoked Proxy anywhere (`code`) and a list of more than
+ * `limit` items (too_large, before any item is read).
+ */
+function reader(code, limit) {
+  const check = (value, path) => {
+    if (typeCode(value) === REVOKED) throw codedError(code, path, "expected a value, got revoked Proxy");
+    return value;
+  };
+  const field = (holder, name, path) => check(fieldOf(holder, name), `${path}.${name}`);
+  const scalar = (value) => (typeCode(value) <= 2 ? value : undefined);
+  return {
+    check,
+    field,
+    /** A string, number or boolean field. */
+    scalar: (holder, name, path) => scalar(field(holder, name, path)),
+    /** A list field: `item(value, path)` of each item. */
+    list(holder, name, path, item) {
+      const at = `${path}.${name}`;
+      const items = listItems(field(holder, name, path), limit);
+      if (typeof items === "number" && items >= 0) {
+        throw codedError("too_large", at, `${items} items exceed the most a list may hold (${limit})`);
+      }
+      if (!Array.isArray(items)) return [];
+      return items.map((value, i) => item(check(value, `${at}[${i}]`), `${at}[${i}]`));
+    },
+    /** A list field of strings, numbers or booleans. */
+    scalars(holder, name, path) {
+      return this.list(holder, name, path, scalar);
+    },
+  };
+}
+
+/**
+ * What the renderer draws from: the report's segments, the span of the first located
+ * quote of each source label, and the sources of `options` (null for a falsy one).
+ */
+function readArguments(report, options, limit) {
+  const input = reader("invalid_input", limit);
+  const option = reader("invalid_option", limit);
+  input.check(report, "report");
+  option.check(options, "options");
+  const segments = input.list(report, "segments", "report", (value, path) => {
+    const segment = { refs: input.scalars(value, "refs", path) };
+    for (const name of ["type", "text", "label", "sourceIndex", "title", "url", "valid"]) {
+      segment[name] = input.scalar(value, name, path);
+    }
+    return segment;
+  });
+  const quotes = new Map();
+  input.list(report, "citations", "report", (value, path) => {
+    const label = String(input.scalar(value, "sourceIndex", path));
+    const span = input.field(input.field(value, "quote", path), "span", `${path}.quote`);
+    if (span && !quotes.has(label)) {
+      const at = `${path}.quote.span`;
+      quotes.set(label, { start: input.scalar(span, "start", at), end: input.scalar(span, "end", at) });
+    }
+  });
+  const sources = option.list(options, "sources", "options", (value, path) => {
+    if (!value) return null;
+    const source = {};
+    for (const name of ["index", "url", "title", "text", "content"]) source[name] = option.scalar(value, name, path);
+    return source;
+  });
+  return { segments, quotes, sources };
+}
 
 /** `url` normalised when it is an http(s) URL, otherwise null. */
 function safeUrl(url) {
@@ -24,16 +95,18 @@ function hostname(href) {
   }
 }
 
-/** The sources a chip names, for its card: title, safe link, the located quote. */
-function chipDetails(segment, sources, citations) {
-  const byLabel = new Map(sources.map((s, i) => [String(s?.index ?? i + 1), s]));
-  const refs = segment.refs?.length ? segment.refs : [String(segment.sourceIndex ?? "")];
+/**
+ * The sources a chip names, for its card: title, safe link, the located quote.
+ * `byLabel`: the sources by label; `quotes`: quote spans by label (`readArguments`).
+ */
+function chipDetails(segment, byLabel, quotes) {
+  const refs = segment.refs.length ? segment.refs : [String(segment.sourceIndex ?? "")];
   const cards = refs.map((label) => {
     const source = byLabel.get(String(label));
     const href = safeUrl(source?.url ?? (String(segment.sourceIndex) === String(label) ? segment.url : null));
-    const cited = citations.find((c) => String(c.sourceIndex) === String(label) && c.quote?.span);
+    const cited = quotes.get(String(label));
     const text = source?.text ?? source?.content;
-    const quote = cited && typeof text === "string" ? text.slice(cited.quote.span.start, cited.quote.span.end) : null;
+    const quote = cited && typeof text === "string" ? text.slice(cited.start, cited.end) : null;
     return {
       label: String(label),
       found: Boolean(source) || (String(segment.sourceIndex) === String(label) && segment.valid),
@@ -208,19 +281,20 @@ function blocks(lines, chips) {
  * The render tree of a report (or of `{ segments }` from a stream): blocks of
  * paragraphs, headings, lists, quotes and code, their inline text, code, emphasis, safe
  * links and chips. `options.sources` adds titles, links and quotes to the chips' cards.
+ * Lists hold at most `limit` items.
  */
-export function citationTree(report, options) {
-  const segments = Array.isArray(report?.segments) ? report.segments : [];
-  const sources = Array.isArray(options?.sources) ? options.sources : [];
-  const citations = Array.isArray(report?.citations) ? report.citations : [];
+export function citationTree(report, options, limit) {
+  const { segments, quotes, sources } = readArguments(report, options, limit);
+  // A later source under the same label wins, as it always has.
+  const byLabel = new Map(sources.map((s, i) => [String(s?.index ?? i + 1), s]));
   const chips = [];
   let text = "";
   for (const segment of segments) {
-    if (segment?.type === "cite") {
-      chips.push(chipDetails(segment, sources, citations));
+    if (segment.type === "cite") {
+      chips.push(chipDetails(segment, byLabel, quotes));
       text += CHIP;
     } else {
-      text += String(segment?.text ?? "").replaceAll(CHIP, "\uFFFD");
+      text += String(segment.text ?? "").replaceAll(CHIP, "\uFFFD");
     }
   }
   return blocks(text.split(/\r?\n/), chips);
@@ -277,6 +351,6 @@ function blockHtml(nodes) {
 }
 
 /** The report's cleaned answer as safe HTML with citation chips (see `citationTree`). */
-export function renderHtml(report, options) {
-  return `<div class="citeproof-answer">${blockHtml(citationTree(report, options))}</div>`;
+export function renderHtml(report, options, limit) {
+  return `<div class="citeproof-answer">${blockHtml(citationTree(report, options, limit))}</div>`;
 }

@@ -3,12 +3,19 @@
 
 use wasm_bindgen::prelude::*;
 
+use super::read::MAX_LIST_ITEMS;
+
 #[wasm_bindgen(module = "/src/wasm/render.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = renderHtml)]
-    fn render_html_js(report: &JsValue, options: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = citationTree)]
-    fn citation_tree_js(report: &JsValue, options: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = renderHtml, catch)]
+    fn render_html_js(report: &JsValue, options: &JsValue, limit: usize)
+    -> Result<String, JsValue>;
+    #[wasm_bindgen(js_name = citationTree, catch)]
+    fn citation_tree_js(
+        report: &JsValue,
+        options: &JsValue,
+        limit: usize,
+    ) -> Result<JsValue, JsValue>;
 }
 
 #[wasm_bindgen]
@@ -25,22 +32,23 @@ fn or_undefined(options: Option<RenderOptionsArg>) -> JsValue {
 /// The report's cleaned answer as HTML with citation chips: a markdown subset
 /// (paragraphs, headings, lists, quotes, code, emphasis, links), every text escaped,
 /// links only for `http:` / `https:` URLs. `options.sources` adds titles and links.
+/// Throws `too_large` for a list of more than [`MAX_LIST_ITEMS`] items and
+/// `invalid_input` / `invalid_option` for a revoked Proxy.
 #[wasm_bindgen(js_name = renderHtml)]
 pub fn render_html(
     #[wasm_bindgen(unchecked_param_type = "Report | { segments: Segment[] }")] report: JsValue,
     #[wasm_bindgen(unchecked_param_type = "RenderOptions | undefined")] options: JsValue,
-) -> String {
-    render_html_js(&report, &options)
-        .as_string()
-        .unwrap_or_default()
+) -> Result<String, JsValue> {
+    render_html_js(&report, &options, MAX_LIST_ITEMS)
 }
 
 /// The render tree `renderHtml` and the React components draw: blocks, inline nodes
-/// and chips with their cards (title, safe link, located quote, validity).
+/// and chips with their cards (title, safe link, located quote, validity). Throws as
+/// `renderHtml` does.
 #[wasm_bindgen(js_name = citationTree, unchecked_return_type = "Block[]")]
 pub fn citation_tree(
     #[wasm_bindgen(unchecked_param_type = "Report | { segments: Segment[] }")] report: JsValue,
     options: Option<RenderOptionsArg>,
-) -> JsValue {
-    citation_tree_js(&report, &or_undefined(options))
+) -> Result<JsValue, JsValue> {
+    citation_tree_js(&report, &or_undefined(options), MAX_LIST_ITEMS)
 }

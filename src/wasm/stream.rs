@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::to_js_error;
 use super::fields::with_key;
-use super::input::read_input_with;
+use super::input::{Limits, answer_too_long, read_input_with};
 use super::read::read_options;
 use super::report_out::{cite_event_to_js, finding_event_to_js, report_to_js};
 use super::validate::{InputArg, ValidateOptionsArg, now};
@@ -21,6 +21,8 @@ use crate::stream::{CitationStream as Core, StreamEvent};
 pub struct CitationStream {
     core: Core,
     unit: Unit,
+    /// For refusing a delta too long for `maxAnswerChars` before it is copied in.
+    limits: Limits,
     /// A high surrogate that ended the last delta, waiting for its other half.
     pending_high: Option<js_sys::JsString>,
     /// Offsets into the released text and into the answer, both only moving forward
@@ -42,17 +44,7 @@ impl CitationStream {
         options: Option<ValidateOptionsArg>,
     ) -> Result<CitationStream, JsValue> {
         enter();
-        let (options, unit) = read_options(options.as_deref())?;
-        let input = read_input_with(&input, "input", false)?;
-        let core = Core::new(input, options).map_err(|e| to_js_error(&e.under("options")))?;
-        Ok(CitationStream {
-            core,
-            unit,
-            pending_high: None,
-            released_offsets: SpanConverter::default(),
-            answer_offsets: SpanConverter::default(),
-            released_units: 0,
-        })
+        CitationStream::open(&input, options.as_deref()).map(|(stream, _)| stream)
     }
 
     /// Appends `delta`; returns `{ text, events }`: the cleaned text to append to what
@@ -63,6 +55,12 @@ impl CitationStream {
         #[wasm_bindgen(unchecked_param_type = "string")] delta: JsValue,
     ) -> Result<JsValue, JsValue> {
         enter();
+        if let Some(text) = delta.dyn_ref::<js_sys::JsString>() {
+            let units = f64::from(text.length());
+            if units > self.limits.answer_units() {
+                return Err(answer_too_long("answer", units, &self.limits));
+            }
+        }
         let delta = read_text_at(&self.join_surrogates(&delta)?, "delta")?;
         let pushed = self.core.push(&delta).map_err(|e| to_js_error(&e))?;
         self.released_units += unit_len(&pushed.text, self.unit);
@@ -126,7 +124,10 @@ impl CitationStream {
         let answer = self.core.answer();
         let at = |byte: usize| unit_len(answer.get(..byte).unwrap_or(answer), self.unit);
         object(&[
-            ("releasedThrough", JsValue::from(at(held.released_through) as f64)),
+            (
+                "releasedThrough",
+                JsValue::from(at(held.released_through) as f64),
+            ),
             (
                 "undecidedFrom",
                 held.undecided_from
@@ -137,6 +138,29 @@ impl CitationStream {
 }
 
 impl CitationStream {
+    /// A stream for `input` and `options` (see [`CitationStream::new`]), and the number
+    /// of sources it read.
+    fn open(
+        input: &JsValue,
+        options: Option<&JsValue>,
+    ) -> Result<(CitationStream, usize), JsValue> {
+        let (options, unit) = read_options(options)?;
+        let limits = Limits::of(&options);
+        let input = read_input_with(input, "input", false, &limits)?;
+        let sources = input.sources.len();
+        let core = Core::new(input, options).map_err(|e| to_js_error(&e.under("options")))?;
+        let stream = CitationStream {
+            core,
+            unit,
+            limits,
+            pending_high: None,
+            released_offsets: SpanConverter::default(),
+            answer_offsets: SpanConverter::default(),
+            released_units: 0,
+        };
+        Ok((stream, sources))
+    }
+
     /// `delta` with a high surrogate left over from the previous delta in front of it,
     /// and without a high surrogate at its end (kept for the next delta).
     fn join_surrogates(&mut self, delta: &JsValue) -> Result<JsValue, JsValue> {
@@ -263,6 +287,7 @@ extern "C" {
     fn make_transform(
         stream: JsValue,
         input: &JsValue,
+        sources: usize,
         options: &JsValue,
     ) -> Result<JsValue, JsValue>;
 }
@@ -283,12 +308,10 @@ pub fn citeproof_transform(
     #[wasm_bindgen(unchecked_param_type = "StreamInput")] input: InputArg,
     options: Option<TransformOptionsArg>,
 ) -> Result<JsValue, JsValue> {
+    enter();
     let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
-    let mut stream = CitationStream::new(
-        input.clone().unchecked_into(),
-        Some(options.clone().unchecked_into()),
-    )?;
+    let (mut stream, sources) = CitationStream::open(&input, Some(&options))?;
     // A forwarded body cannot take text back: hold doubtful markers until decided.
     stream.core = stream.core.without_revisions();
-    make_transform(stream.into(), &input, &options)
+    make_transform(stream.into(), &input, sources, &options)
 }

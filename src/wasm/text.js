@@ -1,3 +1,5 @@
+import { typeCode } from "./untrusted.js";
+
 // Copies a JS string into wasm memory as UTF-8 with the engine's native encoder, which
 // is several times faster than the per-character loop of the generated glue.
 const encoder = new TextEncoder();
@@ -24,11 +26,19 @@ export function streamChunk(text, events) {
 // summary of a plain object's own field names, bit `fieldBit(name)` set for each
 // (bits 0-47, so the number is exact). The reader skips names whose bit is clear
 // without asking the engine; most of the 25 names a source may have are absent.
+//
+// A revoked Proxy is not an object to read (-1; `typeCode` names it); a Proxy whose
+// prototype or names cannot be read is read one field at a time (-2).
 export function fieldSummary(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return -1;
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return -2;
-  const names = Object.getOwnPropertyNames(value);
+  if (typeCode(value) !== 6) return -1;
+  let names;
+  try {
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return -2;
+    names = Object.getOwnPropertyNames(value);
+  } catch {
+    return -2;
+  }
   if (names.length > 64) return -2;
   let low = 0;
   let high = 0;

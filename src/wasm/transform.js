@@ -3,33 +3,55 @@
 // feeds its text deltas through a CitationStream, writes them back cleaned, and ends
 // with a `citations` event carrying the report (spec 002's shape plus `report`).
 // Plain JS on purpose: only globals that browsers, Node 20 and workerd all have.
+import { codedError, fieldOf } from "./untrusted.js";
 
 const FORMATS = ["auto", "text", "openai", "anthropic", "ndjson"];
 
-function codedError(code, message) {
-  return Object.assign(new Error(message), { code });
+/**
+ * The first `count` sources of `input` (as many as the stream read), with the fields
+ * the `citations` event names, read once now: a getter that throws reads as absent, and
+ * the event never reads the caller's objects again.
+ */
+function sourceCards(input, count) {
+  const sources = fieldOf(input, "sources");
+  const cards = [];
+  for (let i = 0; i < count; i++) {
+    const source = fieldOf(sources, i);
+    const card = {};
+    for (const name of ["index", "title", "url", "slug"]) card[name] = fieldOf(source, name);
+    cards.push(card);
+  }
+  return cards;
 }
 
 /** Spec 002's `citations` payload: one entry per valid cited source, plus the report. */
 function citationsPayload(report, sources) {
+  // The first source under each index, found once (not searched per citation).
+  const byIndex = new Map();
+  sources.forEach((s, i) => {
+    const index = s.index ?? i + 1;
+    if (!byIndex.has(index)) byIndex.set(index, s);
+  });
   const seen = new Set();
   const citations = [];
   for (const c of report.citations) {
     if (!c.valid || c.sourceIndex == null || seen.has(c.sourceIndex)) continue;
     seen.add(c.sourceIndex);
-    const position = sources.findIndex((s, i) => (s.index ?? i + 1) === c.sourceIndex);
-    const source = sources[position] ?? {};
+    const source = byIndex.get(c.sourceIndex) ?? {};
     citations.push({ index: c.sourceIndex, title: source.title ?? "", url: source.url ?? null, slug: source.slug ?? null });
   }
   return { status: "citations", citations, isComplete: true, report };
 }
 
-export function makeTransform(stream, input, options) {
-  const format = options?.format ?? "auto";
+// `stream` was made from `input` and `options`, which it checked; `sources` is how many
+// sources it read.
+export function makeTransform(stream, input, sources, options) {
+  const format = fieldOf(options, "format") ?? "auto";
   if (!FORMATS.includes(format)) {
-    throw codedError("invalid_option", `options.format: "${format}" is not one of ${FORMATS.join(", ")}`);
+    const got = typeof format === "string" ? `"${format}"` : typeof format;
+    throw codedError("invalid_option", "options.format", `${got} is not one of ${FORMATS.join(", ")}`);
   }
-  const sources = Array.isArray(input?.sources) ? input.sources : [];
+  const cards = sourceCards(input, sources);
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let resolveReport, rejectReport;
@@ -55,7 +77,7 @@ export function makeTransform(stream, input, options) {
     }
     return finished;
   };
-  const citationsEvent = () => `event: citations\ndata: ${JSON.stringify(citationsPayload(finished.report, sources))}\n\n`;
+  const citationsEvent = () => `event: citations\ndata: ${JSON.stringify(citationsPayload(finished.report, cards))}\n\n`;
 
   /** The body's format from its first bytes; `null` while they cannot tell yet. */
   function detect(text, last) {
@@ -86,7 +108,7 @@ export function makeTransform(stream, input, options) {
     try {
       return JSON.parse(data);
     } catch {
-      throw codedError("invalid_input", `${what} is not JSON: ${data.slice(0, 80)}`);
+      throw codedError("invalid_input", "body", `${what} is not JSON: ${data.slice(0, 80)}`);
     }
   }
 
@@ -162,7 +184,7 @@ export function makeTransform(stream, input, options) {
     }
     return JSON.stringify(object) + "\n";
   }
-  const ndjsonCitations = () => JSON.stringify({ event: "citations", data: citationsPayload(finished.report, sources) }) + "\n";
+  const ndjsonCitations = () => JSON.stringify({ event: "citations", data: citationsPayload(finished.report, cards) }) + "\n";
 
   /** Takes newly decoded text; returns what to emit. */
   function take(text, last) {
@@ -214,7 +236,7 @@ export function makeTransform(stream, input, options) {
         else if (chunk instanceof Uint8Array || ArrayBuffer.isView(chunk) || chunk instanceof ArrayBuffer) {
           binary = true;
           text = decoder.decode(chunk, { stream: true });
-        } else throw codedError("invalid_input", "chunk: expected a string or bytes");
+        } else throw codedError("invalid_input", "chunk", "expected a string or bytes");
         emit(controller, take(text, false));
       } catch (error) {
         rejectReport(error);

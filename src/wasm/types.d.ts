@@ -61,7 +61,12 @@ export type CiteproofErrorCode =
   | "internal_error"
   | "stale_instance";
 
-/** The `Error` citeproof throws: the message starts with the field path. */
+/**
+ * The `Error` citeproof throws: the message starts with the field path. A list longer
+ * than its limit (`maxSources`; 100 `markerPatterns`; 1,000,000 items for any other
+ * list) is `too_large` before any item is read; a revoked `Proxy` anywhere is
+ * `invalid_input` (`invalid_option` within options).
+ */
 export interface CiteproofError extends Error {
   code: CiteproofErrorCode;
 }
@@ -152,7 +157,12 @@ export interface ValidateOptions {
   quoteLength?: [number, number];
   partialSpanChars?: number;
   uncertainBelow?: number;
+  /**
+   * Longer answers are `too_large`; one of more than twice this many UTF-16 units is
+   * refused before it is copied. Default 1,000,000.
+   */
   maxAnswerChars?: number;
+  /** More sources are `too_large`, refused before any is read. Default 10,000; at most 1,000,000. */
   maxSources?: number;
   markerPatterns?: string[];
   /**

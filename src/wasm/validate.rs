@@ -3,9 +3,9 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::errors::{invalid, to_js_error};
-use super::input::read_input;
-use super::read::read_options;
+use super::errors::to_js_error;
+use super::input::{Limits, read_input};
+use super::read::{LIST_CEILING, MAX_LIST_ITEMS, read_list, read_options};
 use super::report_out::report_to_js;
 use super::value_out::to_js;
 use super::{cached_parser, enter};
@@ -38,7 +38,8 @@ pub(crate) fn validator_for(options: Options) -> Result<Validator, JsValue> {
 
 fn run(validator: &Validator, input: &JsValue, unit: Unit) -> Result<JsValue, JsValue> {
     let started = now();
-    let input = read_input(input, "input", unit)?;
+    let limits = Limits::of(validator.options());
+    let input = read_input(input, "input", unit, &limits)?;
     let mut report = validator
         .validate(&input)
         .map_err(|e| to_js_error(&e.under("input")))?;
@@ -57,24 +58,27 @@ pub fn validate(input: InputArg, options: Option<ValidateOptionsArg>) -> Result<
 
 /// Validates every input with the same options: `{ reports, summary, status }`, the
 /// status being the worst report's (spec 004's batch gate). A bad input throws, naming
-/// `inputs[i]`.
+/// `inputs[i]`; more than [`MAX_LIST_ITEMS`] inputs are `too_large`.
 #[wasm_bindgen(js_name = validateBatch, unchecked_return_type = "BatchResult")]
 pub fn validate_batch(
     #[wasm_bindgen(unchecked_param_type = "Input[]")] inputs: JsValue,
     options: Option<ValidateOptionsArg>,
 ) -> Result<JsValue, JsValue> {
     enter();
-    let inputs: js_sys::Array = inputs
-        .dyn_into()
-        .map_err(|_| invalid("invalid_input", "inputs", "expected an array of inputs"))?;
+    let inputs = read_list(
+        &inputs,
+        "inputs",
+        "invalid_input",
+        (MAX_LIST_ITEMS, LIST_CEILING),
+    )?;
     let (options, unit) = read_options(options.as_deref())?;
     let validator = validator_for(options)?;
+    let limits = Limits::of(validator.options());
     let reports = js_sys::Array::new();
     let mut summary = crate::validate::BatchSummary::default();
-    for (i, input) in inputs.iter().enumerate() {
+    for (input, path) in inputs {
         let started = now();
-        let path = format!("inputs[{i}]");
-        let parsed = read_input(&input, &path, unit)?;
+        let parsed = read_input(&input, &path, unit, &limits)?;
         let mut report = validator
             .validate(&parsed)
             .map_err(|e| to_js_error(&e.under(&path)))?;
