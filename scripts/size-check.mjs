@@ -9,9 +9,10 @@ import { fileURLToPath } from "node:url";
 // (issue 9) measured +22 KB gzip, so it went to 176 KiB; issue 10's cuts brought the
 // module to 162.3 KiB and the ceiling to 168 KiB. Issue 21's CommonMark-conformant
 // markdown context (HTML blocks, the link grammar, multi-line definitions, paragraph
-// ends) and its input limits measured +10 KB gzip (169.5 → 179.9 KB before the limits),
-// so the ceiling is 180 KiB until issue 25 splits the browser entry. The goal stays 100 KB.
-const BUDGET_GZIP = 180 * 1024;
+// ends: +10.4 KB), the stream's revisions and the input limits of every list (+4.8 KB)
+// measured 169.5 → 184.7 KB gzip, so the ceiling is 182 KiB until issue 25 splits the
+// browser entry. The goal stays 100 KB.
+const BUDGET_GZIP = 182 * 1024;
 const file = join(dirname(fileURLToPath(import.meta.url)), "..", "pkg", "web", "citeproof_bg.wasm");
 const raw = readFileSync(file).length;
 const gzip = execFileSync("gzip", ["-9", "-c", file], { maxBuffer: 64 * 1024 * 1024 }).length;

@@ -113,6 +113,13 @@ impl CitationStream {
         self.core.answer().to_string()
     }
 
+    /// Whether text released so far may still be revised (a `revise` event): something
+    /// was released while a later closer or definition could still change it.
+    #[wasm_bindgen(getter)]
+    pub fn revisable(&self) -> bool {
+        self.core.revisable()
+    }
+
     /// What the last push held back, as answer indices in the caller's unit:
     /// `{ releasedThrough, undecidedFrom }` — the answer is released up to
     /// `releasedThrough`; the construct still being written starts at `undecidedFrom`

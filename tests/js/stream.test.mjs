@@ -42,7 +42,7 @@ function cut(text, random) {
 
 const withoutTiming = ({ timingMs, ...report }) => report;
 
-test("streamed text is always a prefix of validate's cleanedAnswer and the reports are equal", () => {
+test("streamed text, revisions applied, ends as validate's cleanedAnswer, a prefix of it until something is revisable; the reports are equal", () => {
   for (let seed = 1; seed <= 400; seed++) {
     const random = rng(seed);
     const answer = Array.from({ length: Math.floor(random() * 30) }, () => PIECES[Math.floor(random() * PIECES.length)]).join("");
@@ -50,10 +50,19 @@ test("streamed text is always a prefix of validate's cleanedAnswer and the repor
     const expected = validate({ answer, sources }, options);
     const stream = new CitationStream({ sources }, options);
     let shown = "";
+    let revised = false;
     for (const delta of cut(answer, random)) {
       const { text, events } = stream.push(delta);
+      for (const event of events) {
+        if (event.type !== "revise") continue;
+        shown = shown.slice(0, event.span.start) + event.text;
+        revised = true;
+      }
       shown += text;
-      assert.ok(expected.cleanedAnswer.startsWith(shown), `seed ${seed}: ${JSON.stringify(shown)} is not a prefix of ${JSON.stringify(expected.cleanedAnswer)}`);
+      assert.equal(shown, stream.released, `seed ${seed}: revisions applied, the shown text is the released text`);
+      if (!revised && !stream.revisable) {
+        assert.ok(expected.cleanedAnswer.startsWith(shown), `seed ${seed}: ${JSON.stringify(shown)} is not a prefix of ${JSON.stringify(expected.cleanedAnswer)}`);
+      }
       for (const event of events) {
         if (event.type === "cite") {
           assert.equal(shown.slice(event.span.start, event.span.end), event.segment.label, `seed ${seed}: chip span`);
@@ -62,6 +71,7 @@ test("streamed text is always a prefix of validate's cleanedAnswer and the repor
       }
     }
     const end = stream.finish();
+    assert.equal(end.revise, undefined, `seed ${seed}: the pushes revised everything`);
     assert.equal(shown + end.text, expected.cleanedAnswer, `seed ${seed}`);
     assert.deepEqual(withoutTiming(end.report), withoutTiming(expected), `seed ${seed}`);
   }
