@@ -79,7 +79,7 @@ impl Limits {
 
 /// The error for an answer (or a part of it) at `path` of `units` UTF-16 units, over
 /// [`Limits::answer_units`]. (The numbers are written as integers: formatting an `f64`
-/// would bring `core`'s float printing into the module, ≈ 10 KB gzip.)
+/// would bring `core`'s float printing into the module, ≈ 9 KB gzip.)
 pub fn answer_too_long(path: &str, units: f64, limits: &Limits) -> JsValue {
     let units = units as usize;
     invalid(
