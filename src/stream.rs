@@ -216,15 +216,17 @@ impl CitationStream {
             let start = std::mem::take(&mut self.unpushed);
             return self.push(&(start + delta));
         }
-        self.chars += delta.chars().count();
+        // Counted before it is taken: a refused delta leaves the stream as it was.
+        let chars = self.chars + delta.chars().count();
         let limit = self.validator.options().max_answer_chars;
-        if self.chars > limit {
+        if chars > limit {
             return Err(Error::new(
                 ErrorCode::TooLarge,
                 "answer",
-                format!("{} characters exceed maxAnswerChars ({limit})", self.chars),
+                format!("{chars} characters exceed maxAnswerChars ({limit})"),
             ));
         }
+        self.chars = chars;
         self.input.answer.push_str(delta);
         let mut events = Vec::new();
         let text = self.release(&mut events);

@@ -470,3 +470,24 @@ fn without_revisions_a_doubtful_marker_waits_for_its_decision() {
         "held back from the doubtful marker on"
     );
 }
+
+#[test]
+fn a_delta_over_the_limit_is_refused_and_the_stream_goes_on() {
+    let options = Options {
+        max_answer_chars: 20,
+        ..Options::default()
+    };
+    let input = Input {
+        sources: sources(),
+        ..Input::default()
+    };
+    let mut stream = CitationStream::new(input, options).unwrap();
+    stream.push("Water boils [1].").unwrap();
+    let error = stream.push(" and more text than fits").unwrap_err();
+    assert_eq!(error.code, citeproof::ErrorCode::TooLarge);
+    stream.push(" Ok.").unwrap();
+    assert_eq!(
+        stream.finish().unwrap().report.cleaned_answer,
+        "Water boils [1]. Ok."
+    );
+}
