@@ -101,22 +101,25 @@ pub fn skip_line_prefix(bytes: &[u8], mut pos: usize) -> usize {
 /// content after [`skip_line_prefix`], with the indentation and `>` between them: a
 /// fence or a definition may start a list item (`2. ```python`).
 pub fn skip_list_markers(bytes: &[u8], mut pos: usize) -> usize {
-    loop {
-        let marker = match bytes.get(pos) {
-            Some(b'-' | b'*' | b'+') => 1,
-            Some(b'0'..=b'9') => {
-                let digits = run_while(bytes, pos, |b| b.is_ascii_digit());
-                match bytes.get(pos + digits) {
-                    Some(b'.' | b')') if digits <= 9 => digits + 1,
-                    _ => return pos,
-                }
-            }
-            _ => return pos,
-        };
+    while let Some(marker) = list_marker_width(bytes, pos) {
         if !matches!(bytes.get(pos + marker), Some(b' ' | b'\t')) {
             return pos;
         }
         pos = skip_line_prefix(bytes, pos + marker);
+    }
+    pos
+}
+
+/// The width of a list-item marker at `pos` (`-`, `*`, `+`, `1.`, `12)`), if one is there.
+fn list_marker_width(bytes: &[u8], pos: usize) -> Option<usize> {
+    match bytes.get(pos)? {
+        b'-' | b'*' | b'+' => Some(1),
+        b'0'..=b'9' => {
+            let digits = run_while(bytes, pos, |b| b.is_ascii_digit());
+            let delimited = matches!(bytes.get(pos + digits), Some(b'.' | b')'));
+            (delimited && digits <= 9).then_some(digits + 1)
+        }
+        _ => None,
     }
 }
 
@@ -130,17 +133,7 @@ pub fn list_item_indent(bytes: &[u8], line: usize) -> Option<usize> {
     if content > start {
         return Some(content - after_quotes);
     }
-    let marker = match bytes.get(start) {
-        Some(b'-' | b'*' | b'+') => 1,
-        Some(b'0'..=b'9') => {
-            let digits = run_while(bytes, start, |b| b.is_ascii_digit());
-            match bytes.get(start + digits) {
-                Some(b'.' | b')') if digits <= 9 => digits + 1,
-                _ => return None,
-            }
-        }
-        _ => return None,
-    };
+    let marker = list_marker_width(bytes, start)?;
     let empty = matches!(bytes.get(start + marker), None | Some(b'\n' | b'\r'));
     empty.then_some(start + marker + 1 - after_quotes)
 }
