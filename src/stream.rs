@@ -50,7 +50,7 @@
 
 use crate::error::{Error, ErrorCode};
 use crate::model::{Finding, Input, Marker, Options, Policy, Report, Segment, Severity, Span};
-use crate::parse::{Markers, Resume};
+use crate::parse::{Closer, Markers, Resume, Verbatim, closes};
 use crate::rewrite::{MarkerFate, Rewriter, RewriterMark};
 use crate::validate::{Lookup, OwnedIndex, Validator};
 
@@ -92,6 +92,10 @@ pub struct Revision {
 /// held back. Past it the marker is released as it reads now and, should a later
 /// definition or closer decide otherwise, revised ([`StreamEvent::Revise`]).
 pub const HOLD: usize = 256;
+
+/// The longest closer a stream looks for in new text (`</script>`), rounded up: the new
+/// text is searched from this many bytes before it, for a closer cut by a delta.
+const MAX_CLOSER: usize = 16;
 
 /// The result of [`CitationStream::push`].
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -139,6 +143,8 @@ pub struct CitationStream {
     checkpoint: Option<Checkpoint>,
     /// What the last push held back.
     held: Held,
+    /// The answer's length at the last scan.
+    scanned: usize,
     /// Release markers whose fate is open after [`HOLD`] bytes (else hold them until
     /// they are decided, and never revise).
     revise: bool,
@@ -146,11 +152,50 @@ pub struct CitationStream {
 }
 
 /// The earliest point whose released text may still be revised: the rewriter's state
-/// there and the scan state to decide again from.
+/// there and the scan state to decide again from, and what could make a later push
+/// decide differently.
 #[derive(Clone, Copy, Debug)]
 struct Checkpoint {
     mark: RewriterMark,
     scan: Resume,
+    /// The earliest opener after it still open: markers after it are doubtful.
+    open_from: Option<usize>,
+    /// What would close the openers left open ([`closes`] bits).
+    pending: u16,
+    /// A definition arriving could unmake a marker released after it.
+    labels: bool,
+}
+
+impl Checkpoint {
+    /// A checkpoint at `mark`, to decide again from `scan`; what could change the
+    /// decisions after it is filled in by the push that made it.
+    fn at(mark: RewriterMark, scan: Resume) -> Checkpoint {
+        Checkpoint {
+            mark,
+            scan,
+            open_from: None,
+            pending: 0,
+            labels: false,
+        }
+    }
+
+    /// Whether `answer` from `from` on holds anything that could change a decision
+    /// made since the checkpoint: a closer of an open opener, or a definition.
+    fn may_resolve(&self, answer: &[u8], from: usize) -> bool {
+        let rest = &answer[from.min(answer.len())..];
+        let has = |needle: &[u8]| {
+            rest.windows(needle.len())
+                .any(|w| w.eq_ignore_ascii_case(needle))
+        };
+        (self.labels && has(b"]:"))
+            || (self.pending & closes::BACKTICKS != 0 && rest.contains(&b'`'))
+            || Verbatim::ALL
+                .into_iter()
+                .any(|v| self.pending & closes::end_tag(v) != 0 && has(v.closer()))
+            || Closer::ALL
+                .into_iter()
+                .any(|c| self.pending & closes::fixed(c) != 0 && has(c.text()))
+    }
 }
 
 /// How much of the answer a stream holds back (bytes), from [`CitationStream::held`].
@@ -197,6 +242,7 @@ impl CitationStream {
                 released_through: 0,
                 undecided_from: None,
             },
+            scanned: 0,
             finished: false,
         })
     }
@@ -311,7 +357,18 @@ impl CitationStream {
         let lookup = self.index.with(sources);
         // Decided before this push: markers before it send no events again.
         let decided_through = self.rewriter.position();
-        let checkpoint = self.checkpoint;
+        // With a checkpoint, everything after it is decided again only when the new
+        // text could change it (a closer of an open opener, a definition): otherwise
+        // the scan goes on from where the last one stopped, which keeps a stream over
+        // an opener that never closes linear.
+        let (checkpoint, light) = match self.checkpoint {
+            Some(checkpoint) => {
+                let from = self.scanned.saturating_sub(MAX_CLOSER);
+                let light = !checkpoint.may_resolve(answer.as_bytes(), from);
+                (Some(checkpoint).filter(|_| !light), light)
+            }
+            None => (None, false),
+        };
         // What was released from the checkpoint on, to tell whether it changed.
         let mut released_tail = String::new();
         let scan_from = match checkpoint {
@@ -323,17 +380,31 @@ impl CitationStream {
             }
             None => self.resume,
         };
+        self.scanned = answer.len();
         let mut scan = Markers::open(self.validator.parser(), answer, self.index.ids(), scan_from);
         let markers: Vec<Marker<'_>> = scan.by_ref().collect();
-        let undecided = scan.undecided();
+        let mut undecided = scan.undecided();
+        if light {
+            // Openers before this scan still stand: what follows them stays doubtful.
+            if let Some(kept) = self.checkpoint {
+                undecided.doubt_from = match (kept.open_from, undecided.doubt_from) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+            }
+        }
         let mut boundary = undecided.wait.unwrap_or(answer.len());
         // Where a scan that decides a doubtful marker again must start.
-        let redecide_from = [undecided.resume, undecided.label_resume]
-            .into_iter()
-            .flatten()
-            .min_by_key(|resume| resume.pos)
-            .unwrap_or(scan_from);
-        let mut held_doubt = false;
+        let redecide_from = [
+            undecided.resume,
+            undecided.label_resume,
+            undecided.doubt_resume,
+        ]
+        .into_iter()
+        .flatten()
+        .min_by_key(|resume| resume.pos)
+        .unwrap_or(scan_from);
+        let mut held_at = None;
         let mut provisional = false;
         let mut fresh = Vec::new(); // events of this scan, kept once it is known which to send
         for marker in &markers {
@@ -367,16 +438,13 @@ impl CitationStream {
             if doubtful && output_may_change(&fate, options) {
                 if !self.revise || answer.len() - start <= HOLD {
                     boundary = start;
-                    held_doubt = true;
+                    held_at = Some(start);
                     break;
                 }
                 // Held long enough: released as it reads now, revised if that changes.
                 provisional = true;
                 if self.checkpoint.is_none() {
-                    self.checkpoint = Some(Checkpoint {
-                        mark: self.rewriter.mark(),
-                        scan: redecide_from,
-                    });
+                    self.checkpoint = Some(Checkpoint::at(self.rewriter.mark(), redecide_from));
                 }
             } else if doubtful {
                 continue; // released as it is whether or not it stays a marker
@@ -418,11 +486,39 @@ impl CitationStream {
             open,
         );
         self.rewriter.text_until(answer, boundary);
-        self.resume = if held_doubt {
-            redecide_from
-        } else {
-            undecided.resume.unwrap_or(self.resume)
+        self.resume = match held_at {
+            // Gone on from the checkpoint: go on from the marker held.
+            Some(start) if light => undecided
+                .marker_states
+                .iter()
+                .find(|(at, _)| *at == start)
+                .map_or(redecide_from, |(_, state)| *state),
+            Some(_) => redecide_from,
+            // A stream that cannot revise decides what follows an open opener again.
+            None if !self.revise => undecided
+                .resume
+                .into_iter()
+                .chain(undecided.doubt_resume)
+                .min_by_key(|resume| resume.pos)
+                .unwrap_or(self.resume),
+            None => undecided.resume.unwrap_or(self.resume),
         };
+        if let Some(kept) = self.checkpoint.as_mut() {
+            // What could still change what was released since the checkpoint.
+            let labels = !undecided.label_doubts.is_empty();
+            if light {
+                kept.pending |= undecided.pending;
+                kept.labels |= labels;
+                kept.open_from = match (kept.open_from, undecided.doubt_from) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+            } else {
+                kept.pending = undecided.pending;
+                kept.labels = labels;
+                kept.open_from = undecided.doubt_from;
+            }
+        }
         self.held = Held {
             released_through: self.rewriter.position(),
             undecided_from: undecided.wait,
@@ -479,10 +575,7 @@ fn mark_open_region(
         return;
     }
     rewriter.text_until(answer, from);
-    *checkpoint = Some(Checkpoint {
-        mark: rewriter.mark(),
-        scan,
-    });
+    *checkpoint = Some(Checkpoint::at(rewriter.mark(), scan));
 }
 
 /// Whether a marker's text in the cleaned answer depends on its being a marker: it is

@@ -220,7 +220,15 @@ pub enum Closer {
 
 impl Closer {
     /// Every closer, in the order of [`Closer::index`].
-    pub const COUNT: usize = 4;
+    pub const ALL: [Closer; 4] = [
+        Closer::Comment,
+        Closer::Cdata,
+        Closer::Instruction,
+        Closer::Declaration,
+    ];
+
+    /// How many closers there are.
+    pub const COUNT: usize = Closer::ALL.len();
 
     /// The string that ends the construct.
     pub fn text(self) -> &'static [u8] {

@@ -26,8 +26,9 @@ mod scanner;
 
 use regex_lite::Regex;
 
+pub(crate) use html::{Closer, Verbatim};
 pub use scanner::Markers;
-pub(crate) use scanner::Resume;
+pub(crate) use scanner::{Resume, closes};
 
 use crate::error::{Error, ErrorCode};
 use crate::model::Marker;

@@ -11,7 +11,7 @@ mod state;
 
 use std::collections::HashSet;
 
-pub(crate) use state::{Resume, Undecided};
+pub(crate) use state::{Resume, Undecided, closes};
 
 use super::Parser;
 use super::bracket::MAX_BODY;
@@ -192,10 +192,13 @@ impl<'p, 't> Markers<'p, 't> {
     }
 
     /// Open scans: the opener at `at` has no closer yet, so later markers are doubtful.
-    fn unclosed(&mut self, at: usize) {
+    /// `closer` ([`closes`] bits) is what would close it. The scan goes on past it; the
+    /// stream decides what comes after again once such a closer arrives.
+    fn unclosed(&mut self, at: usize, closer: u16) {
         if self.open {
             self.undecided.doubt_from.get_or_insert(at);
-            self.restart_here();
+            self.undecided.doubt_resume.get_or_insert(self.before);
+            self.undecided.pending |= closer;
         }
     }
 
@@ -400,7 +403,7 @@ impl<'p, 't> Markers<'p, 't> {
             Ok(end) => self.skip_region(end),
             Err(stop) => {
                 if stop >= self.bytes.len() {
-                    self.unclosed(p);
+                    self.unclosed(p, closes::BACKTICKS);
                 }
                 if len < CODE_RUNS {
                     self.code_fail[len] = stop;
@@ -465,7 +468,7 @@ impl<'p, 't> Markers<'p, 't> {
             let end = find_ascii_ci(bytes, p + from, closer.text());
             self.no_closer[closer.index()] = end.is_none();
             if end.is_none() {
-                self.unclosed(p);
+                self.unclosed(p, closes::fixed(closer));
             }
             return end.map_or(Read::No, Read::End);
         }
@@ -485,7 +488,7 @@ impl<'p, 't> Markers<'p, 't> {
         let end = find_ascii_ci(bytes, tag_end, element.closer());
         self.no_end_tag[element.index()] = end.is_none();
         if end.is_none() {
-            self.unclosed(p);
+            self.unclosed(p, closes::end_tag(element));
         }
         Read::End(end.unwrap_or(tag_end))
     }
@@ -557,6 +560,11 @@ impl<'t> Iterator for Markers<'_, 't> {
                         // removed one at a line start).
                         self.wait(marker.span.start);
                         return None;
+                    }
+                    if self.open {
+                        self.undecided
+                            .marker_states
+                            .push((marker.span.start, self.before));
                     }
                     return Some(marker);
                 }

@@ -79,6 +79,32 @@ pub(crate) struct Undecided {
     /// The state before the first label doubt, where a scan that must decide it again
     /// starts.
     pub label_resume: Option<Resume>,
+    /// The state before `doubt_from`'s opener, where a scan that decides it again
+    /// starts.
+    pub doubt_resume: Option<Resume>,
+    /// What would close the openers left open ([`closes`] bits): text that holds none
+    /// of them cannot change what came after those openers.
+    pub pending: u16,
+    /// The state before each marker found, for a stream to go on from a marker it holds.
+    pub marker_states: Vec<(usize, Resume)>,
     /// Where the next scan must restart (`None`: where this one ended).
     pub resume: Option<Resume>,
+}
+
+/// Bits of [`Undecided::pending`]: what closes an opener left open.
+pub(crate) mod closes {
+    use crate::parse::html::{Closer, Verbatim};
+
+    /// The end tag of a `<code>`, `<pre>`, `<script>` or `<style>`.
+    pub fn end_tag(element: Verbatim) -> u16 {
+        1 << element.index()
+    }
+
+    /// A comment's `-->`, a CDATA's `]]>`, an instruction's `?>`, a declaration's `>`.
+    pub fn fixed(closer: Closer) -> u16 {
+        1 << (4 + closer.index())
+    }
+
+    /// A backtick run.
+    pub const BACKTICKS: u16 = 1 << 8;
 }
