@@ -53,7 +53,7 @@ void wrong;
 
 // Streaming: CitationStream, citeproofTransform, rendering and the React entry.
 import { CitationStream, citeproofTransform, citationTree, renderHtml } from "citeproof";
-import type { Block, CiteEvent, StreamChunk, StreamEnd } from "citeproof";
+import type { Block, CiteEvent, ReviseEvent, StreamChunk, StreamEnd, StreamHeld } from "citeproof";
 import { CitedAnswer, CitationChip, useCitationStream } from "citeproof/react";
 import type { CitationStreamState } from "citeproof/react";
 
@@ -63,12 +63,17 @@ for (const event of chunk.events) {
   if (event.type === "cite") {
     const cite: CiteEvent = event;
     console.log(cite.span.start, cite.segment.valid, cite.answerSpan.end);
-  } else {
+  } else if (event.type === "finding") {
     console.log(event.code, event.severity);
+  } else {
+    const revise: ReviseEvent = event;
+    console.log(revise.span.start, revise.text.length, revise.answerStart);
   }
 }
+const held: StreamHeld = stream.held;
+console.log(held.releasedThrough, held.undecidedFrom ?? -1, stream.revisable);
 const end: StreamEnd = stream.finish();
-console.log(end.text, end.report.status, stream.released);
+console.log(end.text, end.report.status, stream.released, end.revise?.text);
 // @ts-expect-error push takes a string
 stream.push(42);
 
