@@ -172,6 +172,51 @@ test("costly shapes scale linearly: many markers, long answers, deep brackets, r
   });
 });
 
+// Issue 21: the CommonMark grammar's constructs, each opened and never closed (or nested)
+// many times, then one marker: every look-ahead is bounded or remembered, so parsing
+// stays linear and the marker after them is still found. The first family was
+// quadratic (16,000 `【` took 70 ms, 64,000 took 750 ms). The units hold no markers of
+// their own: building many marker objects is measured by the shapes above.
+test("the markdown grammar's adversarial families parse in linear time (issue 21)", async (t) => {
+  for (const [what, unit, count] of [
+    ["lenticular openers", "【", 16_000],
+    ["unclosed attribute values", '<a href="x y ', 4_000],
+    ["unclosed comments", "a <!-- b ", 4_000],
+    ["HTML block lines", "<div>\ntext y\n", 4_000],
+    ["nested link texts", "[a [b [c ", 3_000],
+    ["unclosed destinations", "[a](b (c ", 4_000],
+    ["definitions over two lines", "[a]:\n/u 'x\n", 4_000],
+    ["private-use tokens without a stop", "\uE200cite\uE202x ", 4_000],
+    ["backtick runs of every length", "`a ``b ```c y ", 3_000],
+    ["code spans cut by a list item", "a `b\n- c y\n", 4_000],
+    ["autolink-shaped openers", "<ab:cd y ", 4_000],
+    ["reference links to no definition", "[x [y]][z] ", 4_000],
+  ]) {
+    await assertLinear(t, what, (k) => {
+      const answer = `${unit.repeat(count * k)}\n\nEnd [1].`;
+      return { run: () => assert.equal(parseCitations(answer).at(-1)?.raw, "[1]") };
+    });
+  }
+  // Issue 21 measured 50,000 `<code>` tags in 7-character deltas at over 10 s: each push
+  // decided everything after the first, never closed, opener again.
+  for (const [what, unit] of [
+    ["a stream over <code> tags that never close", "<code>x "],
+    ["a stream over comments that never close", "a <!-- b "],
+  ]) {
+    await assertLinear(t, what, (k) => {
+      const answer = `${unit.repeat(2_000 * k)} [9] end.`;
+      const deltas = answer.match(/[\s\S]{1,7}/g);
+      return {
+        run: () => {
+          const stream = new CitationStream({ sources: [{}] });
+          for (const delta of deltas) stream.push(delta);
+          assert.equal(stream.finish().report.markers.length, 1);
+        },
+      };
+    });
+  }
+});
+
 test("deep nesting and huge provider responses are refused or read, never a stack overflow", () => {
   let deep = {};
   for (let i = 0; i < 5_000; i++) deep = { candidates: [deep] };
