@@ -250,6 +250,13 @@ impl<'t> Markers<'_, 't> {
                 self.skip_region(end); // an image's text is its alt text, never a marker
                 return None;
             }
+            Ok(None) if image && self.open => {
+                // A definition still to come may make it an image (`![9]` with `[9]: …`),
+                // and what it holds alt text.
+                let end = close + 1 + run_length(bytes, close + 1, b'[');
+                self.undecided.label_doubts.push((p, end));
+                self.undecided.label_resume.get_or_insert(self.before);
+            }
             Ok(None) => {}
             Err(NeedMore) => {
                 self.wait(p);

@@ -222,7 +222,12 @@ impl<'p, 't> Markers<'p, 't> {
     /// (matched as CommonMark matches labels); with `shaped`, a definition-shaped line
     /// (`[1]: Smith, 2020`) counts too.
     pub(super) fn is_defined(&mut self, label: &str, shaped: bool) -> bool {
-        let text = self.text;
+        // In a text that may still grow, the unfinished last line defines nothing yet:
+        // what follows on it may still make or unmake a definition.
+        let text = match self.open {
+            true => &self.text[..self.text.rfind('\n').map_or(0, |at| at + 1)],
+            false => self.text,
+        };
         let definitions = self
             .definitions
             .get_or_insert_with(|| collect_definitions(text));
