@@ -179,15 +179,23 @@ impl Checkpoint {
         }
     }
 
-    /// Whether `answer` from `from` on holds anything that could change a decision
-    /// made since the checkpoint: a closer of an open opener, or a definition.
-    fn may_resolve(&self, answer: &[u8], from: usize) -> bool {
-        let rest = &answer[from.min(answer.len())..];
+    /// Whether the text from `scanned` (where the last scan ended) on could change a
+    /// decision made since the checkpoint: a closer of an open opener (looked for from
+    /// a little before, in case a delta cut it), or a definition (looked for from the
+    /// start of the line that was unfinished: it defines once it is whole).
+    fn may_resolve(&self, answer: &[u8], scanned: usize) -> bool {
+        let scanned = scanned.min(answer.len());
+        let rest = &answer[scanned.saturating_sub(MAX_CLOSER)..];
         let has = |needle: &[u8]| {
             rest.windows(needle.len())
                 .any(|w| w.eq_ignore_ascii_case(needle))
         };
-        (self.labels && has(b"]:"))
+        let line = answer[..scanned]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |at| at + 1);
+        let defines = answer[line..].windows(2).any(|w| w == b"]:");
+        (self.labels && defines)
             || (self.pending & closes::BACKTICKS != 0 && rest.contains(&b'`'))
             || Verbatim::ALL
                 .into_iter()
@@ -363,8 +371,7 @@ impl CitationStream {
         // an opener that never closes linear.
         let (checkpoint, light) = match self.checkpoint {
             Some(checkpoint) => {
-                let from = self.scanned.saturating_sub(MAX_CLOSER);
-                let light = !checkpoint.may_resolve(answer.as_bytes(), from);
+                let light = !checkpoint.may_resolve(answer.as_bytes(), self.scanned);
                 (Some(checkpoint).filter(|_| !light), light)
             }
             None => (None, false),
