@@ -93,6 +93,10 @@ pub struct Revision {
 /// definition or closer decide otherwise, revised ([`StreamEvent::Revise`]).
 pub const HOLD: usize = 256;
 
+/// How far into its line a definition's `]:` can stand: its label (at most 999 bytes)
+/// and the line's indentation, quotes and list markers.
+const DEFINITION_REACH: usize = 1024;
+
 /// The longest closer a stream looks for in new text (`</script>`), rounded up: the new
 /// text is searched from this many bytes before it, for a closer cut by a delta.
 const MAX_CLOSER: usize = 16;
@@ -112,9 +116,9 @@ pub struct Finished<'a> {
     /// The rest of the cleaned answer, after everything the pushes released (and
     /// `revision`, when there is one).
     pub text: String,
-    /// A change to released text the whole answer calls for: never expected (every
-    /// push revises what it decides otherwise), kept so that the shown text always
-    /// ends as the report's `cleaned_answer`.
+    /// A change to released text that only the end of the answer decides (a marker
+    /// released while a definition could still come, whose line the end completes):
+    /// the shown text, with it, ends as the report's `cleaned_answer`.
     pub revision: Option<Revision>,
     /// The report for the whole answer, equal to `validate` on it.
     pub report: Report<'a>,
@@ -145,6 +149,8 @@ pub struct CitationStream {
     held: Held,
     /// The answer's length at the last scan.
     scanned: usize,
+    /// Where the answer's last line starts, as of the last scan.
+    line_start: usize,
     /// Release markers whose fate is open after [`HOLD`] bytes (else hold them until
     /// they are decided, and never revise).
     revise: bool,
@@ -182,20 +188,22 @@ impl Checkpoint {
     /// Whether the text from `scanned` (where the last scan ended) on could change a
     /// decision made since the checkpoint: a closer of an open opener (looked for from
     /// a little before, in case a delta cut it), or a definition (looked for from the
-    /// start of the line that was unfinished: it defines once it is whole).
-    fn may_resolve(&self, answer: &[u8], scanned: usize) -> bool {
+    /// start of the line that was unfinished, `line_start`: it defines once it is whole).
+    fn may_resolve(&self, answer: &[u8], scanned: usize, line_start: usize) -> bool {
         let scanned = scanned.min(answer.len());
         let rest = &answer[scanned.saturating_sub(MAX_CLOSER)..];
         let has = |needle: &[u8]| {
             rest.windows(needle.len())
                 .any(|w| w.eq_ignore_ascii_case(needle))
         };
-        let line = answer[..scanned]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |at| at + 1);
-        let defines = answer[line..].windows(2).any(|w| w == b"]:");
-        (self.labels && defines)
+        // A definition's `]:` closes a label that starts its line, within 1 KB of it:
+        // only the line that was unfinished (from `line_start`) and new lines can hold one.
+        let defines = || {
+            let first = &answer[line_start.min(answer.len())..];
+            let head = &first[..first.len().min(DEFINITION_REACH)];
+            head.windows(2).any(|w| w == b"]:") || rest.windows(2).any(|w| w == b"]:")
+        };
+        (self.labels && defines())
             || (self.pending & closes::BACKTICKS != 0 && rest.contains(&b'`'))
             || Verbatim::ALL
                 .into_iter()
@@ -251,6 +259,7 @@ impl CitationStream {
                 undecided_from: None,
             },
             scanned: 0,
+            line_start: 0,
             finished: false,
         })
     }
@@ -323,10 +332,6 @@ impl CitationStream {
         let report = self.validator.validate(&self.input)?;
         let released = &self.rewriter.output()[..self.released];
         let cleaned = report.cleaned_answer.as_str();
-        debug_assert!(
-            cleaned.starts_with(released),
-            "released text must be a prefix of the cleaned answer"
-        );
         let (text, revision) = if let Some(rest) = cleaned.strip_prefix(released) {
             (rest.to_string(), None)
         } else {
@@ -371,7 +376,8 @@ impl CitationStream {
         // an opener that never closes linear.
         let (checkpoint, light) = match self.checkpoint {
             Some(checkpoint) => {
-                let light = !checkpoint.may_resolve(answer.as_bytes(), self.scanned);
+                let light =
+                    !checkpoint.may_resolve(answer.as_bytes(), self.scanned, self.line_start);
                 (Some(checkpoint).filter(|_| !light), light)
             }
             None => (None, false),
@@ -387,6 +393,11 @@ impl CitationStream {
             }
             None => self.resume,
         };
+        // The start of the last line, found in the new text only.
+        let new_text = &answer.as_bytes()[self.scanned..];
+        if let Some(at) = new_text.iter().rposition(|&b| b == b'\n') {
+            self.line_start = self.scanned + at + 1;
+        }
         self.scanned = answer.len();
         let mut scan = Markers::open(self.validator.parser(), answer, self.index.ids(), scan_from);
         let markers: Vec<Marker<'_>> = scan.by_ref().collect();
