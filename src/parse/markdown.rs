@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use super::html::html_block_start;
+use super::html_block::html_block_start;
 use super::link::{definition, normalize_label};
 
 /// Longest link destination (`[text](…)`) the scanner reads before giving up.

@@ -20,6 +20,7 @@
 
 mod bracket;
 mod html;
+mod html_block;
 mod link;
 mod markdown;
 mod scanner;

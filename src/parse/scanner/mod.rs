@@ -16,6 +16,7 @@ pub(crate) use state::{Resume, Undecided, closes};
 use super::Parser;
 use super::bracket::MAX_BODY;
 use super::html::*;
+use super::html_block::*;
 use super::link::{definition, normalize_label};
 use super::markdown::*;
 use crate::byteset::ByteSet;

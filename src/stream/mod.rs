@@ -50,9 +50,13 @@
 
 use crate::error::{Error, ErrorCode};
 use crate::model::{Finding, Input, Marker, Options, Policy, Report, Segment, Severity, Span};
-use crate::parse::{Closer, Markers, Resume, Verbatim, closes};
-use crate::rewrite::{MarkerFate, Rewriter, RewriterMark};
+use crate::parse::{Markers, Resume};
+use crate::rewrite::{MarkerFate, Rewriter};
 use crate::validate::{Lookup, OwnedIndex, Validator};
+
+mod checkpoint;
+
+use checkpoint::{Checkpoint, mark_open_region};
 
 /// What happened in the text a push released, in text order.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,14 +96,6 @@ pub struct Revision {
 /// held back. Past it the marker is released as it reads now and, should a later
 /// definition or closer decide otherwise, revised ([`StreamEvent::Revise`]).
 pub const HOLD: usize = 256;
-
-/// How far into its line a definition's `]:` can stand: its label (at most 999 bytes)
-/// and the line's indentation, quotes and list markers.
-const DEFINITION_REACH: usize = 1024;
-
-/// The longest closer a stream looks for in new text (`</script>`), rounded up: the new
-/// text is searched from this many bytes before it, for a closer cut by a delta.
-const MAX_CLOSER: usize = 16;
 
 /// The result of [`CitationStream::push`].
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -155,63 +151,6 @@ pub struct CitationStream {
     /// they are decided, and never revise).
     revise: bool,
     finished: bool,
-}
-
-/// The earliest point whose released text may still be revised: the rewriter's state
-/// there and the scan state to decide again from, and what could make a later push
-/// decide differently.
-#[derive(Clone, Copy, Debug)]
-struct Checkpoint {
-    mark: RewriterMark,
-    scan: Resume,
-    /// The earliest opener after it still open: markers after it are doubtful.
-    open_from: Option<usize>,
-    /// What would close the openers left open ([`closes`] bits).
-    pending: u16,
-    /// A definition arriving could unmake a marker released after it.
-    labels: bool,
-}
-
-impl Checkpoint {
-    /// A checkpoint at `mark`, to decide again from `scan`; what could change the
-    /// decisions after it is filled in by the push that made it.
-    fn at(mark: RewriterMark, scan: Resume) -> Checkpoint {
-        Checkpoint {
-            mark,
-            scan,
-            open_from: None,
-            pending: 0,
-            labels: false,
-        }
-    }
-
-    /// Whether the text from `scanned` (where the last scan ended) on could change a
-    /// decision made since the checkpoint: a closer of an open opener (looked for from
-    /// a little before, in case a delta cut it), or a definition (looked for from the
-    /// start of the line that was unfinished, `line_start`: it defines once it is whole).
-    fn may_resolve(&self, answer: &[u8], scanned: usize, line_start: usize) -> bool {
-        let scanned = scanned.min(answer.len());
-        let rest = &answer[scanned.saturating_sub(MAX_CLOSER)..];
-        let has = |needle: &[u8]| {
-            rest.windows(needle.len())
-                .any(|w| w.eq_ignore_ascii_case(needle))
-        };
-        // A definition's `]:` closes a label that starts its line, within 1 KB of it:
-        // only the line that was unfinished (from `line_start`) and new lines can hold one.
-        let defines = || {
-            let first = &answer[line_start.min(answer.len())..];
-            let head = &first[..first.len().min(DEFINITION_REACH)];
-            head.windows(2).any(|w| w == b"]:") || rest.windows(2).any(|w| w == b"]:")
-        };
-        (self.labels && defines())
-            || (self.pending & closes::BACKTICKS != 0 && rest.contains(&b'`'))
-            || Verbatim::ALL
-                .into_iter()
-                .any(|v| self.pending & closes::end_tag(v) != 0 && has(v.closer()))
-            || Closer::ALL
-                .into_iter()
-                .any(|c| self.pending & closes::fixed(c) != 0 && has(c.text()))
-    }
 }
 
 /// How much of the answer a stream holds back (bytes), from [`CitationStream::held`].
@@ -422,6 +361,18 @@ impl CitationStream {
         .flatten()
         .min_by_key(|resume| resume.pos)
         .unwrap_or(scan_from);
+        // Before releasing past an opener still open, the checkpoint goes there.
+        let (revise, doubt_from) = (self.revise, undecided.doubt_from);
+        let open_region = |rewriter: &mut Rewriter, checkpoint: &mut Option<Checkpoint>, next| {
+            if revise {
+                mark_open_region(
+                    rewriter,
+                    checkpoint,
+                    answer,
+                    (doubt_from, next, redecide_from),
+                );
+            }
+        };
         let mut held_at = None;
         let mut provisional = false;
         let mut fresh = Vec::new(); // events of this scan, kept once it is known which to send
@@ -433,14 +384,7 @@ impl CitationStream {
             if start >= boundary {
                 break;
             }
-            let open = (undecided.doubt_from, start, redecide_from);
-            mark_open_region(
-                &mut self.rewriter,
-                &mut self.checkpoint,
-                self.revise,
-                answer,
-                open,
-            );
+            open_region(&mut self.rewriter, &mut self.checkpoint, start);
             let resolved = lookup.resolve_marker(marker);
             let fate = MarkerFate {
                 refs: resolved
@@ -495,14 +439,7 @@ impl CitationStream {
         if boundary > self.rewriter.position() && answer.as_bytes()[boundary - 1] == b' ' {
             boundary -= 1;
         }
-        let open = (undecided.doubt_from, boundary, redecide_from);
-        mark_open_region(
-            &mut self.rewriter,
-            &mut self.checkpoint,
-            self.revise,
-            answer,
-            open,
-        );
+        open_region(&mut self.rewriter, &mut self.checkpoint, boundary);
         self.rewriter.text_until(answer, boundary);
         self.resume = match held_at {
             // Gone on from the checkpoint: go on from the marker held.
@@ -572,28 +509,6 @@ impl CitationStream {
         }
         text
     }
-}
-
-/// Text released after an opener whose closer has not come (a backtick, `<code>`, a
-/// comment) is open: the closer, coming later, may turn what follows it into code or
-/// out of it. Before releasing past the opener (`open`: where it is, where the next
-/// release starts, and the scan state to decide again from), sets the checkpoint there,
-/// so that later pushes decide it all again and revise what changed.
-fn mark_open_region(
-    rewriter: &mut Rewriter,
-    checkpoint: &mut Option<Checkpoint>,
-    revise: bool,
-    answer: &str,
-    (doubt_from, next, scan): (Option<usize>, usize, Resume),
-) {
-    let Some(from) = doubt_from else {
-        return;
-    };
-    if checkpoint.is_some() || !revise || next <= from || from < rewriter.position() {
-        return;
-    }
-    rewriter.text_until(answer, from);
-    *checkpoint = Some(Checkpoint::at(rewriter.mark(), scan));
 }
 
 /// Whether a marker's text in the cleaned answer depends on its being a marker: it is
