@@ -71,3 +71,12 @@ test("on real answers every [n] a plain regex finds is a marker, with the same s
   }
   assert.ok(total > 500, `corpus has markers (${total})`);
 });
+
+test("OpenAI's private-use-area citation tokens are markers whose refs are source ids (issue 21)", () => {
+  const text = "Rain 😀 falls.\uE200cite\uE202turn0search0\uE202L2-L4\uE201 Done.";
+  const [marker] = parseCitations(text);
+  assert.equal(marker.kind, "private_use");
+  assert.deepEqual(marker.refs, ["turn0search0"]);
+  assert.equal(text.slice(marker.span.start, marker.span.end), "\uE200cite\uE202turn0search0\uE202L2-L4\uE201");
+  assert.deepEqual(parseCitations("a\uE200navlist\uE202turn0search0\uE201"), []);
+});

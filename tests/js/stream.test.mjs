@@ -173,6 +173,9 @@ test("a 20 KB answer with a label whose definition may still come is never held 
     received += delta.length;
     shown += stream.push(delta).text.length;
     maxHeld = Math.max(maxHeld, received - shown);
+    // What the stream itself reports: beyond the construct being written, at most 256 bytes.
+    const { releasedThrough, undecidedFrom } = stream.held;
+    assert.ok((undecidedFrom ?? received) - releasedThrough <= 257, `held ${JSON.stringify(stream.held)}`);
   }
   // Released text is cleaned (removed markers shorten it), so the gap counts them too.
   assert.ok(maxHeld <= 256 + 16, `held ${maxHeld} characters`);
