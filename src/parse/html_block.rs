@@ -4,7 +4,7 @@
 //! ([`html5_markup_end`]) and is never a marker (docs/markers.md, "Markup").
 
 use super::html::{Read, closing_tag, fixed_closer, open_tag, run, tag_name_end};
-use super::markdown::{find_ascii_ci, starts_with_ci};
+use super::markdown::{find_ascii_ci, line_end, next_line, starts_with_ci};
 
 /// How an HTML block (CommonMark §4.6) that starts on a line ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,66 +157,158 @@ pub fn html_block_start_open(bytes: &[u8], p: usize, in_paragraph: bool) -> bool
     }
 }
 
-/// Where an HTML block of kind `block`, starting at the line holding `p`, ends: after
-/// the line with its end string, before its blank line, or at the end of the text. A
-/// last line without its line break is not blank yet (the text may still grow).
-pub fn html_block_end(bytes: &[u8], p: usize, block: HtmlBlock) -> usize {
-    let line_end = |at: usize| {
-        at + bytes[at..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .unwrap_or(bytes.len() - at)
-    };
-    match block {
-        HtmlBlock::EndsAfter(closer) => match find_ascii_ci(bytes, p, closer) {
-            Some(after) => (line_end(after - 1) + 1).min(bytes.len()),
-            None => bytes.len(),
-        },
-        HtmlBlock::EndsAtBlankLine => {
-            let mut line = (line_end(p) + 1).min(bytes.len());
-            while line < bytes.len() {
-                let end = line_end(line);
-                let blank = bytes[line..end]
-                    .iter()
-                    .all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'>'));
-                if blank && end < bytes.len() {
-                    return line;
+/// The search for an HTML block's end, resumable: a stream whose text ended inside the
+/// block goes on from where the last search stopped instead of from the block's start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockEndSearch {
+    /// What ends the block.
+    end: BlockEnd,
+    /// Where the search goes on: a position for a string, a line start for a blank line.
+    from: usize,
+}
+
+/// What ends an HTML block still open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BlockEnd {
+    /// The end of the line holding this string.
+    Closer(&'static [u8]),
+    /// The next line break (the string was found on the last line, not yet ended).
+    LineBreak,
+    /// The next blank line.
+    BlankLine,
+}
+
+impl BlockEndSearch {
+    /// The search for the end of a block of kind `block` whose first line holds `p`.
+    pub fn start(bytes: &[u8], p: usize, block: HtmlBlock) -> BlockEndSearch {
+        match block {
+            HtmlBlock::EndsAfter(closer) => BlockEndSearch {
+                end: BlockEnd::Closer(closer),
+                from: p,
+            },
+            HtmlBlock::EndsAtBlankLine => BlockEndSearch {
+                end: BlockEnd::BlankLine,
+                from: next_line(bytes, p),
+            },
+        }
+    }
+
+    /// Where the block ends: after the line with its end string, before its blank line,
+    /// or at the end of the text (a last line without its line break is not blank yet:
+    /// the text may still grow). With it, when the block runs to the end of the text,
+    /// the search to go on with should the text grow.
+    pub fn run(self, bytes: &[u8]) -> (usize, Option<BlockEndSearch>) {
+        let len = bytes.len();
+        let open = |end, from| (len, Some(BlockEndSearch { end, from }));
+        match self.end {
+            BlockEnd::Closer(closer) => match find_ascii_ci(bytes, self.from, closer) {
+                Some(after) => BlockEndSearch {
+                    end: BlockEnd::LineBreak,
+                    from: after,
                 }
-                line = (end + 1).min(bytes.len());
+                .run(bytes),
+                // A string cut by the end of the text is found from its first byte.
+                None => open(
+                    self.end,
+                    self.from.max(len.saturating_sub(closer.len() - 1)),
+                ),
+            },
+            BlockEnd::LineBreak => match line_end(bytes, self.from) {
+                end if end < len => (end + 1, None),
+                _ => open(self.end, len),
+            },
+            BlockEnd::BlankLine => {
+                let mut line = self.from;
+                while line < len {
+                    let end = line_end(bytes, line);
+                    if end == len {
+                        break; // not blank before its line break
+                    }
+                    let blank = bytes[line..end]
+                        .iter()
+                        .all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'>'));
+                    if blank {
+                        return (line, None);
+                    }
+                    line = end + 1;
+                }
+                open(self.end, line)
             }
-            bytes.len()
         }
     }
 }
+
+/// How a piece of markup in an HTML block ends ([`html5_markup_end`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Markup {
+    /// Here.
+    End(usize),
+    /// Not before the limit: at the block's end, or, when that is the end of a text that
+    /// may grow, where this read goes on.
+    Open(OpenMarkup),
+}
+
+/// A read of markup that ran into the end of the text, resumable from `from`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenMarkup {
+    until: Until,
+    /// Where the read goes on.
+    pub from: usize,
+}
+
+/// What a piece of markup still waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Until {
+    /// A comment's `-->` or `--!>`.
+    CommentEnd,
+    /// A `>` (a bogus comment, a doctype, a closing tag without a name).
+    Gt,
+    /// A raw-text element's end tag (`</script`), then that tag's end.
+    EndTag(&'static [u8]),
+    /// The `>` ending a tag, outside a quoted attribute value; then, for a raw-text
+    /// element's start tag, its end tag.
+    TagEnd {
+        after_equals: bool,
+        quote: Option<u8>,
+        then: Option<&'static [u8]>,
+    },
+}
+
+/// The end tags of the elements whose content is not markup: raw text (`<script>`,
+/// `<style>`, `<textarea>`, `<title>`, `<xmp>`) and code (`<pre>`, `<code>`).
+const RAW_TEXT_END_TAGS: [&[u8]; 7] = [
+    b"</script",
+    b"</style",
+    b"</textarea",
+    b"</title",
+    b"</pre",
+    b"</code",
+    b"</xmp",
+];
 
 /// Inside an HTML block, the markup starting at the `<` at `p`, read as a browser's
 /// HTML tokenizer reads it (WHATWG HTML §13.2.5, leniently: any `<letter` opens a tag
 /// up to the first `>` outside a quoted attribute value): its end, never past `limit`
 /// (the block's end). Raw-text elements (`<script>`, `<style>`, `<textarea>`, `<title>`)
 /// and code (`<pre>`, `<code>`) run to their end tag. `None`: the `<` is text.
-pub fn html5_markup_end(bytes: &[u8], p: usize, limit: usize) -> Option<usize> {
+pub fn html5_markup_end(bytes: &[u8], p: usize, limit: usize) -> Option<Markup> {
     let rest = &bytes[p..limit];
-    let to = |needle: &[u8], from: usize| {
-        find_ascii_ci(&bytes[..limit], p + from, needle).unwrap_or(limit)
-    };
     if rest.starts_with(b"<!--") {
         // `<!-->` and `<!--->` close at once; else at `-->` or `--!>`.
         if rest[4..].starts_with(b">") || rest[4..].starts_with(b"->") {
-            return Some(p + if rest[4] == b'>' { 5 } else { 6 });
+            return Some(Markup::End(p + if rest[4] == b'>' { 5 } else { 6 }));
         }
-        let dashes = to(b"-->", 4);
-        let bang = to(b"--!>", 4);
-        return Some(dashes.min(bang));
+        return Some(Until::CommentEnd.read(bytes, p + 4, limit));
     }
     if rest.starts_with(b"<!") || rest.starts_with(b"<?") {
-        return Some(to(b">", 2)); // a bogus comment or a doctype
+        return Some(Until::Gt.read(bytes, p + 2, limit)); // a bogus comment or a doctype
     }
     let closing = rest.get(1) == Some(&b'/');
     let name_start = if closing { 2 } else { 1 };
     if !rest.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
         return match rest.get(1..3) {
-            Some(b"/>") => Some(p + 3), // `</>` is dropped
-            _ if closing => Some(to(b">", 2)),
+            Some(b"/>") => Some(Markup::End(p + 3)), // `</>` is dropped
+            _ if closing => Some(Until::Gt.read(bytes, p + 2, limit)),
             _ => None,
         };
     }
@@ -225,51 +317,96 @@ pub fn html5_markup_end(bytes: &[u8], p: usize, limit: usize) -> Option<usize> {
         + run(bytes, p + name_start, limit, |b| {
             !b.is_ascii_whitespace() && b != b'/' && b != b'>'
         });
-    let tag_end = tag_end_html5(bytes, name_end, limit);
-    if closing {
-        return Some(tag_end);
-    }
     let name = &bytes[p + 1..name_end];
-    let raw_text = [
-        &b"script"[..],
-        b"style",
-        b"textarea",
-        b"title",
-        b"pre",
-        b"code",
-        b"xmp",
-    ];
-    match raw_text.iter().find(|t| name.eq_ignore_ascii_case(t)) {
-        Some(element) => {
-            let mut closer = Vec::with_capacity(element.len() + 2);
-            closer.extend_from_slice(b"</");
-            closer.extend_from_slice(element);
-            let content_end = find_ascii_ci(&bytes[..limit], tag_end, &closer);
-            Some(content_end.map_or(limit, |after| tag_end_html5(bytes, after, limit)))
-        }
-        None => Some(tag_end),
+    let then = match closing {
+        true => None,
+        false => RAW_TEXT_END_TAGS
+            .into_iter()
+            .find(|end_tag| name.eq_ignore_ascii_case(&end_tag[2..])),
+    };
+    let tag_end = Until::TagEnd {
+        after_equals: false,
+        quote: None,
+        then,
+    };
+    Some(tag_end.read(bytes, name_end, limit))
+}
+
+/// On the unfinished last line of an HTML block, at a `<` whose markup runs to the end
+/// of the text: whether what kind of markup it is may still change (`<!-` may become a
+/// comment, `<scr` a raw-text element).
+pub fn markup_kind_open(rest: &[u8]) -> bool {
+    // `<textarea` and a byte after the name decide the longest kind.
+    rest.len() < 11
+        && !rest[1..]
+            .iter()
+            .any(|&b| b.is_ascii_whitespace() || b == b'>')
+}
+
+impl OpenMarkup {
+    /// Goes on reading, now that the text reaches `limit`.
+    pub fn read(self, bytes: &[u8], limit: usize) -> Markup {
+        self.until.read(bytes, self.from, limit)
     }
 }
 
-/// The end of a tag whose attributes start at `q`: after the first `>` outside a
-/// quoted attribute value, or `limit`.
-fn tag_end_html5(bytes: &[u8], mut q: usize, limit: usize) -> usize {
-    let mut after_equals = false;
-    while q < limit {
-        match bytes[q] {
-            b'>' => return q + 1,
-            b'=' => after_equals = true,
-            quote @ (b'"' | b'\'') if after_equals => {
-                q = bytes[q + 1..limit]
-                    .iter()
-                    .position(|&b| b == quote)
-                    .map_or(limit, |i| q + 1 + i);
-                after_equals = false;
+impl Until {
+    /// Reads from `from` to what this waits for, never past `limit`.
+    fn read(self, bytes: &[u8], from: usize, limit: usize) -> Markup {
+        let find = |needle: &[u8]| find_ascii_ci(&bytes[..limit], from, needle);
+        // Not found: the search goes on from the first byte of a string the limit cuts.
+        let open = |until, needle: &[u8]| {
+            let from = from.max(limit.saturating_sub(needle.len() - 1));
+            Markup::Open(OpenMarkup { until, from })
+        };
+        match self {
+            Until::CommentEnd => match (find(b"-->"), find(b"--!>")) {
+                (None, None) => open(self, b"--!>"),
+                (dashes, bang) => Markup::End(dashes.unwrap_or(limit).min(bang.unwrap_or(limit))),
+            },
+            Until::Gt => find(b">").map_or_else(|| open(self, b">"), Markup::End),
+            Until::EndTag(end_tag) => match find(end_tag) {
+                Some(after) => Until::TagEnd {
+                    after_equals: false,
+                    quote: None,
+                    then: None,
+                }
+                .read(bytes, after, limit),
+                None => open(self, end_tag),
+            },
+            Until::TagEnd {
+                mut after_equals,
+                mut quote,
+                then,
+            } => {
+                let mut q = from;
+                while q < limit {
+                    match (quote, bytes[q]) {
+                        (Some(open), b) if b == open => quote = None,
+                        (Some(_), _) => {}
+                        (None, b'>') => {
+                            return match then {
+                                Some(end_tag) => Until::EndTag(end_tag).read(bytes, q + 1, limit),
+                                None => Markup::End(q + 1),
+                            };
+                        }
+                        (None, b'=') => after_equals = true,
+                        (None, b @ (b'"' | b'\'')) if after_equals => {
+                            quote = Some(b);
+                            after_equals = false;
+                        }
+                        (None, b) if b.is_ascii_whitespace() => {}
+                        (None, _) => after_equals = false,
+                    }
+                    q += 1;
+                }
+                let until = Until::TagEnd {
+                    after_equals,
+                    quote,
+                    then,
+                };
+                Markup::Open(OpenMarkup { until, from: limit })
             }
-            b if b.is_ascii_whitespace() => {}
-            _ => after_equals = false,
         }
-        q += 1;
     }
-    limit
 }

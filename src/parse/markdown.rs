@@ -4,10 +4,7 @@
 //! Every function here looks forward from a position and is bounded, or is called at
 //! most once per region it skips, so the scanner stays linear in the text length.
 
-use std::collections::HashSet;
-
 use super::html_block::html_block_start;
-use super::link::{definition, normalize_label};
 
 /// Longest link destination (`[text](…)`) the scanner reads before giving up.
 pub const MAX_DESTINATION: usize = 2048;
@@ -29,43 +26,63 @@ pub fn fence_opener(bytes: &[u8], pos: usize) -> Option<(u8, usize)> {
     Some((ch, len))
 }
 
-/// Where the fenced block opened at `fence_at` (the fence's first byte) ends: just
-/// after its closing fence line; before the first line that leaves its container (fewer
-/// `>` than the opener's line, or, for a fence in a list item, a non-blank line indented
-/// less than the item's content); or at the end of the text. `enclosing_item` is the
-/// content column of the list item the opener's line continues (0: none).
-pub fn fenced_block_end(
-    bytes: &[u8],
-    fence_at: usize,
+/// What ends a fenced code block: a closing fence, or a line that leaves its container.
+/// Kept by a stream whose text ended inside the block, to look for the end from the
+/// last line on once more text comes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FenceRule {
+    /// The fence character and the opening run's length.
     fence: (u8, usize),
-    enclosing_item: usize,
-) -> usize {
-    let opener_line = line_start(bytes, fence_at);
-    let depth = quote_depth(bytes, opener_line);
-    let after_quotes = skip_quotes(bytes, opener_line);
-    let on_item_line = skip_line_prefix(bytes, opener_line) != fence_at;
-    let item_indent = if on_item_line {
-        Some(fence_at - after_quotes)
-    } else {
-        (enclosing_item > 0 && fence_at - after_quotes >= enclosing_item).then_some(enclosing_item)
-    };
-    let mut line = next_line(bytes, fence_at);
-    while line < bytes.len() {
-        let end = line_end(bytes, line);
-        let content = skip_quotes(bytes, line);
-        let blank = bytes[content..end].iter().all(u8::is_ascii_whitespace);
-        let indent = run_while(bytes, content, |b| b == b' ' || b == b'\t');
-        if quote_depth(bytes, line) < depth || item_indent.is_some_and(|w| !blank && indent < w) {
-            return line;
+    /// The opener line's block-quote depth.
+    depth: usize,
+    /// For a fence in a list item, the item's content column.
+    item_indent: Option<usize>,
+}
+
+impl FenceRule {
+    /// The rule of the fence opened at `fence_at` (its first byte). `enclosing_item` is
+    /// the content column of the list item the opener's line continues (0: none).
+    pub fn of(bytes: &[u8], fence_at: usize, fence: (u8, usize), enclosing_item: usize) -> Self {
+        let opener_line = line_start(bytes, fence_at);
+        let after_quotes = skip_quotes(bytes, opener_line);
+        let on_item_line = skip_line_prefix(bytes, opener_line) != fence_at;
+        let item_indent = if on_item_line {
+            Some(fence_at - after_quotes)
+        } else {
+            (enclosing_item > 0 && fence_at - after_quotes >= enclosing_item)
+                .then_some(enclosing_item)
+        };
+        FenceRule {
+            fence,
+            depth: quote_depth(bytes, opener_line),
+            item_indent,
         }
-        let start = content + indent;
-        let len = run_length(bytes, start, fence.0);
-        if len >= fence.1 && bytes[start + len..end].iter().all(u8::is_ascii_whitespace) {
-            return next_line(bytes, line);
-        }
-        line = next_line(bytes, line);
     }
-    bytes.len()
+
+    /// Where the block ends, looking from the line starting at `line` (a line of its
+    /// content) on: just after its closing fence line; before the first line that
+    /// leaves its container (fewer `>` than the opener's line, or, for a fence in a list
+    /// item, a non-blank line indented less than the item's content). `None`: the
+    /// block runs to the end of the text.
+    pub fn end_from(&self, bytes: &[u8], mut line: usize) -> Option<usize> {
+        while line < bytes.len() {
+            let end = line_end(bytes, line);
+            let content = skip_quotes(bytes, line);
+            let blank = bytes[content..end].iter().all(u8::is_ascii_whitespace);
+            let indent = run_while(bytes, content, |b| b == b' ' || b == b'\t');
+            let leaves_item = self.item_indent.is_some_and(|w| !blank && indent < w);
+            if quote_depth(bytes, line) < self.depth || leaves_item {
+                return Some(line);
+            }
+            let start = content + indent;
+            let len = run_length(bytes, start, self.fence.0);
+            if len >= self.fence.1 && bytes[start + len..end].iter().all(u8::is_ascii_whitespace) {
+                return Some(next_line(bytes, line));
+            }
+            line = next_line(bytes, line);
+        }
+        None
+    }
 }
 
 /// The position after the block-quote markers (`>`, with the indentation around them)
@@ -447,47 +464,4 @@ pub fn starts_url(bytes: &[u8], q: usize) -> bool {
 
 pub fn alnum_before(bytes: &[u8], p: usize) -> bool {
     p > 0 && bytes[p - 1].is_ascii_alphanumeric()
-}
-
-/// The labels a text defines, normalised: by link reference definitions (CommonMark:
-/// outside code, not inside a paragraph) and by definition-shaped lines
-/// (`[1]: Smith, 2020`, the reference lists of LLM answers, wherever they stand).
-#[derive(Debug, Default)]
-pub struct Definitions {
-    /// Labels of CommonMark link reference definitions: they make reference links.
-    pub links: HashSet<String>,
-    /// Labels of definition-shaped lines: they make `[text][1]` a label, not a marker.
-    pub shaped: HashSet<String>,
-}
-
-/// Reads the [`Definitions`] of `text`.
-pub fn collect_definitions(text: &str) -> Definitions {
-    let bytes = text.as_bytes();
-    let mut found = Definitions::default();
-    let mut in_paragraph = false;
-    let mut line = 0;
-    while line < bytes.len() {
-        let start = skip_list_markers(bytes, skip_line_prefix(bytes, line));
-        if let Some(fence) = fence_opener(bytes, start) {
-            line = fenced_block_end(bytes, start, fence, 0);
-            in_paragraph = false;
-            continue;
-        }
-        if !in_paragraph {
-            if let Ok(Some((from, to, end))) = definition(bytes, start, false) {
-                found.links.insert(normalize_label(&text[from..to]));
-                line = end;
-                continue;
-            }
-        }
-        if let Some(label) = definition_label(bytes, start) {
-            found
-                .shaped
-                .insert(normalize_label(&String::from_utf8_lossy(label)));
-        }
-        let blank = matches!(bytes.get(start), None | Some(b'\n' | b'\r'));
-        in_paragraph = !blank && !is_heading_or_break(bytes, start);
-        line = next_line(bytes, line);
-    }
-    found
 }

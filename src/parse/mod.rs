@@ -19,6 +19,7 @@
 //! ```
 
 mod bracket;
+mod definitions;
 mod html;
 mod html_block;
 mod link;
@@ -27,6 +28,7 @@ mod scanner;
 
 use regex_lite::Regex;
 
+pub(crate) use definitions::DefinitionReader;
 pub(crate) use html::{Closer, Verbatim};
 pub use scanner::Markers;
 pub(crate) use scanner::{Resume, closes};

@@ -50,7 +50,7 @@
 
 use crate::error::{Error, ErrorCode};
 use crate::model::{Finding, Input, Marker, Options, Policy, Report, Segment, Severity, Span};
-use crate::parse::{Markers, Resume};
+use crate::parse::{DefinitionReader, Markers, Resume};
 use crate::rewrite::{MarkerFate, Rewriter};
 use crate::validate::{Lookup, OwnedIndex, Validator};
 
@@ -147,6 +147,8 @@ pub struct CitationStream {
     scanned: usize,
     /// Where the answer's last line starts, as of the last scan.
     line_start: usize,
+    /// The answer's definitions, read on as its lines complete.
+    definitions: DefinitionReader,
     /// Release markers whose fate is open after [`HOLD`] bytes (else hold them until
     /// they are decided, and never revise).
     revise: bool,
@@ -199,6 +201,7 @@ impl CitationStream {
             },
             scanned: 0,
             line_start: 0,
+            definitions: DefinitionReader::default(),
             finished: false,
         })
     }
@@ -338,7 +341,13 @@ impl CitationStream {
             self.line_start = self.scanned + at + 1;
         }
         self.scanned = answer.len();
-        let mut scan = Markers::open(self.validator.parser(), answer, self.index.ids(), scan_from);
+        let mut scan = Markers::open(
+            self.validator.parser(),
+            answer,
+            self.index.ids(),
+            scan_from,
+            &mut self.definitions,
+        );
         let markers: Vec<Marker<'_>> = scan.by_ref().collect();
         let mut undecided = scan.undecided();
         if light {

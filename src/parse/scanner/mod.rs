@@ -6,18 +6,20 @@
 //! bounded or, for code spans and HTML code, remembered when it fails, so the pass is
 //! linear in the text length whatever the input.
 
+mod blocks;
 mod forms;
 mod state;
 
 use std::collections::HashSet;
 
+use state::Inside;
 pub(crate) use state::{Resume, Undecided, closes};
 
 use super::Parser;
-use super::bracket::MAX_BODY;
+use super::definitions::{DefinitionReader, Definitions, collect_definitions};
 use super::html::*;
-use super::html_block::*;
-use super::link::{definition, normalize_label};
+use super::html_block::BlockEndSearch;
+use super::link::normalize_label;
 use super::markdown::*;
 use crate::byteset::ByteSet;
 use crate::model::{Marker, MarkerKind, Refs, Span};
@@ -34,6 +36,16 @@ const MAX_URL_LOOKBACK: usize = 2048;
 /// Longest backtick run whose failed closer search is remembered.
 const CODE_RUNS: usize = 16;
 
+/// Where a scan reads the text's definitions from.
+#[derive(Debug)]
+enum DefinitionSource<'p> {
+    /// The whole text, read once the first time they matter.
+    Text(Option<Definitions>),
+    /// A stream's reader, which reads on through the complete lines of its text (their
+    /// length found the first time they matter).
+    Stream(&'p mut DefinitionReader, Option<usize>),
+}
+
 /// Iterator over the markers of one text, in text order. Created by
 /// [`Parser::find_iter`](super::Parser::find_iter).
 #[derive(Debug)]
@@ -44,8 +56,8 @@ pub struct Markers<'p, 't> {
     pos: usize,
     at_line_start: bool,
     source_ids: SourceIds<'p>,
-    /// Normalised labels of the text's definitions, read the first time they matter.
-    definitions: Option<Definitions>,
+    /// The text's definitions, read the first time they matter.
+    definitions: DefinitionSource<'p>,
     /// `code_fail[n]`: no run of `n` backticks before this position closes a code span.
     code_fail: [usize; CODE_RUNS],
     /// `no_closer[c]`: the closer of [`Closer`] `c` (`-->`, `]]>`, …) no longer occurs
@@ -68,6 +80,9 @@ pub struct Markers<'p, 't> {
     /// The content column of the list item the lines continue (0: none): a fence in it
     /// ends with it.
     item_indent: usize,
+    /// The search for the end of the HTML block being scanned, when it runs to the end
+    /// of a text that may still grow.
+    html_block_search: Option<BlockEndSearch>,
     /// Next match of each custom pattern at or after `pos` (`None`: no more matches).
     custom: Vec<Option<(usize, usize)>>,
     /// The text may still grow (a stream): decisions that need more of it are not made.
@@ -79,34 +94,45 @@ pub struct Markers<'p, 't> {
 
 impl<'p, 't> Markers<'p, 't> {
     pub(super) fn new(parser: &'p Parser, text: &'t str, source_ids: &'p [&'p str]) -> Self {
+        let definitions = DefinitionSource::Text(None);
         Markers::start(
             parser,
             text,
             SourceIds::new(source_ids),
-            false,
             Resume::START,
+            definitions,
         )
     }
 
     /// A scan of `text`, a text that may still grow, from `resume` (DESIGN.md §7): it
     /// stops at the first decision that needs more text and reports what it left open
-    /// in [`Markers::undecided`].
+    /// in [`Markers::undecided`]. `definitions` reads the text's definitions on from
+    /// where the stream's last scan left them.
     pub(crate) fn open(
         parser: &'p Parser,
         text: &'t str,
         source_ids: &'p HashSet<String>,
         resume: Resume,
+        definitions: &'p mut DefinitionReader,
     ) -> Self {
-        Markers::start(parser, text, SourceIds::Owned(source_ids), true, resume)
+        let definitions = DefinitionSource::Stream(definitions, None);
+        Markers::start(
+            parser,
+            text,
+            SourceIds::Owned(source_ids),
+            resume,
+            definitions,
+        )
     }
 
     fn start(
         parser: &'p Parser,
         text: &'t str,
         source_ids: SourceIds<'p>,
-        open: bool,
         resume: Resume,
+        definitions: DefinitionSource<'p>,
     ) -> Self {
+        let open = matches!(definitions, DefinitionSource::Stream(..));
         let mut markers = Markers {
             parser,
             text,
@@ -114,7 +140,7 @@ impl<'p, 't> Markers<'p, 't> {
             pos: resume.pos,
             at_line_start: resume.at_line_start,
             source_ids,
-            definitions: None,
+            definitions,
             code_fail: [0; CODE_RUNS],
             no_closer: [false; Closer::COUNT],
             no_end_tag: [false; Verbatim::ALL.len()],
@@ -123,13 +149,15 @@ impl<'p, 't> Markers<'p, 't> {
             html_block_end: resume.html_block_end,
             in_paragraph: resume.in_paragraph,
             item_indent: resume.item_indent,
+            html_block_search: resume.html_block_search,
             custom: vec![None; parser.patterns.len()],
             open,
             before: resume,
             undecided: Undecided::default(),
         };
+        markers.resume_blocks(resume.inside);
         for i in 0..parser.patterns.len() {
-            markers.custom[i] = markers.find_custom(i, resume.pos);
+            markers.custom[i] = markers.find_custom(i, markers.pos);
         }
         markers
     }
@@ -145,6 +173,8 @@ impl<'p, 't> Markers<'p, 't> {
             html_block_end: self.html_block_end,
             in_paragraph: self.in_paragraph,
             item_indent: self.item_indent,
+            html_block_search: self.html_block_search,
+            inside: None,
         });
         undecided
     }
@@ -166,6 +196,8 @@ impl<'p, 't> Markers<'p, 't> {
             html_block_end: self.html_block_end,
             in_paragraph: self.in_paragraph,
             item_indent: self.item_indent,
+            html_block_search: self.html_block_search,
+            inside: None,
         }
     }
 
@@ -223,130 +255,19 @@ impl<'p, 't> Markers<'p, 't> {
     /// (matched as CommonMark matches labels); with `shaped`, a definition-shaped line
     /// (`[1]: Smith, 2020`) counts too.
     pub(super) fn is_defined(&mut self, label: &str, shaped: bool) -> bool {
-        // In a text that may still grow, the unfinished last line defines nothing yet:
-        // what follows on it may still make or unmake a definition.
-        let text = match self.open {
-            true => &self.text[..self.text.rfind('\n').map_or(0, |at| at + 1)],
-            false => self.text,
-        };
-        let definitions = self
-            .definitions
-            .get_or_insert_with(|| collect_definitions(text));
         let label = normalize_label(label);
-        definitions.links.contains(&label) || shaped && definitions.shaped.contains(&label)
-    }
-
-    /// Handles the start of a line: fences, definition lines and task boxes.
-    fn line_start(&mut self) {
-        self.at_line_start = false;
-        self.label_may_follow = None;
-        let bytes = self.bytes;
-        let p = self.pos;
-        let start = skip_line_prefix(bytes, p);
-        let content = skip_list_markers(bytes, start);
-        let first = bytes.get(content).copied();
-        if self.open && self.line_open(start) && self.line_kind_open(start, content) {
-            // The line may still become (or stop being) a fence or an HTML block.
-            return self.wait(p);
-        }
-        let continues_paragraph = self.in_paragraph;
-        if first.is_some_and(|b| b.is_ascii_alphabetic() || b >= 0x80) {
-            // A line of words (most lines): no block starts with a letter.
-            self.in_paragraph = true;
-            if content != start || self.item_indent > 0 {
-                self.track_list_item(p, start, content, continues_paragraph);
+        match &mut self.definitions {
+            DefinitionSource::Text(definitions) => definitions
+                .get_or_insert_with(|| collect_definitions(self.text))
+                .defines(&label, shaped),
+            DefinitionSource::Stream(reader, complete) => {
+                // The unfinished last line defines nothing yet: what follows on it may
+                // still make or unmake a definition.
+                let text = self.text;
+                let complete =
+                    *complete.get_or_insert_with(|| text.rfind('\n').map_or(0, |at| at + 1));
+                reader.defines(&text[..complete], &label, shaped)
             }
-            self.pos = start;
-            return;
-        }
-        self.in_paragraph = false;
-        self.track_list_item(p, start, content, continues_paragraph);
-        if let Some(fence) = fence_opener(bytes, content) {
-            self.pos = fenced_block_end(bytes, content, fence, self.item_indent);
-            self.at_line_start = true;
-            if self.pos == bytes.len() {
-                self.restart_here(); // all code so far, but the closing fence may come
-            }
-            return;
-        }
-        if let Some(block) = html_block_start(bytes, content, continues_paragraph) {
-            self.html_block_end = html_block_end(bytes, content, block);
-            self.pos = content;
-            if self.html_block_end == bytes.len() {
-                self.restart_here(); // the block's end may still come
-            }
-            return;
-        }
-        self.in_paragraph =
-            !matches!(first, None | Some(b'\n' | b'\r')) && !is_heading_or_break(bytes, content);
-        if first == Some(b'[') && self.definition_open(content) {
-            return self.wait(p);
-        }
-        match definition(bytes, content, self.open) {
-            Ok(Some((_, _, end))) => {
-                self.pos = end; // a definition, perhaps over several lines
-                self.at_line_start = true;
-                return;
-            }
-            Ok(None) => {}
-            Err(NeedMore) => return self.wait(p),
-        }
-        if definition_label(bytes, content).is_some() {
-            self.pos = line_end(bytes, content); // definition-shaped: `[1]: Smith, 2020`
-            if self.line_open(content) {
-                self.restart_here();
-            }
-            return;
-        }
-        match task_box_end(bytes, start, self.open) {
-            Ok(Some(end)) => self.pos = end,
-            Ok(None) => self.pos = start,
-            Err(NeedMore) => self.wait(p),
-        }
-    }
-
-    /// Open scans, on an unfinished last line: whether what its start makes of it (list
-    /// item, fence, HTML block) may still change as it grows. Decided as early as the
-    /// line allows, so that a long line is not held whole.
-    fn line_kind_open(&self, start: usize, content: usize) -> bool {
-        let bytes = self.bytes;
-        let rest = &bytes[content..];
-        match rest.first() {
-            None => true,
-            _ if may_be_list_markers(bytes, start) => true,
-            Some(&fence @ (b'`' | b'~')) => {
-                let run = run_length(bytes, content, fence);
-                if content + run == bytes.len() {
-                    return true; // the run may grow to three
-                }
-                // A backtick fence's info string holds no backtick: until one comes, or
-                // the line ends, it may still be one.
-                run >= 3 && fence == b'`' && !rest[run..].contains(&b'`')
-            }
-            Some(b'<') => html_block_start_open(bytes, content, self.in_paragraph),
-            Some(_) => false,
-        }
-    }
-
-    /// Follows the list item that the line at `line` (content from `start`, after list
-    /// markers from `content`) opens, continues or leaves.
-    fn track_list_item(&mut self, line: usize, start: usize, content: usize, lazy: bool) {
-        let bytes = self.bytes;
-        if let Some(indent) = list_item_indent(bytes, line) {
-            self.item_indent = indent;
-        } else if !matches!(bytes.get(content), None | Some(b'\n' | b'\r')) {
-            let indent = start - skip_quotes(bytes, line);
-            if indent < self.item_indent && !lazy {
-                self.item_indent = 0;
-            }
-        }
-    }
-
-    /// Open scans: whether `[…]:` at `start` may still become a definition line.
-    fn definition_open(&self, start: usize) -> bool {
-        match find_in_line(self.bytes, start + 1, b']') {
-            None => self.search_open(start + 1, MAX_BODY),
-            Some(close) => self.open && close + 1 == self.bytes.len(),
         }
     }
 
@@ -437,30 +358,6 @@ impl<'p, 't> Markers<'p, 't> {
             Read::Truncated if self.open => self.wait(p),
             Read::Truncated | Read::No => self.pos = p + 1,
         }
-    }
-
-    /// Inside an HTML block: markup as a browser reads it is skipped, a marker in text
-    /// counts, and markdown syntax (code spans, escapes) is text.
-    fn html_block_step(&mut self) -> Option<Marker<'t>> {
-        let p = self.pos;
-        match self.bytes[p] {
-            b'<' => match html5_markup_end(self.bytes, p, self.html_block_end) {
-                Some(end) => self.skip_region(end),
-                None => self.pos = p + 1,
-            },
-            b'[' => return self.bracket(),
-            0xE3 if self.bytes[p..].starts_with("【".as_bytes()) => return self.lenticular(),
-            0xEF if self.bytes[p..].starts_with("［".as_bytes()) => return self.fullwidth(),
-            0xEE if self.bytes[p..].starts_with("\u{E200}".as_bytes()) => {
-                return self.private_use();
-            }
-            b'\n' => {
-                self.pos += 1;
-                self.at_line_start = true;
-            }
-            _ => self.pos += 1,
-        }
-        None
     }
 
     /// Raw HTML at `p`: its end when it is markup.

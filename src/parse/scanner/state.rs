@@ -3,6 +3,9 @@
 
 use std::collections::HashSet;
 
+use crate::parse::html_block::{BlockEndSearch, OpenMarkup};
+use crate::parse::markdown::FenceRule;
+
 /// The ids a bracketed `[id]` marker may name.
 #[derive(Debug)]
 pub(crate) enum SourceIds<'p> {
@@ -49,6 +52,21 @@ pub(crate) struct Resume {
     pub(super) in_paragraph: bool,
     /// The content column of the list item the lines continue (0: none).
     pub(super) item_indent: usize,
+    /// The search for the end of the HTML block the position is in, when that block ran
+    /// to the end of the text: the next scan finds its end from there.
+    pub(super) html_block_search: Option<BlockEndSearch>,
+    /// The construct the position is inside, whose end the next scan looks for first.
+    pub(super) inside: Option<Inside>,
+}
+
+/// A construct that the text ended inside, resumed by the next scan of the grown text
+/// where the last one stopped looking for its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Inside {
+    /// The content of a fenced code block; the position is the start of a line.
+    Fence(FenceRule),
+    /// A piece of markup in an HTML block (a comment, a tag, a `<script>`).
+    Markup(OpenMarkup),
 }
 
 impl Resume {
@@ -61,6 +79,8 @@ impl Resume {
         html_block_end: 0,
         in_paragraph: false,
         item_indent: 0,
+        html_block_search: None,
+        inside: None,
     };
 }
 
