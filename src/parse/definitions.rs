@@ -122,3 +122,31 @@ fn read_lines(bytes: &[u8], state: &mut LineState, found: &mut Definitions, open
         state.line = next_line(bytes, line);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reader_fed_line_by_line_answers_as_a_whole_read_of_each_prefix() {
+        let text = "Intro [a].\n\n[a]: /url\n[b]:\n/dest\n\"title\n\n[c]: /u 'open\ntitle'\n\
+                    ```\n[d]: /code\n```\n[e]: /after 'x\n\nnot a title'\n\
+                    para\n[f]: /in-paragraph\n\n[1]: Smith, 2020\n- [g]: /item\n";
+        let labels = ["a", "b", "c", "d", "e", "f", "g", "1"];
+        let mut reader = DefinitionReader::default();
+        let line_ends = text.match_indices('\n').map(|(at, _)| at + 1);
+        for end in line_ends {
+            let prefix = &text[..end];
+            let whole = collect_definitions(prefix);
+            for label in labels {
+                for shaped in [false, true] {
+                    assert_eq!(
+                        reader.defines(prefix, label, shaped),
+                        whole.defines(label, shaped),
+                        "[{label}] (shaped: {shaped}) after {prefix:?}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -410,3 +410,89 @@ impl Until {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads `text` to each cut in turn, resuming where the read before stopped, as a
+    /// stream does: the end found must be the one a single read of the whole text finds.
+    fn resumed_block_end(text: &str, block: HtmlBlock, cuts: &[usize]) -> usize {
+        let mut search = BlockEndSearch::start(text.as_bytes(), 0, block);
+        for &cut in cuts {
+            match search.run(&text.as_bytes()[..cut]) {
+                (end, None) => return end,
+                (_, Some(next)) => search = next,
+            }
+        }
+        search.run(text.as_bytes()).0
+    }
+
+    fn resumed_markup_end(text: &str, cuts: &[usize]) -> Option<usize> {
+        let bytes = text.as_bytes();
+        let mut open = None;
+        for &cut in cuts.iter().chain([&bytes.len()]) {
+            let read = match open {
+                // A stream waits until the first bytes tell what markup it is.
+                None if cut < bytes.len() && markup_kind_open(&bytes[..cut]) => continue,
+                None => html5_markup_end(bytes, 0, cut)?,
+                Some(open) => OpenMarkup::read(open, bytes, cut),
+            };
+            match read {
+                Markup::End(end) => return Some(end),
+                Markup::Open(next) => open = Some(next),
+            }
+        }
+        Some(bytes.len())
+    }
+
+    #[test]
+    fn a_resumed_search_finds_the_end_a_whole_read_finds() {
+        let blocks = [
+            (
+                "<!-- a\nb -- > c\nd --> e\nafter\n",
+                HtmlBlock::EndsAfter(b"-->"),
+            ),
+            ("<div>\nx\n  \t\n\nafter", HtmlBlock::EndsAtBlankLine),
+            ("<div>\nx\n> \nafter", HtmlBlock::EndsAtBlankLine),
+            (
+                "<pre>\ncode </PRE> tail\nafter",
+                HtmlBlock::EndsAfter(b"</pre>"),
+            ),
+            ("<!-- never closed\nx -", HtmlBlock::EndsAfter(b"-->")),
+        ];
+        for (text, block) in blocks {
+            let whole = resumed_block_end(text, block, &[]);
+            for a in 1..text.len() {
+                for b in a..text.len() {
+                    assert_eq!(
+                        resumed_block_end(text, block, &[a, b]),
+                        whole,
+                        "{text:?} {a} {b}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_resumed_markup_read_ends_where_a_whole_read_ends() {
+        for text in [
+            "<!-- a - -- b --!> c",
+            "<!-- a -> b --> c",
+            "<a title=\"x > y\" data='>' b=c>text",
+            "<script type=\"a>\">if (a < b) {}</SCRIPT >after",
+            "<textarea>[1]</textarea\n>x",
+            "<!doctype html> x",
+            "</ x > y",
+            "<a title=\"never closed",
+        ] {
+            let whole = resumed_markup_end(text, &[]);
+            for a in 1..text.len() {
+                for b in a..text.len() {
+                    assert_eq!(resumed_markup_end(text, &[a, b]), whole, "{text:?} {a} {b}");
+                }
+            }
+        }
+    }
+}

@@ -346,7 +346,7 @@ impl CitationStream {
             answer,
             self.index.ids(),
             scan_from,
-            &mut self.definitions,
+            (&mut self.definitions, self.line_start),
         );
         let markers: Vec<Marker<'_>> = scan.by_ref().collect();
         let mut undecided = scan.undecided();

@@ -41,9 +41,9 @@ const CODE_RUNS: usize = 16;
 enum DefinitionSource<'p> {
     /// The whole text, read once the first time they matter.
     Text(Option<Definitions>),
-    /// A stream's reader, which reads on through the complete lines of its text (their
-    /// length found the first time they matter).
-    Stream(&'p mut DefinitionReader, Option<usize>),
+    /// A stream's reader, which reads on through the complete lines of its text (the
+    /// text up to the start of its last line).
+    Stream(&'p mut DefinitionReader, usize),
 }
 
 /// Iterator over the markers of one text, in text order. Created by
@@ -107,15 +107,16 @@ impl<'p, 't> Markers<'p, 't> {
     /// A scan of `text`, a text that may still grow, from `resume` (DESIGN.md §7): it
     /// stops at the first decision that needs more text and reports what it left open
     /// in [`Markers::undecided`]. `definitions` reads the text's definitions on from
-    /// where the stream's last scan left them.
+    /// where the stream's last scan left them, up to `last_line`, where the text's last
+    /// line (not ended yet) starts.
     pub(crate) fn open(
         parser: &'p Parser,
         text: &'t str,
         source_ids: &'p HashSet<String>,
         resume: Resume,
-        definitions: &'p mut DefinitionReader,
+        (definitions, last_line): (&'p mut DefinitionReader, usize),
     ) -> Self {
-        let definitions = DefinitionSource::Stream(definitions, None);
+        let definitions = DefinitionSource::Stream(definitions, last_line);
         Markers::start(
             parser,
             text,
@@ -260,13 +261,10 @@ impl<'p, 't> Markers<'p, 't> {
             DefinitionSource::Text(definitions) => definitions
                 .get_or_insert_with(|| collect_definitions(self.text))
                 .defines(&label, shaped),
-            DefinitionSource::Stream(reader, complete) => {
-                // The unfinished last line defines nothing yet: what follows on it may
-                // still make or unmake a definition.
-                let text = self.text;
-                let complete =
-                    *complete.get_or_insert_with(|| text.rfind('\n').map_or(0, |at| at + 1));
-                reader.defines(&text[..complete], &label, shaped)
+            // The unfinished last line defines nothing yet: what follows on it may still
+            // make or unmake a definition.
+            DefinitionSource::Stream(reader, last_line) => {
+                reader.defines(&self.text[..*last_line], &label, shaped)
             }
         }
     }
