@@ -3,7 +3,7 @@
 //! every declared citation's span slices to the text the fixture expects.
 
 use citeproof::model::Options;
-use citeproof::model::{FindingCode, Input, Report, Source};
+use citeproof::model::{FindingCode, Input, MatchKind, Report, Source};
 use citeproof::providers::{Json, Provider, adapt, detect, from_any};
 use citeproof::validate::Validator;
 
@@ -91,9 +91,21 @@ fn anthropic_without_sources_builds_them_from_the_citations() {
     let input = adapt(Provider::Anthropic, &json, None).unwrap();
     let titles: Vec<_> = input.sources.iter().map(|s| s.title.as_deref()).collect();
     assert_eq!(titles, [Some("Jardin"), Some("天気.pdf"), Some("Notes")]);
-    // No document text to locate `cited_text` in: no quotes declared, nothing fails.
-    assert!(input.citations.iter().flatten().all(|c| c.quote.is_none()));
-    assert_eq!(validate(&input).unwrap().summary.valid, 3);
+    // No document text to locate `cited_text` in: the quotes are kept, unverified, and
+    // nothing fails (issue 22: the chip card shows what the provider quoted).
+    assert!(input.citations.iter().flatten().all(|c| c.quote.is_some()));
+    let report = validate(&input).unwrap();
+    assert_eq!(report.summary.valid, 3);
+    for (citation, declared) in report
+        .citations
+        .iter()
+        .zip(input.citations.iter().flatten())
+    {
+        assert_eq!(citation.quote.map(|q| q.kind), Some(MatchKind::Unverified));
+        let stated = declared.quote.as_ref().and_then(|q| q.valid());
+        assert_eq!(citation.quote_text.as_ref(), stated);
+    }
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
 }
 
 #[test]

@@ -248,10 +248,21 @@ fn quote_with_a_typo_is_approximate_with_its_distance_and_span() {
 }
 
 #[test]
-fn quote_against_a_source_without_text_is_not_found() {
+fn quote_against_a_source_without_text_is_unverified_not_failed() {
     let mut srcs = sources(1);
     srcs[0].text = None;
     let mut i = input("A claim cited to a bare URL here [1].", srcs);
+    i.citations = Some(vec![quoted(1.0, "anything")]);
+    let report = run(&i);
+    // Issue 22: nothing to check it against is not "not found": no finding, the quote
+    // kept as stated for the citation card.
+    assert_eq!(codes(&report), Vec::<&str>::new());
+    assert!(report.citations[0].valid);
+    let quote = report.citations[0].quote.unwrap();
+    assert_eq!((quote.kind, quote.span), (MatchKind::Unverified, None));
+    assert_eq!(report.citations[0].quote_text.as_deref(), Some("anything"));
+    // With the text, the same quote is looked for, and not found.
+    let mut i = input("A claim cited to a bare URL here [1].", sources(1));
     i.citations = Some(vec![quoted(1.0, "anything")]);
     assert_eq!(codes(&run(&i)), ["quote_not_found"]);
 }

@@ -168,6 +168,9 @@ pub enum MatchKind {
     Approximate,
     /// Not found.
     None,
+    /// Not looked for: the cited source has no text to check it against (a quote the
+    /// provider states for a web result it did not return the text of). No finding.
+    Unverified,
 }
 
 impl MatchKind {
@@ -178,6 +181,7 @@ impl MatchKind {
             MatchKind::Normalized => "normalized",
             MatchKind::Approximate => "approximate",
             MatchKind::None => "none",
+            MatchKind::Unverified => "unverified",
         }
     }
 }
@@ -229,6 +233,11 @@ pub struct CitationResult {
     /// Where the quote was found, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quote: Option<QuoteLocation>,
+    /// The quote as the citation states it (the provider's `cited_text`, the declared
+    /// `quote`), when it has one: what a citation card shows when the source has no
+    /// text to show it in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quote_text: Option<String>,
     /// Claim-support score in 0–1, when scored.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub support: Option<f64>,

@@ -4,7 +4,12 @@
 //!
 //! Shapes from docs.anthropic.com, "Citations" and "Web search tool" (the response's
 //! `content` blocks; in a stream, `content_block_start`, `content_block_delta` with
-//! `text_delta` / `citations_delta`, `content_block_stop`).
+//! `text_delta` / `citations_delta`, `content_block_stop`). Every other block and delta
+//! (`server_tool_use` with `input_json_delta`, `web_search_tool_result`, `tool_use`,
+//! `thinking` with `thinking_delta` / `signature_delta`, and types still to come) is
+//! read past: only text and its citations make the answer.
+
+use std::collections::HashMap;
 
 use super::{Builder, Json, bad, web_source};
 use crate::error::Error;
@@ -79,10 +84,15 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
     Ok(())
 }
 
-/// The blocks a stream's events build: `content_block_start` opens block `index`,
-/// `text_delta` appends text, `citations_delta` appends a citation.
+/// The blocks a stream's events build, in the order they started:
+/// `content_block_start` opens block `index`, `text_delta` appends text to it,
+/// `citations_delta` a citation.
 fn from_events<'a>(events: &'a [Json], out: &mut Builder) -> Result<Vec<Block<'a>>, Error> {
     let mut blocks: Vec<Block<'a>> = Vec::new();
+    // A block's `index` in the message → its position in `blocks` (`u32` keys: the map
+    // the validator's label index uses, not one more instantiation in the module).
+    let mut position: HashMap<u32, usize> = HashMap::new();
+    let key = |event: &Json| event.index_at("index").and_then(|i| u32::try_from(i).ok());
     for (i, event) in events.iter().enumerate() {
         match event.text_at("type").as_deref() {
             Some("message_start") => {
@@ -94,22 +104,38 @@ fn from_events<'a>(events: &'a [Json], out: &mut Builder) -> Result<Vec<Block<'a
                 let started = event
                     .field("content_block")
                     .ok_or_else(|| bad(&format!("[{i}].content_block"), "missing"))?;
+                if let Some(index) = key(event) {
+                    position.insert(index, blocks.len());
+                }
                 blocks.push(block(started));
             }
             Some("content_block_delta") => {
-                let delta = event.field("delta");
-                let index = event
-                    .index_at("index")
-                    .unwrap_or(blocks.len().saturating_sub(1));
-                let Some((Block::Text { text, citations }, delta)) =
-                    blocks.get_mut(index).zip(delta)
-                else {
-                    return Err(bad(&format!("[{i}]"), "a text delta outside a text block"));
+                let Some(delta) = event.field("delta") else {
+                    continue;
                 };
-                match delta.text_at("type").as_deref() {
-                    Some("text_delta") => text.push_str(&delta.text_at("text").unwrap_or_default()),
-                    Some("citations_delta") => citations.extend(delta.field("citation")),
-                    _ => {}
+                let at = match event.field("index") {
+                    Some(_) => key(event).and_then(|index| position.get(&index).copied()),
+                    None => blocks.len().checked_sub(1),
+                };
+                let kind = delta.text_at("type");
+                let adds_text = matches!(kind.as_deref(), Some("text_delta" | "citations_delta"));
+                match at.and_then(|at| blocks.get_mut(at)) {
+                    Some(Block::Text { text, citations }) => match kind.as_deref() {
+                        Some("text_delta") => {
+                            text.push_str(&delta.text_at("text").unwrap_or_default());
+                        }
+                        Some("citations_delta") => citations.extend(delta.field("citation")),
+                        _ => {}
+                    },
+                    // Tool input, thinking, signatures, and types to come: not the answer.
+                    Some(_) => {}
+                    None if adds_text => {
+                        return Err(bad(
+                            &format!("[{i}]"),
+                            "a text delta for a block never started",
+                        ));
+                    }
+                    None => {}
                 }
             }
             _ => {}

@@ -1,5 +1,5 @@
 //! Google Gemini `generateContent`: `candidates[0].groundingMetadata` lists the
-//! retrieved `groundingChunks` (`web` or `retrievedContext`) and `groundingSupports`
+//! retrieved `groundingChunks` (`web`, `retrievedContext` or `maps`) and `groundingSupports`
 //! whose `segment` (`partIndex`, `startIndex` — omitted when 0 —, `endIndex`, `text`)
 //! is measured in UTF-8 bytes of that part, with `groundingChunkIndices` and
 //! `confidenceScores`.
@@ -86,21 +86,26 @@ pub fn grounding(
     let chunks = metadata.list("groundingChunks");
     let mut labels = Vec::with_capacity(chunks.len());
     for (i, chunk) in chunks.iter().enumerate() {
-        let web = chunk
-            .field("web")
-            .or_else(|| chunk.field("retrievedContext"));
+        // `web` (Google Search), `retrievedContext` (RAG, Vertex AI Search), `maps`
+        // (Google Maps: a place, its `placeId` kept as the source id).
+        let web = ["web", "retrievedContext", "maps"]
+            .into_iter()
+            .find_map(|kind| chunk.field(kind));
         let url = web.as_ref().and_then(|w| w.text_at("uri"));
         let title = web.as_ref().and_then(|w| w.text_at("title"));
         let text = web.as_ref().and_then(|w| w.text_at("text"));
+        let id = web.as_ref().and_then(|w| w.text_at("placeId"));
         labels.push(match (url, out.given) {
             (Some(url), _) => out.label(&url, || Source {
                 text,
+                id,
                 ..web_source(&url, title)
             }),
             (None, true) => out.label_at(i),
             (None, false) => out.label(&format!("chunk {i}"), || Source {
                 title,
                 text,
+                id,
                 ..Source::default()
             }),
         });

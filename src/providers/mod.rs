@@ -14,8 +14,9 @@
 //! them (by URL or id, else by the provider's 0-based position) and a citation of
 //! anything else is an `unknown_source` finding; otherwise the response's own list
 //! (search results, grounding chunks, cited documents) becomes the sources. Quotes
-//! (`cited_text`, file-citation quotes) are declared when there is text to locate them
-//! in: the caller's sources, or source text the provider returned.
+//! (`cited_text`, file-citation quotes) are declared: located in the source's text when
+//! there is one (the caller's sources, or source text the provider returned), else
+//! reported `unverified` (no finding) and shown by the citation card as stated.
 
 mod anthropic;
 mod cohere;
@@ -215,15 +216,11 @@ impl Builder {
         SourceRef::Number(f64::from(label))
     }
 
-    /// Declares a citation of `source` at `span` of the answer. The quote is kept when
-    /// the caller gave the sources or the provider returned the source's text: with
-    /// nothing to locate it in, it would only be a `quote_not_found`.
+    /// Declares a citation of `source` at `span` of the answer, with the quote the
+    /// provider states for it. It is located in the source's text when there is one (the
+    /// caller's sources, or text the provider returned); else it is kept unverified, for
+    /// the citation card to show.
     fn cite(&mut self, source: SourceRef, span: Option<Span>, quote: Option<String>) {
-        let checkable = self.given
-            || matches!(source, SourceRef::Number(label)
-                if (label as usize).checked_sub(1).and_then(|i| self.sources.get(i))
-                    .is_some_and(|s| s.text.is_some()));
-        let quote = quote.filter(|_| checkable);
         self.citations.push(DeclaredCitation {
             source: Some(Loose::Valid(source)),
             quote: quote.map(Loose::Valid),

@@ -13,6 +13,8 @@
 //! `file_path.index` (Responses) are documented as "the index of the file in the list of
 //! files", not as a text position, so those citations carry no span.
 
+use std::collections::HashMap;
+
 use super::settle::{Expect, settle};
 use super::{Builder, Json, bad};
 use crate::error::Error;
@@ -23,13 +25,14 @@ use crate::offsets::Unit;
 const UNITS: [Unit; 3] = [Unit::CodePoint, Unit::Utf16, Unit::Utf8];
 
 /// A chat completion (`choices[].message`), the list of its stream chunks
-/// (`"object": "chat.completion.chunk"`), a response (`output`), or an Assistants
-/// message (`"object": "thread.message"`).
+/// (`"object": "chat.completion.chunk"`), a response (`output`), the list of its stream
+/// events (`"type": "response.created"`, …), or an Assistants message
+/// (`"object": "thread.message"`).
 pub fn recognizes(response: &Json) -> bool {
     if let Some(chunks) = response.items() {
         return chunks
             .first()
-            .is_some_and(|c| c.is("object", "chat.completion.chunk"));
+            .is_some_and(|c| c.is("object", "chat.completion.chunk") || is_response_event(c));
     }
     response.field("output").is_some()
         || response.is("object", "thread.message")
@@ -41,6 +44,9 @@ pub fn recognizes(response: &Json) -> bool {
 
 pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
     if let Some(chunks) = response.items() {
+        if chunks.first().is_some_and(is_response_event) {
+            return from_response_events(chunks, out);
+        }
         from_chunks(chunks, out);
         return Ok(());
     }
@@ -76,6 +82,70 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
             .ok_or_else(|| bad(".choices[0].message", "missing"))?;
         let content = message.text_at("content").unwrap_or_default();
         annotated(&content, message.list("annotations"), out);
+    }
+    Ok(())
+}
+
+/// An event of a streamed response (`"type": "response.created"`, …).
+fn is_response_event(event: &Json) -> bool {
+    event
+        .text_at("type")
+        .is_some_and(|t| t.starts_with("response."))
+}
+
+/// A streamed response: the response that `response.completed` carries (also
+/// `response.incomplete` / `response.failed`, whose output is what was written), read as
+/// a response; before one arrives, the `response.output_text.delta` pieces of each
+/// output text in order, with the `response.output_text.annotation.added` annotations
+/// (indexed into that whole text). Every other event is read past.
+fn from_response_events(events: &[Json], out: &mut Builder) -> Result<(), Error> {
+    let done = [
+        "response.completed",
+        "response.incomplete",
+        "response.failed",
+    ];
+    let last = events.iter().rev().find_map(|event| {
+        let kind = event.text_at("type")?;
+        let response = event.field("response")?;
+        done.contains(&kind.as_str())
+            .then_some(response)
+            .filter(|r| r.field("output").is_some())
+    });
+    if let Some(response) = last {
+        return read(response, out);
+    }
+    let started = events.iter().find_map(|e| e.field("response"));
+    out.response_id = started.and_then(|r| r.text_at("id"));
+    out.model = started.and_then(|r| r.text_at("model"));
+    // One entry per output text, by (output_index, content_index), in first-seen order.
+    let mut texts: Vec<(String, Vec<Json>)> = Vec::new();
+    // The key packs both indices in a `u32` (the map type the validator's label index
+    // uses, not one more instantiation in the module); past 65,535 they name nothing.
+    let mut position: HashMap<u32, usize> = HashMap::new();
+    for event in events {
+        let kind = event.text_at("type").unwrap_or_default();
+        if kind != "response.output_text.delta" && kind != "response.output_text.annotation.added" {
+            continue;
+        }
+        let index = |name| event.index_at(name).unwrap_or(0);
+        let (output, content) = (index("output_index"), index("content_index"));
+        if output > 0xFFFF || content > 0xFFFF {
+            continue;
+        }
+        let key = (output << 16 | content) as u32;
+        let at = *position.entry(key).or_insert_with(|| {
+            texts.push((String::new(), Vec::new()));
+            texts.len() - 1
+        });
+        match event.field("annotation") {
+            Some(annotation) => texts[at].1.push(annotation.clone()),
+            None => texts[at]
+                .0
+                .push_str(&event.text_at("delta").unwrap_or_default()),
+        }
+    }
+    for (text, annotations) in &texts {
+        annotated(text, annotations, out);
     }
     Ok(())
 }

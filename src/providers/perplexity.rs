@@ -3,36 +3,72 @@
 //! `citations` list of URLs. The markers are the citations: no declared list, no
 //! offsets to convert.
 //!
+//! A stream is the list of its `chat.completion.chunk`s: the content is the chunks'
+//! `choices[0].delta.content` in order, and every chunk repeats the lists (the last
+//! one's count).
+//!
 //! Shapes from docs.perplexity.ai/api-reference/chat-completions.
 
 use super::{Builder, Json, bad, web_source};
 use crate::error::Error;
 use crate::model::Source;
 
-/// Chat-completion `choices` with a top-level `search_results` or `citations` list.
+/// Chat-completion `choices` with a top-level `search_results` or `citations` list; or
+/// a list of stream chunks, one of which has one.
 pub fn recognizes(response: &Json) -> bool {
-    response.field("choices").is_some()
-        && (response.field("search_results").is_some()
-            || response
-                .list("citations")
+    match response.items() {
+        Some(chunks) => {
+            chunks
                 .first()
-                .is_some_and(|c| c.text().is_some()))
+                .is_some_and(|c| c.is("object", "chat.completion.chunk"))
+                && chunks.iter().any(lists_sources)
+        }
+        None => response.field("choices").is_some() && lists_sources(response),
+    }
+}
+
+/// Whether a completion or chunk has a `search_results` or `citations` (URLs) list.
+fn lists_sources(response: &Json) -> bool {
+    response.field("search_results").is_some()
+        || response
+            .list("citations")
+            .first()
+            .is_some_and(|c| c.text().is_some())
 }
 
 pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
-    out.response_id = response.text_at("id");
-    out.model = response.text_at("model");
-    let content = response
-        .list("choices")
-        .iter()
-        .next()
-        .and_then(|c| c.field("message"))
-        .and_then(|m| m.text_at("content"))
-        .ok_or_else(|| bad(".choices[0].message.content", "missing"))?;
+    let (content, listing) = match response.items() {
+        Some(chunks) => {
+            let content = chunks
+                .iter()
+                .filter_map(|c| {
+                    c.list("choices")
+                        .first()?
+                        .field("delta")?
+                        .text_at("content")
+                })
+                .collect::<String>();
+            let listing = chunks.iter().rev().find(|c| lists_sources(c));
+            (content, listing.unwrap_or(response))
+        }
+        None => {
+            let content = response
+                .list("choices")
+                .iter()
+                .next()
+                .and_then(|c| c.field("message"))
+                .and_then(|m| m.text_at("content"))
+                .ok_or_else(|| bad(".choices[0].message.content", "missing"))?;
+            (content, response)
+        }
+    };
+    out.response_id = listing.text_at("id");
+    out.model = listing.text_at("model");
     out.push_text(&content);
     if out.given {
         return Ok(());
     }
+    let response = listing;
     let results = response.list("search_results");
     if results.is_empty() {
         for url in response.list("citations").iter().filter_map(|c| c.text()) {

@@ -20,6 +20,8 @@ pub struct CitationChecks {
     pub missing_enhanced: usize,
     pub hallucinated_span: bool,
     pub quote: Option<QuoteLocation>,
+    /// The quote as stated.
+    pub quote_text: Option<String>,
 }
 
 fn finding(code: FindingCode, severity: Severity, message: String) -> Finding {
@@ -233,6 +235,7 @@ pub fn check_quote(
         }
     }
     let Some(quote) = quote else { return };
+    out.quote_text = Some(quote.clone());
     let chars = quote.chars().count();
     if let Some([min, max]) = options.quote_length {
         if chars < min || chars > max {
@@ -244,16 +247,12 @@ pub fn check_quote(
         }
     }
     let Some(text) = text else {
+        // Nothing to check it against: unverified, which is neither found nor not found.
         out.quote = Some(QuoteLocation {
             span: None,
             distance: None,
-            kind: MatchKind::None,
+            kind: MatchKind::Unverified,
         });
-        out.findings.push(finding(
-            FindingCode::QuoteNotFound,
-            Severity::Error,
-            "the cited source has no text to check the quote against".into(),
-        ));
         return;
     };
     let location = locate_quote(quote, text, options.max_edit_ratio);

@@ -468,6 +468,7 @@ fn citation_result(
         warnings,
         quality_score: round3(quality.max(0.0)),
         quote: checks.quote,
+        quote_text: checks.quote_text,
         support: None,
         claim: None,
     }

@@ -43,8 +43,9 @@ function reader(code, limit) {
 }
 
 /**
- * What the renderer draws from: the report's segments, the span of the first located
- * quote of each source label, and the sources of `options` (null for a falsy one).
+ * What the renderer draws from: the report's segments, the first quote of each source
+ * label (its span in the source's text, or, unverified, its text as stated), and the
+ * sources of `options` (null for a falsy one).
  */
 function readArguments(report, options, limit) {
   const input = reader("invalid_input", limit);
@@ -61,10 +62,16 @@ function readArguments(report, options, limit) {
   const quotes = new Map();
   input.list(report, "citations", "report", (value, path) => {
     const label = String(input.scalar(value, "sourceIndex", path));
-    const span = input.field(input.field(value, "quote", path), "span", `${path}.quote`);
-    if (span && !quotes.has(label)) {
+    const quote = input.field(value, "quote", path);
+    const span = input.field(quote, "span", `${path}.quote`);
+    if (quotes.has(label)) return;
+    if (span) {
       const at = `${path}.quote.span`;
       quotes.set(label, { start: input.scalar(span, "start", at), end: input.scalar(span, "end", at) });
+    } else if (input.scalar(quote, "match", `${path}.quote`) === "unverified") {
+      // No source text to locate it in: the card shows the quote as the provider states it.
+      const stated = input.scalar(value, "quoteText", path);
+      if (typeof stated === "string") quotes.set(label, { stated });
     }
   });
   const sources = option.list(options, "sources", "options", (value, path) => {
@@ -96,8 +103,9 @@ function hostname(href) {
 }
 
 /**
- * The sources a chip names, for its card: title, safe link, the located quote.
- * `byLabel`: the sources by label; `quotes`: quote spans by label (`readArguments`).
+ * The sources a chip names, for its card: title, safe link, the quote (located in the
+ * source's text, or as stated when unverified). `byLabel`: the sources by label;
+ * `quotes`: the quotes by label (`readArguments`).
  */
 function chipDetails(segment, byLabel, quotes) {
   const refs = segment.refs.length ? segment.refs : [String(segment.sourceIndex ?? "")];
@@ -106,7 +114,8 @@ function chipDetails(segment, byLabel, quotes) {
     const href = safeUrl(source?.url ?? (String(segment.sourceIndex) === String(label) ? segment.url : null));
     const cited = quotes.get(String(label));
     const text = source?.text ?? source?.content;
-    const quote = cited && typeof text === "string" ? text.slice(cited.start, cited.end) : null;
+    const located = cited?.stated == null && typeof text === "string";
+    const quote = cited ? (located ? text.slice(cited.start, cited.end) : cited.stated ?? null) : null;
     return {
       label: String(label),
       found: Boolean(source) || (String(segment.sourceIndex) === String(label) && segment.valid),

@@ -85,6 +85,7 @@ function citation(t) {
   out.warnings = t.list(finding);
   out.qualityScore = t.float();
   if (t.flag()) out.quote = quote(t);
+  if (t.flag()) out.quoteText = t.string();
   if (t.flag()) out.support = t.float();
   if (t.flag()) out.claim = t.span();
   return out;

@@ -155,6 +155,7 @@ impl Tape {
             tape.option(quote.distance, Tape::count);
             tape.string(quote.kind.name());
         });
+        self.option(citation.quote_text.as_deref(), Tape::string);
         self.option(citation.support, Tape::float);
         self.option(citation.claim, Tape::span);
     }

@@ -200,7 +200,8 @@ export interface QuoteLocation {
   /** In the cited source's `text`. */
   span?: Span;
   distance?: number;
-  match: "exact" | "normalized" | "approximate" | "none";
+  /** `unverified`: the cited source has no text to look for the quote in (no finding). */
+  match: "exact" | "normalized" | "approximate" | "none" | "unverified";
 }
 
 export interface CitationResult {
@@ -217,6 +218,8 @@ export interface CitationResult {
   warnings: Finding[];
   qualityScore: number;
   quote?: QuoteLocation;
+  /** The quote as the citation states it (a provider's `cited_text`, a declared `quote`). */
+  quoteText?: string;
   support?: number;
   claim?: Span;
 }
