@@ -74,11 +74,13 @@ pub fn settle(
         .unwrap_or(0);
     let found = nearest(part, needle, guess);
     let span = found.map(|at| Span::new(at, at + needle.len()));
+    // The offsets are quoted as the provider gave them; where the text was found is the
+    // finding's `span`, which each caller reads in its own unit (UTF-16 in JS), so the
+    // message carries no offset of ours.
     let message = match (span, needle.is_empty()) {
-        (Some(span), _) => format!(
-            "offsets {start}–{end} do not hold the cited text; found it at {}–{} instead",
-            span.start + base,
-            span.end + base
+        (Some(_), _) => format!(
+            "offsets {start}–{end} do not hold the cited text; it was found nearby, at this \
+             finding's span"
         ),
         (None, true) => format!("offsets {start}–{end} are outside the text"),
         (None, false) => {

@@ -51,7 +51,13 @@ for (const file of fixtures) {
     }
     const mismatches = report.findings.filter((f) => f.code === "offset_mismatch");
     assert.equal(mismatches.length, fixture._warnings ?? 0);
-    for (const f of mismatches) assert.equal(input.answer.slice(f.span.start, f.span.end).length > 0, true);
+    for (const f of mismatches) {
+      assert.equal(input.answer.slice(f.span.start, f.span.end).length > 0, true);
+      // Issue 22: the message quotes only the provider's own offsets; where the text was
+      // found is the span, in the caller's unit (no byte offsets in the message).
+      assert.match(f.message, /^offsets \d+–\d+ do not hold the cited text/);
+      assert.equal(f.message.match(/\d+/g).length, 2, f.message);
+    }
   });
 }
 

@@ -63,6 +63,25 @@ test("citationTree: chips carry titles, safe links, located quotes and why they 
   assert.match(chips[1].reason, /\[3\], which was not among the retrieved sources/);
 });
 
+test("an unverified quote (a web source without text) is no finding, and the card shows it as stated", () => {
+  const web = [{ title: "Paris", url: "https://example.org/paris" }];
+  const input = { answer: "Paris is the capital of France [1].", sources: web, citations: [{ source: 1, quote: "Paris is the capital" }] };
+  const report = validate(input);
+  assert.equal(report.status, "pass");
+  assert.deepEqual(report.findings, []);
+  assert.deepEqual(report.citations[0].quote, { match: "unverified" });
+  assert.equal(report.citations[0].quoteText, "Paris is the capital");
+  const chips = citationTree(report, { sources: web }).flatMap((b) => b.children).filter((n) => n.type === "chip");
+  assert.equal(chips[0].chip.sources[0].quote, "Paris is the capital");
+  // With the source's text the same quote is looked for: not found is a finding, and the
+  // card shows no quote rather than the model's claim.
+  const withText = [{ ...web[0], text: "Lyon is a large city." }];
+  const checked = validate({ ...input, sources: withText }, { policy: "flag" });
+  assert.ok(checked.findings.some((f) => f.code === "quote_not_found"));
+  const card = citationTree(checked, { sources: withText }).flatMap((b) => b.children).find((n) => n.type === "chip");
+  assert.equal(card.chip.sources[0].quote, null);
+});
+
 test("hostile answers, titles, URLs and quotes render inert in renderHtml and <CitedAnswer>", () => {
   let cases = 0;
   for (const { context, report, sources: hostile } of hostileCases(validate)) {
