@@ -12,11 +12,12 @@ import { fileURLToPath } from "node:url";
 // ends: +10.4 KB), the stream's revisions and the input limits of every list (+4.8 KB)
 // measured 169.5 → 184.7 KB gzip, so the ceiling went to 182 KiB. Streams that resume a
 // never-closed fence, HTML block or markup where they stopped, and read definitions line
-// by line (linear instead of quadratic, issue 21) measured +2.4 KB; the stream forms
-// recorded traffic showed (OpenAI Responses events, Perplexity chunks, Anthropic's
-// non-text blocks, Gemini maps) and quotes kept unverified (issue 22) +2.0 KB: 187 KiB
-// until issue 25 splits the browser entry. The goal stays 100 KB.
-const BUDGET_GZIP = 187 * 1024;
+// by line (linear instead of quadratic, issue 21) measured +2.4 KB; what recorded
+// provider traffic needs (issue 22: OpenAI Responses events and web-search sources,
+// Perplexity chunks, Cohere stream events, Anthropic's non-text blocks and fetched
+// pages, Gemini maps, quotes kept unverified) +3.7 KB: 189 KiB until issue 25 moves the
+// adapters out of the browser entry. The goal stays 100 KB.
+const BUDGET_GZIP = 189 * 1024;
 const file = join(dirname(fileURLToPath(import.meta.url)), "..", "pkg", "web", "citeproof_bg.wasm");
 const raw = readFileSync(file).length;
 const gzip = execFileSync("gzip", ["-9", "-c", file], { maxBuffer: 64 * 1024 * 1024 }).length;

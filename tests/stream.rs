@@ -504,3 +504,20 @@ fn a_delta_over_the_limit_is_refused_and_the_stream_goes_on() {
         "Water boils [1]. Ok."
     );
 }
+
+#[test]
+fn a_closing_fence_being_written_decides_nothing_until_its_line_ends() {
+    // `` ``` `` on the last line may still become `` ```[9] `` (code, not a closer), and
+    // `>` may still become `> >` (staying in a quoted fence).
+    for answer in [
+        "```\n```[9]Water [1].",
+        "```\n```\n[9] Water [1].",
+        "> > ```\n> > x [9]\n> > [9]\n> [9] out.",
+        "1. ```\n   code [9]\n   ```\n[9] after.",
+    ] {
+        let chars: Vec<String> = answer.chars().map(String::from).collect();
+        for policy in 0..3 {
+            check_stream(&chars, options(policy, false)).unwrap();
+        }
+    }
+}

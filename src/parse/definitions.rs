@@ -89,7 +89,7 @@ fn read_lines(bytes: &[u8], state: &mut LineState, found: &mut Definitions, open
                 state.line = bytes.len();
                 return; // the fence goes on
             };
-            state.line = end;
+            state.line = end.after(bytes);
             state.fence = None;
             state.in_paragraph = false;
             continue;

@@ -60,11 +60,11 @@ impl FenceRule {
     }
 
     /// Where the block ends, looking from the line starting at `line` (a line of its
-    /// content) on: just after its closing fence line; before the first line that
-    /// leaves its container (fewer `>` than the opener's line, or, for a fence in a list
-    /// item, a non-blank line indented less than the item's content). `None`: the
-    /// block runs to the end of the text.
-    pub fn end_from(&self, bytes: &[u8], mut line: usize) -> Option<usize> {
+    /// content) on: after its closing fence line, or before the first line that leaves
+    /// its container (fewer `>` than the opener's line, or, for a fence in a list item, a
+    /// non-blank line indented less than the item's content). `None`: the block runs to
+    /// the end of the text.
+    pub fn end_from(&self, bytes: &[u8], mut line: usize) -> Option<FenceEnd> {
         while line < bytes.len() {
             let end = line_end(bytes, line);
             let content = skip_quotes(bytes, line);
@@ -72,16 +72,53 @@ impl FenceRule {
             let indent = run_while(bytes, content, |b| b == b' ' || b == b'\t');
             let leaves_item = self.item_indent.is_some_and(|w| !blank && indent < w);
             if quote_depth(bytes, line) < self.depth || leaves_item {
-                return Some(line);
+                return Some(FenceEnd::Leaves(line));
             }
             let start = content + indent;
             let len = run_length(bytes, start, self.fence.0);
             if len >= self.fence.1 && bytes[start + len..end].iter().all(u8::is_ascii_whitespace) {
-                return Some(next_line(bytes, line));
+                return Some(FenceEnd::Closes(line));
             }
             line = next_line(bytes, line);
         }
         None
+    }
+
+    /// On an unfinished last line starting at `line`: whether what it is to the block
+    /// may still change as it grows. So far it holds only quote markers and whitespace,
+    /// or a run of the fence character and whitespace: it may yet close the block, leave
+    /// its container, or be code.
+    pub fn open_line(&self, bytes: &[u8], line: usize) -> bool {
+        let content = skip_quotes(bytes, line);
+        let start = content + run_while(bytes, content, |b| b == b' ' || b == b'\t');
+        let run = run_length(bytes, start, self.fence.0);
+        bytes[start + run..].iter().all(u8::is_ascii_whitespace)
+    }
+}
+
+/// The line where a fenced code block ends ([`FenceRule::end_from`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenceEnd {
+    /// This line leaves the block's container: the block ends before it.
+    Leaves(usize),
+    /// This line is the closing fence: the block ends after it.
+    Closes(usize),
+}
+
+impl FenceEnd {
+    /// The line that ends the block.
+    pub fn line(self) -> usize {
+        match self {
+            FenceEnd::Leaves(line) | FenceEnd::Closes(line) => line,
+        }
+    }
+
+    /// Where what follows the block starts.
+    pub fn after(self, bytes: &[u8]) -> usize {
+        match self {
+            FenceEnd::Leaves(line) => line,
+            FenceEnd::Closes(line) => next_line(bytes, line),
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Anthropic Messages: text blocks carry `citations`; each citation backs its whole
 //! block. Sources: the documents (`document_index`), search results
-//! (`search_result_index`) and web results (`url`) the citations name.
+//! (`search_result_index`) and web results (`url`) the citations name, and the pages
+//! the web search and web fetch tools returned.
 //!
 //! Shapes from docs.anthropic.com, "Citations" and "Web search tool" (the response's
 //! `content` blocks; in a stream, `content_block_start`, `content_block_delta` with
@@ -35,6 +36,8 @@ enum Block<'a> {
     },
     /// The results of a web search (`web_search_tool_result`).
     WebResults(&'a [Json]),
+    /// A page the web fetch tool read (`web_fetch_tool_result`): a source with its text.
+    Fetched(&'a Json),
     /// Tool use, thinking, …: not part of the answer.
     Other,
 }
@@ -46,6 +49,9 @@ fn block(value: &Json) -> Block<'_> {
             citations: value.list("citations").iter().collect(),
         },
         Some("web_search_tool_result") => Block::WebResults(value.list("content")),
+        Some("web_fetch_tool_result") => {
+            value.field("content").map_or(Block::Other, Block::Fetched)
+        }
         _ => Block::Other,
     }
 }
@@ -77,6 +83,21 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
                         }
                     }
                 }
+            }
+            Block::Fetched(page) => {
+                // `{ url, content: { type: "document", title?, source: { data } } }`.
+                let (Some(url), false) = (page.text_at("url"), out.given) else {
+                    continue;
+                };
+                let document = page.field("content");
+                let title = document.as_ref().and_then(|d| d.text_at("title"));
+                let text = document
+                    .and_then(|d| d.field("source"))
+                    .and_then(|s| s.text_at("data"));
+                out.label(&url, || Source {
+                    text,
+                    ..web_source(&url, title)
+                });
             }
             Block::Other => {}
         }

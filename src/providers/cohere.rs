@@ -13,8 +13,14 @@ use crate::error::Error;
 use crate::model::Source;
 use crate::offsets::Unit;
 
-/// A v2 chat response: a `message` with `content`, and `finish_reason`.
+/// A v2 chat response: a `message` with `content`, and `finish_reason`; or the list
+/// of a stream's events (`message-start`, `content-delta`, `citation-start`, …).
 pub fn recognizes(response: &Json) -> bool {
+    if let Some(events) = response.items() {
+        return events
+            .first()
+            .is_some_and(|e| e.is("type", "message-start"));
+    }
     response
         .field("message")
         .is_some_and(|m| m.field("content").is_some() || m.field("citations").is_some())
@@ -22,6 +28,9 @@ pub fn recognizes(response: &Json) -> bool {
 }
 
 pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
+    if let Some(events) = response.items() {
+        return from_events(events, out);
+    }
     out.response_id = response.text_at("id");
     let Some(message) = response.field("message") else {
         return Ok(());
@@ -32,14 +41,47 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
             text.push_str(&part.text_at("text").unwrap_or_default());
         }
     }
-    let base = out.push_text(&text);
-    for citation in message.list("citations") {
+    let citations: Vec<&Json> = message.list("citations").iter().collect();
+    cited(&text, &citations, out);
+    Ok(())
+}
+
+/// A stream: `content-delta` events carry the text (`delta.message.content.text`),
+/// `citation-start` events one citation each (`delta.message.citations`), indexed into
+/// the whole text; every other event is read past.
+fn from_events(events: &[Json], out: &mut Builder) -> Result<(), Error> {
+    out.response_id = events.first().and_then(|e| e.text_at("id"));
+    fn message(event: &Json) -> Option<&Json> {
+        event.field("delta")?.field("message")
+    }
+    let mut text = String::new();
+    let mut citations = Vec::new();
+    for event in events {
+        match event.text_at("type").as_deref() {
+            Some("content-delta") => {
+                let content = message(event).and_then(|m| m.field("content"));
+                text.push_str(&content.and_then(|c| c.text_at("text")).unwrap_or_default());
+            }
+            Some("citation-start") => {
+                citations.extend(message(event).and_then(|m| m.field("citations")))
+            }
+            _ => {}
+        }
+    }
+    cited(&text, &citations, out);
+    Ok(())
+}
+
+/// Appends `text` to the answer and declares its `citations`.
+fn cited(text: &str, citations: &[&Json], out: &mut Builder) {
+    let base = out.push_text(text);
+    for citation in citations {
         let cited = citation.text_at("text");
         let span = match (citation.index_at("start"), citation.index_at("end")) {
             (Some(start), Some(end)) => {
                 let expect = cited.as_deref().map_or(Expect::Nothing, Expect::Text);
                 let units = [Unit::CodePoint, Unit::Utf16, Unit::Utf8];
-                let settled = settle(&text, base, (start, end), &units, expect);
+                let settled = settle(text, base, (start, end), &units, expect);
                 out.warnings.extend(settled.warning);
                 settled.span
             }
@@ -61,5 +103,4 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
             out.cite(label, span, None);
         }
     }
-    Ok(())
 }

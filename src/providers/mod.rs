@@ -216,6 +216,17 @@ impl Builder {
         SourceRef::Number(f64::from(label))
     }
 
+    /// Gives a source this adapter listed without a title (a search result seen before
+    /// the citation that names it) the `title` a citation states.
+    fn fill_title(&mut self, source: &SourceRef, title: Option<String>) {
+        if let SourceRef::Number(label) = *source {
+            let listed = (label as usize).checked_sub(1).filter(|_| !self.given);
+            if let Some(listed) = listed.and_then(|i| self.sources.get_mut(i)) {
+                listed.title = listed.title.take().or(title);
+            }
+        }
+    }
+
     /// Declares a citation of `source` at `span` of the answer, with the quote the
     /// provider states for it. It is located in the source's text when there is one (the
     /// caller's sources, or text the provider returned); else it is kept unverified, for

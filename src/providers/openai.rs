@@ -54,6 +54,10 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
     out.model = response.text_at("model");
     if let Some(output) = response.field("output") {
         for (i, item) in output.items().unwrap_or_default().iter().enumerate() {
+            if item.is("type", "web_search_call") {
+                searched(item, out);
+                continue;
+            }
             if !item.is("type", "message") {
                 continue;
             }
@@ -84,6 +88,22 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
         annotated(&content, message.list("annotations"), out);
     }
     Ok(())
+}
+
+/// The pages a web search call found (`action.sources`, when the request asked for
+/// them) or opened (`action.url`): sources, in the order the search met them, unless the
+/// caller gave its own.
+fn searched(call: &Json, out: &mut Builder) {
+    let Some(action) = call.field("action").filter(|_| !out.given) else {
+        return;
+    };
+    let found = action
+        .list("sources")
+        .iter()
+        .filter_map(|s| s.text_at("url"));
+    for url in found.chain(action.text_at("url")) {
+        out.label(&url, || super::web_source(&url, None));
+    }
 }
 
 /// An event of a streamed response (`"type": "response.created"`, …).
@@ -205,7 +225,8 @@ fn annotated(text: &str, annotations: &[Json], out: &mut Builder) {
             "url_citation" => {
                 let Some(url) = field("url") else { continue };
                 let title = field("title");
-                let source = out.label(&url, || super::web_source(&url, title));
+                let source = out.label(&url, || super::web_source(&url, title.clone()));
+                out.fill_title(&source, title);
                 (source, Anchor::Link(url))
             }
             "file_citation" | "container_file_citation" | "file_path" => {

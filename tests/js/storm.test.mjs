@@ -215,6 +215,7 @@ test("the markdown grammar's adversarial families parse in linear time (issue 21
     ["a stream over comments that never close", "a <!-- b ", 1],
     ["a stream inside a fence that never closes", "code [x] line\n", 0, "```\n"],
     ["a stream inside a fence in a list item", "   code [x]\n", 1, "1. ```\n"],
+    ["a stream inside one long line of code", "code [x] ", 0, "```\n"],
     ["a stream inside an HTML comment block", "a [x] <!-- b\n", 0, "<!-- x\n"],
     ["a stream inside a <div> block without a blank line", "a [x] b <i>c</i>\n", 1, "<div>\n"],
     ["a stream inside a <pre> block", "a [x] b\n", 0, "<pre>\n"],

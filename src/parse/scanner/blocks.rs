@@ -44,7 +44,7 @@ impl<'t> Markers<'_, 't> {
                 self.pos = bytes.len();
                 return self.restart_here();
             }
-            return self.fence_from(rule, next_line(bytes, content));
+            return self.fence_from(rule, next_line(bytes, content), false);
         }
         if let Some(block) = html_block_start(bytes, content, continues_paragraph) {
             self.pos = content;
@@ -164,7 +164,7 @@ impl<'t> Markers<'_, 't> {
             self.html_block_from(search);
         }
         match inside {
-            Some(Inside::Fence(rule)) => self.fence_from(rule, self.pos),
+            Some(Inside::Fence { rule, mid_line }) => self.fence_from(rule, self.pos, mid_line),
             // At or past the block's end, the markup ended with it (only blank space was
             // read past it); else it goes on, perhaps still to the end of the text.
             Some(Inside::Markup(markup))
@@ -177,22 +177,41 @@ impl<'t> Markers<'_, 't> {
         }
     }
 
-    /// The code of the fence with `rule`, from the line at `line` on: skipped to the
-    /// fence's end. Where that is the end of a text that may grow, the next scan goes on
-    /// from its last line.
-    fn fence_from(&mut self, rule: FenceRule, line: usize) {
-        let len = self.bytes.len();
-        let end = rule.end_from(self.bytes, line);
-        self.pos = end.unwrap_or(len);
+    /// The code of the fence with `rule`, from `line` on (with `mid_line`, from within
+    /// a line known to be code): skipped to the fence's end. In a text that may grow, the
+    /// unfinished last line decides nothing that may still change (a closing fence being
+    /// written, quote markers), and where the code runs to the end of the text, the next
+    /// scan goes on from the last line, or from the end within a line of code.
+    fn fence_from(&mut self, rule: FenceRule, mut line: usize, mid_line: bool) {
+        let (bytes, len) = (self.bytes, self.bytes.len());
         self.at_line_start = true;
-        if self.open && end.is_none() {
-            let last_line = line_start(self.bytes, len).max(line);
-            self.undecided.resume.get_or_insert(Resume {
-                pos: last_line,
-                inside: Some(Inside::Fence(rule)),
-                ..self.state()
-            });
+        if mid_line {
+            match bytes[line..].iter().position(|&b| b == b'\n') {
+                Some(at) => line += at + 1,
+                None => return self.still_in_fence(rule, len, true),
+            }
         }
+        let last = line_start(bytes, len).max(line);
+        let unfinished = self.open && last < len;
+        match rule.end_from(bytes, line) {
+            Some(end) if !(unfinished && end.line() == last) => self.pos = end.after(bytes),
+            Some(FenceEnd::Leaves(_)) if !rule.open_line(bytes, last) => self.pos = last,
+            _ if !self.open => self.pos = len,
+            _ if unfinished && !rule.open_line(bytes, last) => self.still_in_fence(rule, len, true),
+            _ => self.still_in_fence(rule, last, false),
+        }
+    }
+
+    /// Open scans: the fence with `rule` goes on to the end of the text; the next scan
+    /// resumes it at `from` (a line start, or with `mid_line` within a line of code).
+    fn still_in_fence(&mut self, rule: FenceRule, from: usize, mid_line: bool) {
+        self.pos = self.bytes.len();
+        self.undecided.resume.get_or_insert(Resume {
+            pos: from,
+            at_line_start: !mid_line,
+            inside: Some(Inside::Fence { rule, mid_line }),
+            ..self.state()
+        });
     }
 
     /// Finds the end of the HTML block the scan is in with `search`; where that is the

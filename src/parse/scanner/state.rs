@@ -63,8 +63,9 @@ pub(crate) struct Resume {
 /// where the last one stopped looking for its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Inside {
-    /// The content of a fenced code block; the position is the start of a line.
-    Fence(FenceRule),
+    /// The content of a fenced code block: the position is the start of a line, or,
+    /// with `mid_line`, within a line already known to be code.
+    Fence { rule: FenceRule, mid_line: bool },
     /// A piece of markup in an HTML block (a comment, a tag, a `<script>`).
     Markup(OpenMarkup),
 }
