@@ -57,7 +57,9 @@ for (const dir of wanted) {
     ...(recoverable.has(dir) ? ["--experimental-reset-state-function"] : []),
   ]);
   const wasm = join(out, "citeproof_bg.wasm");
-  run("wasm-opt", ["-Oz", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", wasm, "-o", wasm]);
+  // `--converge` repeats -Oz until it stops shrinking the module (-0.4 KB gzip, a few
+  // seconds more); `--strip-producers` drops the toolchain's name tag.
+  run("wasm-opt", ["-Oz", "--converge", "--strip-producers", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", wasm, "-o", wasm]);
   // The node target is CommonJS; the others are ES modules. The JS snippets of
   // src/wasm/ are ES modules in every target: Node >= 20.19 require()s them as such.
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: dir === "node" ? "commonjs" : "module" }) + "\n");

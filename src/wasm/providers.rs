@@ -151,8 +151,10 @@ fn adapt_js(
 }
 
 macro_rules! adapter {
-    ($(#[$doc:meta])* $name:ident, $js:literal, $provider:expr) => {
-        $(#[$doc])*
+    // `doc` as a literal, not a `meta`: wasm-bindgen then reads the text, where a `meta`
+    // reached the `.d.ts` as `r" …"`.
+    ($(#[doc = $doc:literal])* $name:ident, $js:literal, $provider:expr) => {
+        $(#[doc = $doc])*
         #[wasm_bindgen(js_name = $js, unchecked_return_type = "Input")]
         pub fn $name(
             #[wasm_bindgen(unchecked_param_type = "object")] response: JsValue,
@@ -167,27 +169,30 @@ macro_rules! adapter {
 }
 
 adapter!(
-    /// An Anthropic Messages response (or its stream events) as an `Input`.
+    /// An Anthropic Messages response, or the list of its stream events, as an `Input`.
     from_anthropic, "fromAnthropic", Some(Provider::Anthropic)
 );
 adapter!(
-    /// An OpenAI Chat Completions / Responses / Assistants message as an `Input`.
+    /// An OpenAI Chat Completions response or chunk list, a Responses response or its
+    /// stream events, or an Assistants message, as an `Input`.
     from_openai, "fromOpenAI", Some(Provider::OpenAi)
 );
 adapter!(
-    /// A Gemini `generateContent` response as an `Input`.
+    /// A Gemini `generateContent` response, or the `streamGenerateContent` chunks, as an
+    /// `Input`.
     from_gemini, "fromGemini", Some(Provider::Gemini)
 );
 adapter!(
-    /// A Cohere v2 chat response as an `Input`.
+    /// A Cohere v2 chat response, or the list of its stream events, as an `Input`.
     from_cohere, "fromCohere", Some(Provider::Cohere)
 );
 adapter!(
-    /// A Perplexity chat completion as an `Input`.
+    /// A Perplexity chat completion, or its stream chunks, as an `Input`.
     from_perplexity, "fromPerplexity", Some(Provider::Perplexity)
 );
 adapter!(
-    /// A Vercel AI SDK result or UI message as an `Input`.
+    /// A Vercel AI SDK result, UI message, or the parts of a stream (`fullStream`, a UI
+    /// message stream) as an `Input`.
     from_vercel_ai, "fromVercelAI", Some(Provider::VercelAi)
 );
 adapter!(
