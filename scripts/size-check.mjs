@@ -15,10 +15,11 @@ import { fileURLToPath } from "node:url";
 // by line (linear instead of quadratic, issue 21) measured +2.4 KB; what recorded
 // provider traffic needs (issue 22: OpenAI Responses events and web-search sources,
 // Perplexity chunks, Cohere stream events, the AI SDK's stream parts and citations,
-// Anthropic's non-text blocks and fetched pages, Gemini maps, quotes kept unverified)
-// +5.3 KB, less 0.4 KB from wasm-opt --converge: 190 KiB until issue 25 moves the
-// adapters out of the browser entry. The goal stays 100 KB.
-const BUDGET_GZIP = 190 * 1024;
+// Anthropic's non-text blocks and fetched pages, Gemini maps, quotes kept unverified,
+// a stream's report with the citations its events declare) +6.4 KB, less 0.4 KB from
+// wasm-opt --converge: 191 KiB until issue 25 moves the adapters out of the browser
+// entry. The goal stays 100 KB.
+const BUDGET_GZIP = 191 * 1024;
 const file = join(dirname(fileURLToPath(import.meta.url)), "..", "pkg", "web", "citeproof_bg.wasm");
 const raw = readFileSync(file).length;
 const gzip = execFileSync("gzip", ["-9", "-c", file], { maxBuffer: 64 * 1024 * 1024 }).length;

@@ -49,7 +49,9 @@
 //! ```
 
 use crate::error::{Error, ErrorCode};
-use crate::model::{Finding, Input, Marker, Options, Policy, Report, Segment, Severity, Span};
+use crate::model::{
+    Finding, Input, Marker, Options, Policy, Report, Segment, Severity, Source, Span,
+};
 use crate::parse::{DefinitionReader, Markers, Resume};
 use crate::rewrite::{MarkerFate, Rewriter};
 use crate::validate::{Lookup, OwnedIndex, Validator};
@@ -261,6 +263,15 @@ impl CitationStream {
     /// Ends the stream: validates the whole answer and returns its report with the
     /// cleaned text not released yet. `Err` when called twice.
     pub fn finish(&mut self) -> Result<Finished<'_>, Error> {
+        self.finish_declared(None)
+    }
+
+    /// Ends the stream like [`finish`](Self::finish), with what a provider declared in
+    /// the stream's events (`declared`: the input a provider adapter read from them,
+    /// e.g. Anthropic's `citations_delta`). When its answer is the text pushed and it
+    /// declares citations, the report covers them too, and its sources where the stream
+    /// was given none (a web search's results); otherwise it is the text's alone.
+    pub fn finish_declared(&mut self, declared: Option<Input>) -> Result<Finished<'_>, Error> {
         if self.finished {
             return Err(Error::new(
                 ErrorCode::InvalidInput,
@@ -271,6 +282,16 @@ impl CitationStream {
         self.finished = true;
         let start = std::mem::take(&mut self.unpushed);
         self.input.answer.insert_str(0, &start);
+        let same_text = |d: &Input| d.answer == self.input.answer && d.citations.is_some();
+        if let Some(declared) = declared.filter(same_text) {
+            if self.input.sources.is_empty() {
+                self.input.sources = declared.sources;
+            }
+            self.input.citations = declared.citations;
+            self.input.warnings.extend(declared.warnings);
+            self.input.response_id = self.input.response_id.take().or(declared.response_id);
+            self.input.model_version = self.input.model_version.take().or(declared.model_version);
+        }
         let report = self.validator.validate(&self.input)?;
         let released = &self.rewriter.output()[..self.released];
         let cleaned = report.cleaned_answer.as_str();
@@ -290,6 +311,11 @@ impl CitationStream {
             report,
             input: &self.input,
         })
+    }
+
+    /// The sources the stream was given.
+    pub fn sources(&self) -> &[Source] {
+        &self.input.sources
     }
 
     /// The answer received so far.

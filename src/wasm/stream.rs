@@ -6,12 +6,13 @@ use wasm_bindgen::prelude::*;
 use super::errors::to_js_error;
 use super::fields::with_key;
 use super::input::{Limits, answer_too_long, read_input_with};
-use super::read::read_options;
+use super::read::{MAX_LIST_ITEMS, json_text, read_options};
 use super::report_out::{cite_event_to_js, finding_event_to_js, report_to_js};
 use super::validate::{InputArg, ValidateOptionsArg, now};
 use super::{enter, read_text_at};
-use crate::model::Span;
+use crate::model::{Input, Span};
 use crate::offsets::{Tally, Unit};
+use crate::providers::{self, Json};
 use crate::stream::{CitationStream as Core, StreamEvent};
 
 /// Validates an answer that arrives in pieces: `push(delta)` returns the cleaned text
@@ -77,17 +78,31 @@ impl CitationStream {
     }
 
     /// Ends the stream: `{ text, report }`, the rest of the cleaned answer and the
-    /// report for the whole answer (equal to `validate`'s). Throws when called twice.
+    /// report for the whole answer (equal to `validate`'s). With `events`, the provider
+    /// stream's events the answer came in (each SSE `data:` parsed), the citations they
+    /// declare count too, as `fromAny(events)` reads them (Anthropic `citations_delta`,
+    /// OpenAI `annotations`), and their sources when the stream was given none. Throws
+    /// when called twice.
     #[wasm_bindgen(unchecked_return_type = "StreamEnd")]
-    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+    pub fn finish(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "object[]")] events: Option<js_sys::Array>,
+    ) -> Result<JsValue, JsValue> {
         enter();
         if let Some(high) = self.pending_high.take() {
             // A lone high surrogate ends the answer: it stays one unit, as U+FFFD.
             let rest = read_text_at(&high, "delta")?;
             self.core.push(&rest).map_err(|e| to_js_error(&e))?;
         }
+        let declared = match events {
+            Some(events) => self.declared(&events)?,
+            None => None,
+        };
         let started = now();
-        let finished = self.core.finish().map_err(|e| to_js_error(&e))?;
+        let finished = self
+            .core
+            .finish_declared(declared)
+            .map_err(|e| to_js_error(&e))?;
         let revise = finished.revision.map_or(JsValue::UNDEFINED, |revision| {
             revision_to_js(&revision.text, 0, self.released_units, 0)
         });
@@ -99,6 +114,18 @@ impl CitationStream {
             ("report", report_to_js(&report)),
             ("revise", revise),
         ])
+    }
+
+    /// What a provider adapter reads from a stream's `events`: `None` when none
+    /// recognises them (a plain-text stream has nothing to declare).
+    fn declared(&self, events: &js_sys::Array) -> Result<Option<Input>, JsValue> {
+        let text = json_text(events, "events", MAX_LIST_ITEMS)?;
+        let json = Json::parse(&text).map_err(|e| to_js_error(&e))?;
+        let given = self.core.sources();
+        let sources = (!given.is_empty()).then(|| given.to_vec());
+        Ok(providers::from_any(&json, sources)
+            .ok()
+            .map(|(_, input)| input))
     }
 
     /// The cleaned text released so far.

@@ -72,7 +72,9 @@ export function makeTransform(stream, input, sources, options) {
   const finish = () => {
     if (!finished) {
       transform.answer = stream.answer;
-      finished = stream.finish();
+      // SSE: the citations the events declare (Anthropic `citations_delta`, OpenAI
+      // `annotations`) are part of the answer's report, not only its markers.
+      finished = stream.finish(kind === "anthropic" || kind === "openai" ? events : undefined);
       resolveReport(finished.report);
     }
     return finished;

@@ -86,3 +86,29 @@ for (const file of claimed) {
     assert.deepEqual(got.sort(), want.sort());
   });
 }
+
+/** A recorded stream as its SSE body: each event under its type, as the API sends it. */
+const sse = (events) => events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
+
+test("citeproofTransform over the recorded Anthropic web-search SSE: the answer passes, with its declared citations", async () => {
+  const events = response("anthropic-web-search.chunks.txt");
+  const expected = validate(fromAny(events));
+  assert.equal(expected.status, "pass");
+  const body = sse(events);
+  // Cut at arbitrary places, as a network does (a multi-byte character cut too).
+  const bytes = new TextEncoder().encode(body);
+  const cuts = [];
+  for (let at = 0; at < bytes.length; at += 997) cuts.push(bytes.slice(at, at + 997));
+  const transform = pkg.citeproofTransform({ sources: [] });
+  const out = new Response(new ReadableStream({ start(c) { cuts.forEach((b) => c.enqueue(b)); c.close(); } }).pipeThrough(transform));
+  const text = await out.text();
+  const report = await transform.report;
+  assert.equal(report.status, "pass", JSON.stringify(report.findings));
+  assert.deepEqual(report.citations.map((c) => [c.span, c.quoteText, c.valid]), expected.citations.map((c) => [c.span, c.quoteText, c.valid]));
+  // The text deltas the transform sent make the whole answer, and the citations event
+  // ends the stream with the same report.
+  const sent = text.split("\n\n").filter((b) => b.includes('"text_delta"')).map((b) => JSON.parse(b.slice(b.indexOf("data:") + 5)).delta.text).join("");
+  assert.equal(sent, fromAny(events).answer);
+  const last = text.trim().split("\n\n").find((b) => b.startsWith("event: citations"));
+  assert.equal(JSON.parse(last.slice(last.indexOf("data:") + 5)).report.status, "pass");
+});

@@ -1,13 +1,43 @@
 // The edge worker (examples/edge-worker) under workerd (`wrangler dev`, local) on
 // 127.0.0.1, in front of a mock upstream replaying OpenAI and Anthropic responses (JSON
-// and SSE; good, warn-level and bad citations; slow and failing).
+// and SSE; good, warn-level and bad citations; slow and failing) and serving a Cloudflare
+// Access team's signing keys. Callers need a credential (bearer token or Access JWT);
+// bodies, request rates and browser origins are limited; no secret reaches a log or a
+// response (the secrets below are distinctive so that a leak anywhere is found).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { createServer } from "node:http";
-import { writeFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { createHash, generateKeyPairSync, sign } from "node:crypto";
+import { createServer, request as httpRequest } from "node:http";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { root, startWrangler, tempDir } from "./helpers.mjs";
+import { pkgDir, root, startWrangler, tempDir } from "./helpers.mjs";
+
+const pkg = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
+
+const CALLER_TOKEN = "caller-TOKEN-q7Zx81-do-not-log";
+const UPSTREAM_KEY = "sk-UPSTREAM-KEY-m4Kp29-do-not-log";
+const METRICS_TOKEN = "metrics-TOKEN-w8Rt55-do-not-log";
+// The load worker's callers: two polite ones, one over its limit, one for the 429 test.
+const LOAD_TOKENS = ["load-A-TOKEN-c3Vb70", "load-B-TOKEN-h6Nq12", "load-HAMMER-TOKEN-p2Lw94", "load-R-TOKEN-t5Jd33"];
+const SECRETS = [CALLER_TOKEN, UPSTREAM_KEY, METRICS_TOKEN, ...LOAD_TOKENS];
+const ORIGIN = "https://app.example.test";
+const TEAM = "citeproof-test.cloudflareaccess.com";
+const ACCESS_AUD = "citeproof-aud-4f1e";
+const bearer = (token = CALLER_TOKEN) => ({ authorization: `Bearer ${token}` });
+/** The identity the worker gives a token: its SHA-256 hash prefix. */
+const tokenCaller = (token) => `token:${createHash("sha256").update(token).digest("hex").slice(0, 16)}`;
+
+// Every response the tests receive (status line, headers and body), for the leak check.
+const responses = [];
+const realFetch = globalThis.fetch;
+globalThis.fetch = async (...args) => {
+  const res = await realFetch(...args);
+  const head = `${res.status} ${[...res.headers].map(([k, v]) => `${k}: ${v}`).join("\n")}`;
+  responses.push(res.clone().text().then((body) => `${head}\n${body}`, () => head));
+  return res;
+};
 
 const sources = [
   { title: "Boiling point", url: "https://example.org/boil", text: "Water boils at 100 °C at sea level." },
@@ -49,14 +79,34 @@ function anthropicBody(text, stream) {
   ].map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join("");
 }
 
+// The Access team's key pair; the mock serves the public half as the team's certs.
+const accessKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const ACCESS_KID = "test-kid-1";
+const certs = JSON.stringify({ keys: [{ ...accessKeys.publicKey.export({ format: "jwk" }), kid: ACCESS_KID, alg: "RS256", use: "sig" }] });
+
 const calls = [];
+let certsServed = 0;
+const RECORDED_EVENTS = readFileSync(join(root, "tests", "fixtures", "providers", "recorded", "anthropic-web-search.chunks.txt"), "utf8")
+  .split("\n")
+  .filter((line) => line.trim() !== "")
+  .map((line) => JSON.parse(line));
+
 const mock = createServer(async (req, res) => {
+  if (req.url === "/certs") {
+    certsServed += 1;
+    return res.writeHead(200, { "content-type": "application/json" }).end(certs);
+  }
   let raw = "";
   for await (const chunk of req) raw += chunk;
   const body = JSON.parse(raw);
-  calls.push({ path: req.url, body });
+  calls.push({ path: req.url, body, headers: req.headers });
   const firstUser = body.messages.find((m) => m.role === "user")?.content ?? "";
-  const scenario = /\b(PASS|WARN|REPAIR|REJECT|SLOW|FAIL500|STREAMFAIL|UPSOURCES)\b/.exec(firstUser)?.[1] ?? "PASS";
+  const scenario = /\b(PASS|WARN|REPAIR|REJECT|SLOW|FAIL500|STREAMFAIL|UPSOURCES|RECORDED)\b/.exec(firstUser)?.[1] ?? "PASS";
+  if (scenario === "RECORDED" && body.stream) {
+    // A web-search answer as Anthropic streamed it (tests/fixtures/providers/recorded).
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    return res.end(RECORDED_EVENTS.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""));
+  }
   const attempt = body.messages.filter((m) => m.role === "assistant").length;
   if (scenario === "FAIL500") return res.writeHead(500).end("upstream broke");
   if (scenario === "SLOW") await new Promise((r) => setTimeout(r, 2500));
@@ -68,30 +118,78 @@ const mock = createServer(async (req, res) => {
   res.end(payload);
 });
 
+/** The worker's config in `dir`, with `lines` added (bindings), for workers the repo's config does not describe. */
+function workerConfig(name, lines) {
+  const dir = tempDir(`citeproof-${name}-`);
+  const worker = join(root, "examples", "edge-worker");
+  writeFileSync(
+    join(dir, "wrangler.toml"),
+    [
+      `name = "citeproof-${name}"`,
+      `main = ${JSON.stringify(join(worker, "src", "index.js"))}`,
+      'compatibility_date = "2025-01-01"',
+      "[alias]",
+      `"citeproof" = ${JSON.stringify(join(root, "pkg", "workerd.js"))}`,
+      ...lines,
+    ].join("\n") + "\n",
+  );
+  return dir;
+}
+
+// The load worker's limit: 40 chat requests per 10 s per caller; the limits worker's body limit.
+const LOAD_LIMIT = 40;
+const LOAD_PERIOD = 10;
+const LIMITS_MAX_BODY = 4096;
+
 let openaiWorker;
 let anthropicWorker;
+let unsetWorker; // no credential configured
+let devWorker; // ALLOW_UNAUTHENTICATED = "dev-only"
+let loadWorker; // four callers, a low rate limit
+let limitsWorker; // a small MAX_BODY_BYTES
+const workers = []; // every worker started: stopped after, their logs checked for secrets
+const track = (worker) => (workers.push(worker), worker);
 before(async () => {
   await new Promise((resolve) => mock.listen(0, "127.0.0.1", resolve));
   const upstream = `http://127.0.0.1:${mock.address().port}`;
   const dir = join(root, "examples", "edge-worker");
-  [openaiWorker, anthropicWorker] = await Promise.all([
-    startWrangler(dir, { vars: { UPSTREAM_URL: `${upstream}/openai`, UPSTREAM_FORMAT: "openai", UPSTREAM_TIMEOUT_MS: "1000" }, probe: "/metrics" }),
-    startWrangler(dir, { vars: { UPSTREAM_URL: `${upstream}/anthropic`, UPSTREAM_FORMAT: "anthropic", UPSTREAM_TIMEOUT_MS: "1000" }, probe: "/metrics" }),
+  const secured = {
+    CALLER_TOKEN,
+    UPSTREAM_API_KEY: UPSTREAM_KEY,
+    UPSTREAM_TIMEOUT_MS: "1000",
+    ALLOWED_ORIGINS: `https://other.example.test, ${ORIGIN}`,
+    ACCESS_TEAM_DOMAIN: TEAM,
+    ACCESS_AUD,
+    ACCESS_CERTS_URL: `${upstream}/certs`,
+  };
+  const uncredentialed = { UPSTREAM_API_KEY: UPSTREAM_KEY, UPSTREAM_URL: `${upstream}/openai` };
+  const plain = { ...uncredentialed, CALLER_TOKEN };
+  const loadDir = workerConfig("load", ["[[ratelimits]]", 'name = "RATE_LIMITER"', 'namespace_id = "2002"', `simple = { limit = ${LOAD_LIMIT}, period = ${LOAD_PERIOD} }`]);
+  const start = (path, vars) => startWrangler(path, { vars, probe: "/metrics" }).then(track);
+  [openaiWorker, anthropicWorker, unsetWorker, devWorker, loadWorker, limitsWorker] = await Promise.all([
+    start(dir, { ...secured, METRICS_TOKEN, UPSTREAM_URL: `${upstream}/openai`, UPSTREAM_FORMAT: "openai" }),
+    start(dir, { ...secured, UPSTREAM_URL: `${upstream}/anthropic`, UPSTREAM_FORMAT: "anthropic" }),
+    start(dir, uncredentialed),
+    start(dir, { ...uncredentialed, ALLOW_UNAUTHENTICATED: "dev-only" }),
+    start(loadDir, { ...plain, CALLER_TOKEN: LOAD_TOKENS.join(","), RATE_LIMIT_PERIOD: String(LOAD_PERIOD) }),
+    start(dir, { ...plain, MAX_BODY_BYTES: String(LIMITS_MAX_BODY) }),
   ]);
 });
 
 after(async () => {
-  openaiWorker?.stop();
-  anthropicWorker?.stop();
+  for (const worker of workers) worker.stop();
   await new Promise((resolve) => mock.close(resolve));
 });
 
-const chat = (worker, question, extra = {}) =>
-  fetch(`${worker.url}/v1/chat`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ question, sources, ...extra }) });
+const chat = (worker, question, extra = {}, headers = bearer()) =>
+  fetch(`${worker.url}/v1/chat`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ question, sources, ...extra }) });
 
-/** The audit records the worker logged, parsed. */
-const audits = (worker) =>
-  worker.log().split("\n").filter((l) => l.includes('{"citeproof_audit"')).map((l) => JSON.parse(l.slice(l.indexOf("{"))).citeproof_audit);
+/** The audit lines the worker logged, parsed: `{ citeproof_audit, caller }`. */
+const auditLines = (worker) =>
+  worker.log().split("\n").filter((l) => l.includes('{"citeproof_audit"')).map((l) => JSON.parse(l.slice(l.indexOf("{"))));
+
+/** The audit records the worker logged. */
+const audits = (worker) => auditLines(worker).map((l) => l.citeproof_audit);
 
 /** The audit record with `id`, once the worker's log line has arrived (it lags the response). */
 async function auditOf(worker, id) {
@@ -176,7 +274,7 @@ test("a stream that ends in fail ends with a rejection event", async () => {
 test("OpenAI-compatible /v1/chat/completions: the response keeps its shape, cleaned, plus `citeproof`", async () => {
   const res = await fetch(`${openaiWorker.url}/v1/chat/completions`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...bearer() },
     body: JSON.stringify({ model: "gpt-x", temperature: 0.2, messages: [{ role: "user", content: "WARN completions" }], sources }),
   });
   const body = await res.json();
@@ -190,7 +288,7 @@ test("OpenAI-compatible /v1/chat/completions: the response keeps its shape, clea
 test("without sources in the request, the upstream response's `sources` are used", async () => {
   const res = await fetch(`${anthropicWorker.url}/v1/chat`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...bearer() },
     body: JSON.stringify({ question: "UPSOURCES: water" }),
   });
   assert.equal(res.status, 200);
@@ -205,7 +303,7 @@ test("bad requests are 400 with spec 000 findings", async () => {
   assert.ok((await empty.json()).findings.some((f) => f.code === "request_invalid"));
   const long = await chat(openaiWorker, "x".repeat(2001));
   assert.equal(long.status, 400);
-  const notJson = await fetch(`${openaiWorker.url}/v1/chat`, { method: "POST", body: "{" });
+  const notJson = await fetch(`${openaiWorker.url}/v1/chat`, { method: "POST", headers: bearer(), body: "{" });
   assert.equal(notJson.status, 400);
   assert.equal((await fetch(`${openaiWorker.url}/nope`)).status, 404);
 });
@@ -222,31 +320,216 @@ test("upstream 500 -> 502 and a timeout -> 504, each with an audit record", asyn
 });
 
 test("/metrics serves valid Prometheus text counting this isolate's validations", async () => {
-  const text = await (await fetch(`${openaiWorker.url}/metrics`)).text();
+  const text = await (await fetch(`${openaiWorker.url}/metrics`, { headers: bearer(METRICS_TOKEN) })).text();
   execFileSync("promtool", ["check", "metrics"], { input: text });
   assert.match(text, /citation_validation_total\{status="pass"\} [1-9]/);
   assert.match(text, /citeproof_upstream_errors_total\{kind="timeout"\} 1/);
 });
 
+// ---- Access: who may call ----
+
+/** A POST /v1/chat the tests send raw (node:http), to set what fetch will not: Host. */
+function rawPost(worker, { headers = {}, body = "" } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${worker.url}/v1/chat`, { method: "POST", headers }, (res) => {
+      let text = "";
+      res.on("data", (d) => (text += d));
+      res.on("end", () => {
+        responses.push(Promise.resolve(`${res.statusCode} ${JSON.stringify(res.headers)}\n${text}`));
+        resolve({ status: res.statusCode, headers: res.headers, text });
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+test("no credential -> 401 with www-authenticate: Bearer; a wrong one -> 403; neither reaches the upstream", async () => {
+  const before = calls.length;
+  const none = await chat(openaiWorker, "PASS without a token", {}, {});
+  assert.equal(none.status, 401);
+  assert.match(none.headers.get("www-authenticate"), /^Bearer\b/);
+  assert.equal((await none.json()).error, "unauthenticated");
+  const basic = await chat(openaiWorker, "PASS with basic auth", {}, { authorization: "Basic dXNlcjpwYXNz" });
+  assert.equal(basic.status, 401);
+  for (const token of ["wrong-token", `${CALLER_TOKEN}x`, CALLER_TOKEN.slice(0, -1), METRICS_TOKEN]) {
+    const wrong = await chat(openaiWorker, "PASS with a wrong token", {}, bearer(token));
+    assert.equal(wrong.status, 403, token);
+    assert.equal((await wrong.json()).error, "forbidden");
+  }
+  const completions = await fetch(`${openaiWorker.url}/v1/chat/completions`, { method: "POST", body: "{}" });
+  assert.equal(completions.status, 401);
+  assert.equal(calls.length, before, "no upstream call for a refused request");
+});
+
+test("/metrics takes METRICS_TOKEN alone when it is set, else a caller's credential", async () => {
+  assert.equal((await fetch(`${openaiWorker.url}/metrics`)).status, 401);
+  assert.equal((await fetch(`${openaiWorker.url}/metrics`, { headers: bearer() })).status, 403, "a caller's token cannot read metrics once METRICS_TOKEN is set");
+  assert.equal((await fetch(`${openaiWorker.url}/metrics`, { headers: bearer(METRICS_TOKEN) })).status, 200);
+  assert.equal((await fetch(`${anthropicWorker.url}/metrics`, { headers: bearer() })).status, 200);
+  assert.equal((await fetch(`${anthropicWorker.url}/metrics`, { headers: bearer(METRICS_TOKEN) })).status, 403);
+});
+
+test("with no caller credential configured the worker refuses to serve: 500 naming CALLER_TOKEN", async () => {
+  for (const [path, init] of [["/metrics", {}], ["/v1/chat", { method: "POST", headers: bearer(), body: "{}" }], ["/v1/chat/completions", { method: "POST", body: "{}" }]]) {
+    const res = await fetch(`${unsetWorker.url}${path}`, init);
+    assert.equal(res.status, 500, path);
+    const body = await res.json();
+    assert.equal(body.error, "not_configured");
+    assert.match(body.message, /wrangler secret put CALLER_TOKEN/);
+  }
+});
+
+test('ALLOW_UNAUTHENTICATED="dev-only" serves without a credential on loopback only', async () => {
+  const local = await chat(devWorker, "PASS in local development", {}, {});
+  assert.equal(local.status, 200);
+  const id = (await local.json()).audit_id;
+  await auditOf(devWorker, id);
+  assert.equal(auditLines(devWorker).find((l) => l.citeproof_audit.audit_id === id).caller, "anonymous");
+  // The same worker reached under a deployed hostname refuses to serve.
+  const deployed = await rawPost(devWorker, { headers: { host: "citeproof-edge.example.workers.dev", "content-type": "application/json" }, body: JSON.stringify({ question: "PASS deployed", sources }) });
+  assert.equal(deployed.status, 500);
+  assert.match(JSON.parse(deployed.text).message, /dev-only.*CALLER_TOKEN/s);
+});
+
+/** An Access JWT signed RS256 with `key` (the team's by default). */
+function accessJwt(overrides = {}, { key = accessKeys.privateKey, kid = ACCESS_KID } = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  const claims = { aud: [ACCESS_AUD], iss: `https://${TEAM}`, sub: "user-7d2c", email: "ada@example.test", iat: now, nbf: now, exp: now + 600, ...overrides };
+  const encode = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const signed = `${encode({ alg: "RS256", kid, typ: "JWT" })}.${encode(claims)}`;
+  return `${signed}.${sign("sha256", Buffer.from(signed), key).toString("base64url")}`;
+}
+const accessHeader = (jwt) => ({ "cf-access-jwt-assertion": jwt });
+
+test("a valid Cloudflare Access JWT admits the caller as its subject", async () => {
+  const res = await chat(anthropicWorker, "PASS via Access", {}, accessHeader(accessJwt()));
+  assert.equal(res.status, 200);
+  const id = (await res.json()).audit_id;
+  await auditOf(anthropicWorker, id);
+  assert.equal(auditLines(anthropicWorker).find((l) => l.citeproof_audit.audit_id === id).caller, "access:user-7d2c");
+});
+
+test("an expired, wrong-audience, wrong-issuer, not-yet-valid or forged Access JWT -> 403", async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const other = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
+  const cases = {
+    expired: [accessJwt({ iat: now - 7200, nbf: now - 7200, exp: now - 3600 }), /expired/],
+    "wrong aud": [accessJwt({ aud: ["someone-elses-app"] }), /aud/],
+    "wrong iss": [accessJwt({ iss: "https://evil.cloudflareaccess.com" }), /iss/],
+    "not yet valid": [accessJwt({ nbf: now + 3600 }), /not valid yet/],
+    "signed by another key": [accessJwt({}, { key: other }), /signature/],
+    "unknown kid": [accessJwt({}, { kid: "nope" }), /signature/],
+    "not a JWT": ["abc.def", /malformed/],
+  };
+  for (const [name, [jwt, message]] of Object.entries(cases)) {
+    const res = await chat(anthropicWorker, "PASS via Access", {}, accessHeader(jwt));
+    assert.equal(res.status, 403, name);
+    assert.match((await res.json()).message, message, name);
+  }
+  // A bad JWT is not rescued by a good bearer token: every credential presented must hold.
+  const both = await chat(anthropicWorker, "PASS via Access", {}, { ...bearer(), ...accessHeader(cases.expired[0]) });
+  assert.equal(both.status, 403);
+  assert.equal(certsServed, 1, "the team's keys were fetched once and cached, an unknown kid included");
+});
+
+// ---- Limits ----
+
+const MIB = 1024 * 1024;
+
+/** `text` as a stream body, which fetch sends with transfer-encoding: chunked and no content-length. */
+function chunked(text) {
+  const bytes = new TextEncoder().encode(text);
+  return new ReadableStream({
+    start(controller) {
+      for (let i = 0; i < bytes.length; i += 1024) controller.enqueue(bytes.slice(i, i + 1024));
+      controller.close();
+    },
+  });
+}
+
+test("a body over the default 1 MiB -> 413 from its content-length; a chunked body under it is read", async () => {
+  const big = JSON.stringify({ question: "PASS big", sources, padding: "x".repeat(MIB) });
+  const declared = await fetch(`${openaiWorker.url}/v1/chat`, { method: "POST", headers: bearer(), body: big });
+  assert.equal(declared.status, 413);
+  assert.equal((await declared.json()).error, "body_too_large");
+  const small = await fetch(`${openaiWorker.url}/v1/chat`, { method: "POST", headers: bearer(), body: chunked(JSON.stringify({ question: "PASS chunked", sources })), duplex: "half" });
+  assert.equal(small.status, 200);
+});
+
+test("MAX_BODY_BYTES: over it -> 413, declared or chunked (counted while reading)", async () => {
+  const over = JSON.stringify({ question: "PASS big", sources, padding: "x".repeat(LIMITS_MAX_BODY) });
+  const under = await fetch(`${limitsWorker.url}/v1/chat`, { method: "POST", headers: bearer(), body: chunked(JSON.stringify({ question: "PASS small", sources })), duplex: "half" });
+  assert.equal(under.status, 200);
+  const declared = await fetch(`${limitsWorker.url}/v1/chat`, { method: "POST", headers: bearer(), body: over });
+  assert.equal(declared.status, 413);
+  // Last request to this worker: after the worker stops reading a chunked body, wrangler
+  // dev's proxy (not production) fails the next request on its connection to workerd with
+  // a 503 "worker restarted mid-request".
+  const streamed = await fetch(`${limitsWorker.url}/v1/chat`, { method: "POST", headers: bearer(), body: chunked(over), duplex: "half" });
+  assert.equal(streamed.status, 413);
+  assert.equal((await streamed.json()).error, "body_too_large");
+  assert.equal(calls.filter((c) => c.body.messages.some((m) => m.content === "PASS big")).length, 0, "nothing over the limit went upstream");
+});
+
+test("over the per-caller rate limit -> 429 with retry-after; other callers are unaffected", async () => {
+  const caller = LOAD_TOKENS[3];
+  let limited;
+  // Empty bodies (400, audited) count against the limit as any request does; a window
+  // that turns over midway gives at most one more window's worth.
+  for (let i = 0; i <= 2 * LOAD_LIMIT && !limited; i++) {
+    const res = await fetch(`${loadWorker.url}/v1/chat`, { method: "POST", headers: bearer(caller), body: "{}" });
+    if (res.status === 429) limited = res;
+    else assert.equal(res.status, 400);
+  }
+  assert.ok(limited, "never limited");
+  assert.equal(limited.headers.get("retry-after"), String(LOAD_PERIOD));
+  assert.equal((await limited.json()).error, "rate_limited");
+  assert.equal((await chat(loadWorker, "PASS another caller", {}, bearer(LOAD_TOKENS[0]))).status, 200);
+});
+
+// ---- CORS ----
+
+test("CORS: preflight 204 for an allowed origin, 403 otherwise; allow-origin only for allowed origins", async () => {
+  const preflight = (origin) =>
+    fetch(`${openaiWorker.url}/v1/chat`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" } });
+  const allowed = await preflight(ORIGIN);
+  assert.equal(allowed.status, 204);
+  assert.equal(allowed.headers.get("access-control-allow-origin"), ORIGIN);
+  assert.match(allowed.headers.get("access-control-allow-headers"), /authorization/);
+  assert.match(allowed.headers.get("access-control-allow-methods"), /POST/);
+  const denied = await preflight("https://evil.example.test");
+  assert.equal(denied.status, 403);
+  assert.equal(denied.headers.get("access-control-allow-origin"), null);
+
+  // A request from a denied origin is refused before anything else, even with a valid token.
+  const before = calls.length;
+  const evil = await chat(openaiWorker, "PASS from evil", {}, { ...bearer(), origin: "https://evil.example.test" });
+  assert.equal(evil.status, 403);
+  assert.equal(evil.headers.get("access-control-allow-origin"), null);
+  assert.equal(calls.length, before);
+  // An allowed origin can read its errors too (here the 401).
+  const unauthenticated = await chat(openaiWorker, "PASS from the app", {}, { origin: ORIGIN });
+  assert.equal(unauthenticated.status, 401);
+  assert.equal(unauthenticated.headers.get("access-control-allow-origin"), ORIGIN);
+
+  const ok = await chat(anthropicWorker, "PASS from the app", {}, { ...bearer(), origin: ORIGIN });
+  assert.equal(ok.status, 200);
+  assert.equal(ok.headers.get("access-control-allow-origin"), ORIGIN);
+  assert.match(ok.headers.get("access-control-expose-headers"), /x-citeproof-status/);
+  const server = await chat(anthropicWorker, "PASS from a server");
+  assert.equal(server.headers.get("access-control-allow-origin"), null, "no Origin, no CORS headers");
+});
+
 test("with a KV binding, every audit record is also stored under audit:<id>", async () => {
   // The same worker with a KV namespace (wrangler simulates it locally, no network).
-  const dir = tempDir("citeproof-kv-");
-  const worker = join(root, "examples", "edge-worker");
-  writeFileSync(
-    join(dir, "wrangler.toml"),
-    [
-      'name = "citeproof-kv"',
-      `main = ${JSON.stringify(join(worker, "src", "index.js"))}`,
-      'compatibility_date = "2025-01-01"',
-      "[alias]",
-      `"citeproof" = ${JSON.stringify(join(root, "pkg", "workerd.js"))}`,
-      "[[kv_namespaces]]",
-      'binding = "AUDIT_KV"',
-      'id = "audit"',
-    ].join("\n") + "\n",
-  );
+  const dir = workerConfig("kv", [
+    "[[kv_namespaces]]", 'binding = "AUDIT_KV"', 'id = "audit"',
+    "[[ratelimits]]", 'name = "RATE_LIMITER"', 'namespace_id = "3003"', "simple = { limit = 60, period = 60 }",
+  ]);
   const upstream = `http://127.0.0.1:${mock.address().port}/openai`;
-  const kvWorker = await startWrangler(dir, { vars: { UPSTREAM_URL: upstream }, probe: "/metrics" });
+  const kvWorker = await startWrangler(dir, { vars: { UPSTREAM_URL: upstream, CALLER_TOKEN, UPSTREAM_API_KEY: UPSTREAM_KEY }, probe: "/metrics" });
+  track(kvWorker);
   try {
     const body = await (await chat(kvWorker, "PASS with KV")).json();
     const stored = execFileSync(join(root, "node_modules", ".bin", "wrangler"), ["kv", "key", "get", `audit:${body.audit_id}`, "--binding", "AUDIT_KV", "--local", "--persist-to", kvWorker.state], {
@@ -265,12 +548,203 @@ test("with a KV binding, every audit record is also stored under audit:<id>", as
 
 test("one audit line per request", async () => {
   // On the OpenAI worker: pass, stream, warn, repair, stream-fail, completions, three bad
-  // requests, upstream 500 and timeout; /metrics and 404s are not requests to audit.
-  const expected = 11;
+  // requests, upstream 500 and timeout, and the small chunked body; /metrics, 404s and
+  // refusals (401, 403, 413, CORS) never reach verification and are not audited.
+  const expected = 12;
   for (let i = 0; i < 50 && audits(openaiWorker).length < expected; i++) await new Promise((r) => setTimeout(r, 100));
   await new Promise((r) => setTimeout(r, 300));
   const records = audits(openaiWorker);
   assert.equal(records.length, expected, records.map((r) => r.validation_result.status).join());
   assert.equal(new Set(records.map((r) => r.audit_id)).size, expected);
   assert.equal(records.filter((r) => r.validation_result.status === "INVALID_REQUEST").length, 3);
+  assert.ok(auditLines(openaiWorker).every((l) => l.caller === tokenCaller(CALLER_TOKEN)), "each line names its caller");
+});
+
+// ---- Load: wrk against the load worker ----
+
+// One caller per wrk thread: its token (thread i takes token i, modulo the list), a pause
+// before each request, and a cap on the responses it waits for, after which it idles, so
+// that no request is in flight when wrk stops: every request that reached the worker is
+// one wrk counted. done() prints each thread's statuses.
+const WRK_SCRIPT = `
+local threads = {}
+function setup(thread)
+  table.insert(threads, thread)
+  thread:set("index", #threads)
+end
+function init(args)
+  pause, cap = tonumber(args[1]), tonumber(args[2])
+  token = args[3 + (index - 1) % (#args - 2)]
+  ok, limited, retry_after, other, leaks = 0, 0, 0, 0, 0
+  wrk.method = "POST"
+  wrk.path = "/v1/chat"
+  wrk.headers["content-type"] = "application/json"
+  wrk.headers["authorization"] = "Bearer " .. token
+  wrk.body = '{"question":"PASS under load","sources":[{"title":"Boiling point","text":"Water boils at 100 °C at sea level."},{"title":"Japan","text":"Tokyo is the capital of Japan."}]}'
+  req = wrk.format()
+end
+function delay()
+  if ok + limited + other >= cap then return 3600000 end
+  return pause
+end
+function request()
+  return req
+end
+function response(status, headers, body)
+  if status == 200 then ok = ok + 1
+  elseif status == 429 then
+    limited = limited + 1
+    if headers["retry-after"] or headers["Retry-After"] then retry_after = retry_after + 1 end
+  else other = other + 1 end
+  if string.find(body, token, 1, true) then leaks = leaks + 1 end
+end
+function done(summary)
+  for _, t in ipairs(threads) do
+    io.write(string.format('RESULT {"token":"%s","cap":%d,"ok":%d,"limited":%d,"retry_after":%d,"other":%d,"leaks":%d}\\n',
+      t:get("token"), t:get("cap"), t:get("ok"), t:get("limited"), t:get("retry_after"), t:get("other"), t:get("leaks")))
+  end
+  io.write(string.format('TOTAL %d\\n', summary.requests))
+end
+`;
+
+/** Runs wrk for `seconds` with `threads` callers; resolves to its stdout. */
+function runWrk(url, script, { threads, connections = threads, seconds, pause, cap, tokens }) {
+  const args = ["-t", String(threads), "-c", String(connections), "-d", `${seconds}s`, "--timeout", "5s", "-s", script, url, "--", String(pause), String(cap), ...tokens];
+  return new Promise((resolve, reject) => execFile("wrk", args, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout))));
+}
+
+/** Per-token sums of wrk's RESULT lines and its own request count. */
+function wrkResults(stdout) {
+  const byToken = {};
+  for (const line of stdout.split("\n").filter((l) => l.startsWith("RESULT "))) {
+    const r = JSON.parse(line.slice(7));
+    const sum = (byToken[r.token] ??= { ok: 0, limited: 0, retry_after: 0, other: 0, leaks: 0, capped: true });
+    for (const key of ["ok", "limited", "retry_after", "other", "leaks"]) sum[key] += r[key];
+    sum.capped &&= r.ok + r.limited + r.other >= r.cap;
+  }
+  return { byToken, total: Number(/^TOTAL (\d+)$/m.exec(stdout)[1]), reported: Number(/(\d+) requests in /.exec(stdout)[1]) };
+}
+
+/** Whether wrk is installed, installing it with apt when it is not. */
+function haveWrk() {
+  const present = () => {
+    try {
+      execFileSync("wrk", ["--version"], { stdio: "ignore" });
+      return true;
+    } catch (error) {
+      return error.code !== "ENOENT"; // `wrk --version` exits 1 after printing it
+    }
+  };
+  if (present()) return true;
+  try {
+    execFileSync("apt-get", ["install", "-y", "wrk"], { stdio: "ignore", timeout: 120000 });
+  } catch {
+    return false;
+  }
+  return present();
+}
+
+test("load: under wrk, the over-limit caller gets 429s, the others none, and every request verified is audited once", async (t) => {
+  if (!haveWrk()) return t.skip("wrk is not installed and `apt-get install -y wrk` failed");
+  const dir = tempDir("citeproof-wrk-");
+  const script = join(dir, "callers.lua");
+  writeFileSync(script, WRK_SCRIPT);
+  const [politeA, politeB, hammer] = LOAD_TOKENS;
+  const auditsBefore = auditLines(loadWorker).length;
+  // Two polite callers, a request every 100 ms, 20 each: at most 20 per 10 s window, under
+  // the limit of 40. Concurrently one caller sends 300 on four connections as fast as it can.
+  const [politeOut, hammerOut] = await Promise.all([
+    runWrk(loadWorker.url, script, { threads: 2, seconds: 8, pause: 100, cap: 20, tokens: [politeA, politeB] }),
+    runWrk(loadWorker.url, script, { threads: 2, connections: 4, seconds: 8, pause: 0, cap: 150, tokens: [hammer] }),
+  ]);
+  const polite = wrkResults(politeOut);
+  const heavy = wrkResults(hammerOut);
+  const runs = { polite, heavy };
+  t.diagnostic(`wrk: ${JSON.stringify(runs)}`);
+  for (const { byToken, total, reported } of [polite, heavy]) {
+    assert.equal(total, reported, "wrk's own count agrees with the script's");
+    for (const r of Object.values(byToken)) assert.ok(r.capped, "each caller got all its answers before wrk stopped");
+  }
+
+  for (const token of [politeA, politeB]) {
+    const r = polite.byToken[token];
+    assert.deepEqual([r.ok, r.limited, r.other], [20, 0, 0], `polite caller ${token.slice(0, 6)}`);
+  }
+  const h = heavy.byToken[hammer];
+  assert.equal(h.other, 0);
+  assert.ok(h.limited > 0, "the hammering caller was limited");
+  assert.ok(h.ok >= LOAD_LIMIT && h.ok <= 2 * LOAD_LIMIT, `${h.ok} allowed: one window's limit (two if a window turned over)`);
+  assert.equal(h.retry_after, h.limited, "every 429 carries retry-after");
+  assert.equal(polite.byToken[politeA].leaks + polite.byToken[politeB].leaks + h.leaks, 0);
+
+  // Exactly one audit line per request that reached verification, i.e. per 200.
+  const expected = polite.byToken[politeA].ok + polite.byToken[politeB].ok + h.ok;
+  for (let i = 0; i < 100 && auditLines(loadWorker).length - auditsBefore < expected; i++) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 500));
+  const lines = auditLines(loadWorker).slice(auditsBefore);
+  t.diagnostic(`requests: ${polite.total + heavy.total}, 429s: ${h.limited}, audit lines: ${lines.length}`);
+  assert.equal(lines.length, expected);
+  assert.equal(new Set(lines.map((l) => l.citeproof_audit.audit_id)).size, expected);
+  const count = (token) => lines.filter((l) => l.caller === tokenCaller(token)).length;
+  assert.deepEqual([count(politeA), count(politeB), count(hammer)], [20, 20, h.ok]);
+  assert.ok(lines.every((l) => l.citeproof_audit.validation_result.status === "PASS"));
+
+  const metrics = await (await fetch(`${loadWorker.url}/metrics`, { headers: bearer(politeA) })).text();
+  const refused = Number(/citeproof_refused_total\{reason="rate_limited"\} (\d+)/.exec(metrics)[1]);
+  assert.ok(refused >= h.limited, `metrics count the 429s (${refused})`);
+});
+
+// ---- Secrets ----
+
+test("no secret in any worker's log or in any response", async () => {
+  // Every route, with no, a wrong and a good credential, on the OpenAI worker…
+  for (const headers of [{}, bearer("wrong"), bearer(), bearer(METRICS_TOKEN), { origin: ORIGIN, ...bearer() }]) {
+    await (await fetch(`${openaiWorker.url}/metrics`, { headers })).text();
+    await (await fetch(`${openaiWorker.url}/nope`, { headers })).text();
+    await (await fetch(`${openaiWorker.url}/v1/chat`, { method: "OPTIONS", headers: { ...headers, origin: ORIGIN } })).text();
+    await (await chat(openaiWorker, "FAIL500 secrets", {}, headers)).text();
+    await (await fetch(`${openaiWorker.url}/v1/chat/completions`, { method: "POST", headers, body: JSON.stringify({ messages: [{ role: "user", content: "REJECT secrets" }], sources }) })).text();
+  }
+  // …the upstream did receive the key (so it was in use), and never a caller's token.
+  assert.ok(calls.some((c) => c.headers.authorization === `Bearer ${UPSTREAM_KEY}`));
+  assert.ok(calls.some((c) => c.headers["x-api-key"] === UPSTREAM_KEY));
+  assert.ok(calls.every((c) => !JSON.stringify(c).includes(CALLER_TOKEN)), "the caller's token is not forwarded");
+
+  const texts = await Promise.all(responses);
+  assert.ok(texts.length > 100, `${texts.length} responses checked`);
+  for (const secret of SECRETS) {
+    for (const worker of workers) assert.ok(!worker.log().includes(secret), `${secret} in ${worker.url}'s log`);
+    assert.equal(texts.filter((text) => text.includes(secret)).length, 0, `${secret} in a response`);
+  }
+});
+
+test("a recorded Anthropic web-search stream passes through the worker with its declared citations and audit", async () => {
+  // No sources from the caller: the answer cites the web results the upstream found.
+  const res = await chat(anthropicWorker, "RECORDED: tech news today", { stream: true, sources: [] });
+  assert.equal(res.status, 200);
+  const text = await res.text();
+  assert.doesNotMatch(text, /event: rejected/);
+  const sent = text
+    .split("\n\n")
+    .filter((b) => b.includes('"text_delta"'))
+    .map((b) => JSON.parse(b.slice(b.indexOf("data:") + 5)).delta.text)
+    .join("");
+  const expected = pkg.validate(pkg.fromAnthropic(RECORDED_EVENTS));
+  assert.equal(sent, expected.cleanedAnswer, "the whole answer arrives");
+  const payload = JSON.parse(/event: citations\ndata: (.*)\n/.exec(text)[1]);
+  assert.equal(payload.report.status, "pass");
+  assert.equal(payload.report.citations.length, expected.citations.length);
+  assert.ok(payload.report.citations.length >= 14);
+  assert.deepEqual(payload.report.citations.map((c) => [c.span, c.quoteText]), expected.citations.map((c) => [c.span, c.quoteText]));
+  // The audit line is logged once the stream has ended: it lags the body.
+  let record;
+  for (let i = 0; i < 50 && !record; i++) {
+    record = audits(anthropicWorker).find((a) => a.query === "RECORDED: tech news today");
+    if (!record) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(record?.validation_result.status, "PASS");
+  assert.equal(record.validation_result.citations_validated, expected.summary.valid);
+  assert.equal(record.validation_result.citations_failed, 0);
+  assert.equal(record.citations.length, expected.citations.length);
+  assert.equal(record.response_id, "msg_01LHpEgU4KbfgXGVi3UtHQY1", "the stream's message id");
 });

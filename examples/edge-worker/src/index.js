@@ -5,6 +5,11 @@
 //   POST /v1/chat               { question, sources, stream?, model? } -> { answer, citations, confidence, status, findings, audit_id }
 //   POST /v1/chat/completions   an OpenAI chat request + `sources` -> the OpenAI response, cleaned, + `citeproof`
 //   GET  /metrics               Prometheus text for this isolate
+//   OPTIONS *                   CORS preflight (see cors.js)
+//
+// Every route needs a caller credential (access.js); chat requests are also rate-limited
+// per caller and size-limited (limits.js). Refusals are not audited: they never reach
+// verification. Neither the caller's token nor UPSTREAM_API_KEY is ever logged or echoed.
 //
 // Sources come from the caller (`sources` in the request body) or, when the caller sends
 // none, from the upstream's response (a top-level `sources` array, as RAG backends return).
@@ -17,6 +22,9 @@
 //   MODEL                model name when the caller gives none
 //   CITEPROOF_MODE       "verify" (default) or "passthrough" (forward untouched; for load comparison)
 //   AUDIT_QUEUE / AUDIT_KV  optional Queue / KV bindings that also receive each audit record
+//   CALLER_TOKEN, METRICS_TOKEN, ACCESS_*, ALLOW_UNAUTHENTICATED   see access.js
+//   MAX_BODY_BYTES, RATE_LIMITER, RATE_LIMIT_PERIOD                 see limits.js
+//   ALLOWED_ORIGINS                                                 see cors.js
 import {
   Metrics,
   auditRecord,
@@ -27,9 +35,13 @@ import {
   validate,
   validateRequest,
 } from "citeproof";
+import { authenticate, configurationError } from "./access.js";
+import { originAllowed, preflight, withCors } from "./cors.js";
+import { rateLimited, readLimitedBody } from "./limits.js";
 
 const metrics = new Metrics();
 const upstreamErrors = { status: 0, timeout: 0, network: 0 };
+const refusals = { unauthenticated: 0, forbidden: 0, rate_limited: 0, too_large: 0, origin: 0 };
 
 const json = (body, status = 200, headers = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
@@ -81,8 +93,10 @@ async function readAnswer(response) {
   return { body, text, sources: Array.isArray(body.sources) ? body.sources : null };
 }
 
-function logAudit(env, ctx, record) {
-  console.log(JSON.stringify({ citeproof_audit: record }));
+// The caller (a token's hash prefix, an Access subject or "anonymous") goes beside the
+// record, which stays spec 001's, so each answer can be traced to who asked for it.
+function logAudit(env, ctx, record, caller) {
+  console.log(JSON.stringify({ citeproof_audit: record, caller }));
   if (env.AUDIT_QUEUE) ctx.waitUntil(env.AUDIT_QUEUE.send(record));
   if (env.AUDIT_KV) ctx.waitUntil(env.AUDIT_KV.put(`audit:${record.audit_id}`, JSON.stringify(record)));
 }
@@ -100,19 +114,19 @@ function errorAudit(question, error, started) {
   };
 }
 
-function upstreamFailure(env, ctx, question, error, started) {
+function upstreamFailure(env, ctx, req, error, started) {
   upstreamErrors[error.kind] += 1;
-  const record = errorAudit(question, error, started);
-  logAudit(env, ctx, record);
+  const record = errorAudit(req.question, error, started);
+  logAudit(env, ctx, record, req.caller);
   const status = error.kind === "timeout" ? 504 : 502;
   return json({ error: error.kind === "timeout" ? "upstream_timeout" : "upstream_error", message: error.message, audit_id: record.audit_id }, status);
 }
 
-/** The request as `{ question, messages, sources, stream, model, openai }`, or `{ invalid }`. */
-async function readRequest(request, path) {
+/** The request body `text` as `{ question, messages, sources, stream, model, openai }`, or `{ invalid }`. */
+function readRequest(text, path) {
   let body;
   try {
-    body = await request.json();
+    body = JSON.parse(text);
   } catch {
     return { invalid: { error: "invalid_json", findings: [] } };
   }
@@ -137,7 +151,7 @@ async function verify(env, ctx, req, started) {
   try {
     response = await callUpstream(env, req);
   } catch (error) {
-    if (error instanceof UpstreamError) return upstreamFailure(env, ctx, req.question, error, started);
+    if (error instanceof UpstreamError) return upstreamFailure(env, ctx, req, error, started);
     throw error;
   }
   if (env.CITEPROOF_MODE === "passthrough") return new Response(response.body, response);
@@ -157,7 +171,7 @@ async function verify(env, ctx, req, started) {
     try {
       answer = await readAnswer(await callUpstream(env, retry));
     } catch (error) {
-      if (error instanceof UpstreamError) return upstreamFailure(env, ctx, req.question, error, started);
+      if (error instanceof UpstreamError) return upstreamFailure(env, ctx, req, error, started);
       throw error;
     }
     input.answer = answer.text;
@@ -167,7 +181,7 @@ async function verify(env, ctx, req, started) {
   report.timingMs = Date.now() - started;
   metrics.record(report);
   const record = auditRecord(report, { input });
-  logAudit(env, ctx, record);
+  logAudit(env, ctx, record, req.caller);
   if (report.status === "fail") return json(rejectionResponse(report, { auditId: record.audit_id }), 422);
 
   const headers = { "x-citeproof-status": report.status, "x-citeproof-audit-id": record.audit_id };
@@ -193,8 +207,11 @@ function streamVerified(env, ctx, req, response, started) {
       const report = await transform.report;
       report.timingMs = Date.now() - started;
       metrics.record(report);
-      const record = auditRecord(report, { input: { ...input, answer: transform.answer ?? "" } });
-      logAudit(env, ctx, record);
+      // The upstream's response id: Anthropic's `message_start`, OpenAI's chunk `id`.
+      const first = transform.events[0];
+      const responseId = first?.message?.id ?? first?.id;
+      const record = auditRecord(report, { input: { ...input, answer: transform.answer ?? "", responseId } });
+      logAudit(env, ctx, record, req.caller);
       if (report.status === "fail") {
         const rejection = rejectionResponse(report, { auditId: record.audit_id });
         controller.enqueue(encoder.encode(`event: rejected\ndata: ${JSON.stringify(rejection)}\n\n`));
@@ -210,29 +227,64 @@ function renderMetrics() {
     "# HELP citeproof_upstream_errors_total Upstream calls that failed, by kind.",
     "# TYPE citeproof_upstream_errors_total counter",
     ...Object.entries(upstreamErrors).map(([kind, n]) => `citeproof_upstream_errors_total{kind="${kind}"} ${n}`),
+    "# HELP citeproof_refused_total Requests refused before verification, by reason.",
+    "# TYPE citeproof_refused_total counter",
+    ...Object.entries(refusals).map(([reason, n]) => `citeproof_refused_total{reason="${reason}"} ${n}`),
   ];
   return `${metrics.render()}${lines.join("\n")}\n`;
 }
 
+/** A JSON refusal, counted under `reason` in /metrics. */
+function refusal(reason, status, error, message, headers = {}) {
+  refusals[reason] += 1;
+  return json({ error, message }, status, headers);
+}
+
+function authRefusal({ status, error, message }) {
+  if (status === 401) return refusal("unauthenticated", 401, error, message, { "www-authenticate": 'Bearer realm="citeproof"' });
+  if (status === 403) return refusal("forbidden", 403, error, message);
+  return json({ error, message }, status); // 503: Access's keys are unreachable, no fault of the caller's
+}
+
+const ROUTES = new Set(["GET /metrics", "POST /v1/chat", "POST /v1/chat/completions"]);
+
+// Cheapest refusals first, and everything a caller can cost (upstream calls, body reading,
+// audit lines) only after it has proved who it is and is within its rate.
+async function route(request, env, ctx) {
+  const started = Date.now();
+  const url = new URL(request.url);
+  if (!originAllowed(request, env)) return refusal("origin", 403, "origin_not_allowed", "this origin is not in ALLOWED_ORIGINS");
+  const misconfigured = configurationError(env, url);
+  if (misconfigured) return json({ error: "not_configured", message: misconfigured }, 500);
+  if (!env.RATE_LIMITER) return json({ error: "not_configured", message: "bind a rate limiter as RATE_LIMITER ([[ratelimits]] in wrangler.toml)" }, 500);
+  if (!ROUTES.has(`${request.method} ${url.pathname}`)) return json({ error: "not_found" }, 404);
+
+  const metricsRoute = url.pathname === "/metrics";
+  const { caller, refused } = await authenticate(request, env, { metrics: metricsRoute });
+  if (refused) return authRefusal(refused);
+  if (metricsRoute) return new Response(renderMetrics(), { headers: { "content-type": "text/plain; version=0.0.4" } });
+
+  const retryAfter = await rateLimited(env, caller);
+  if (retryAfter) return refusal("rate_limited", 429, "rate_limited", `too many requests; retry in ${retryAfter} s`, { "retry-after": retryAfter });
+  const text = await readLimitedBody(request, env);
+  if (text === null) return refusal("too_large", 413, "body_too_large", "the request body is larger than MAX_BODY_BYTES");
+
+  const req = readRequest(text, url.pathname);
+  if (req.invalid) {
+    // Spec 000: refused before any model call, and audited like every other request.
+    const message = req.invalid.findings.map((f) => f.message).join("; ") || "the body is not JSON";
+    const record = errorAudit(typeof req.question === "string" ? req.question : null, new Error(message), started);
+    record.validation_result.status = "INVALID_REQUEST";
+    logAudit(env, ctx, record, caller);
+    return json({ ...req.invalid, audit_id: record.audit_id }, 400);
+  }
+  return verify(env, ctx, { ...req, caller }, started);
+}
+
 export default {
   async fetch(request, env, ctx) {
-    const started = Date.now();
-    const { pathname } = new URL(request.url);
-    if (request.method === "GET" && pathname === "/metrics") {
-      return new Response(renderMetrics(), { headers: { "content-type": "text/plain; version=0.0.4" } });
-    }
-    if (request.method !== "POST" || (pathname !== "/v1/chat" && pathname !== "/v1/chat/completions")) {
-      return json({ error: "not_found" }, 404);
-    }
-    const req = await readRequest(request, pathname);
-    if (req.invalid) {
-      // Spec 000: refused before any model call, and audited like every other request.
-      const message = req.invalid.findings.map((f) => f.message).join("; ") || "the body is not JSON";
-      const record = errorAudit(typeof req.question === "string" ? req.question : null, new Error(message), started);
-      record.validation_result.status = "INVALID_REQUEST";
-      logAudit(env, ctx, record);
-      return json({ ...req.invalid, audit_id: record.audit_id }, 400);
-    }
-    return verify(env, ctx, req, started);
+    // Browsers send preflights without credentials, so they are answered before any check.
+    if (request.method === "OPTIONS") return preflight(request, env);
+    return withCors(await route(request, env, ctx), request, env);
   },
 };
