@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use super::{Builder, Json, bad, web_source};
+use super::{Builder, Json, web_source};
 use crate::error::Error;
 use crate::model::{Source, SourceRef, Span};
 
@@ -58,7 +58,7 @@ fn block(value: &Json) -> Block<'_> {
 
 pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
     let blocks = match response.items() {
-        Some(events) => from_events(events, out)?,
+        Some(events) => from_events(events, out),
         None => {
             out.response_id = response.text_at("id");
             out.model = response.text_at("model");
@@ -107,14 +107,16 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
 
 /// The blocks a stream's events build, in the order they started:
 /// `content_block_start` opens block `index`, `text_delta` appends text to it,
-/// `citations_delta` a citation.
-fn from_events<'a>(events: &'a [Json], out: &mut Builder) -> Result<Vec<Block<'a>>, Error> {
+/// `citations_delta` a citation. Nothing in the events throws: a start without its
+/// block is an unknown block, and a text delta for a block that never started starts a
+/// text block (a stream spliced or cut by a proxy still yields its text).
+fn from_events<'a>(events: &'a [Json], out: &mut Builder) -> Vec<Block<'a>> {
     let mut blocks: Vec<Block<'a>> = Vec::new();
     // A block's `index` in the message → its position in `blocks` (`u32` keys: the map
     // the validator's label index uses, not one more instantiation in the module).
     let mut position: HashMap<u32, usize> = HashMap::new();
     let key = |event: &Json| event.index_at("index").and_then(|i| u32::try_from(i).ok());
-    for (i, event) in events.iter().enumerate() {
+    for event in events {
         match event.text_at("type").as_deref() {
             Some("message_start") => {
                 let message = event.field("message");
@@ -122,47 +124,46 @@ fn from_events<'a>(events: &'a [Json], out: &mut Builder) -> Result<Vec<Block<'a
                 out.model = message.as_ref().and_then(|m| m.text_at("model"));
             }
             Some("content_block_start") => {
-                let started = event
-                    .field("content_block")
-                    .ok_or_else(|| bad(&format!("[{i}].content_block"), "missing"))?;
                 if let Some(index) = key(event) {
                     position.insert(index, blocks.len());
                 }
-                blocks.push(block(started));
+                blocks.push(event.field("content_block").map_or(Block::Other, block));
             }
             Some("content_block_delta") => {
                 let Some(delta) = event.field("delta") else {
                     continue;
                 };
-                let at = match event.field("index") {
-                    Some(_) => key(event).and_then(|index| position.get(&index).copied()),
+                let kind = delta.text_at("type");
+                if !matches!(kind.as_deref(), Some("text_delta" | "citations_delta")) {
+                    continue; // tool input, thinking, signatures, and types to come
+                }
+                let found = match key(event) {
+                    Some(index) => position.get(&index).copied(),
                     None => blocks.len().checked_sub(1),
                 };
-                let kind = delta.text_at("type");
-                let adds_text = matches!(kind.as_deref(), Some("text_delta" | "citations_delta"));
-                match at.and_then(|at| blocks.get_mut(at)) {
-                    Some(Block::Text { text, citations }) => match kind.as_deref() {
+                let at = found.unwrap_or_else(|| {
+                    if let Some(index) = key(event) {
+                        position.insert(index, blocks.len());
+                    }
+                    blocks.push(Block::Text {
+                        text: String::new(),
+                        citations: Vec::new(),
+                    });
+                    blocks.len() - 1
+                });
+                if let Block::Text { text, citations } = &mut blocks[at] {
+                    match kind.as_deref() {
                         Some("text_delta") => {
                             text.push_str(&delta.text_at("text").unwrap_or_default());
                         }
-                        Some("citations_delta") => citations.extend(delta.field("citation")),
-                        _ => {}
-                    },
-                    // Tool input, thinking, signatures, and types to come: not the answer.
-                    Some(_) => {}
-                    None if adds_text => {
-                        return Err(bad(
-                            &format!("[{i}]"),
-                            "a text delta for a block never started",
-                        ));
+                        _ => citations.extend(delta.field("citation")),
                     }
-                    None => {}
                 }
             }
             _ => {}
         }
     }
-    Ok(blocks)
+    blocks
 }
 
 /// The source a citation names: by URL (web and search results with a URL), else by

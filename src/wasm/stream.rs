@@ -84,10 +84,7 @@ impl CitationStream {
     /// OpenAI `annotations`), and their sources when the stream was given none. Throws
     /// when called twice.
     #[wasm_bindgen(unchecked_return_type = "StreamEnd")]
-    pub fn finish(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "object[]")] events: Option<js_sys::Array>,
-    ) -> Result<JsValue, JsValue> {
+    pub fn finish(&mut self, events: Option<js_sys::Array>) -> Result<JsValue, JsValue> {
         enter();
         if let Some(high) = self.pending_high.take() {
             // A lone high surrogate ends the answer: it stays one unit, as U+FFFD.

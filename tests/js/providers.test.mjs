@@ -129,3 +129,50 @@ for (const [name, adapter] of [["anthropic-stream", "fromAnthropic"], ["openai-c
     }
   });
 }
+
+// Documented shapes the recorded corpus has no recording of (every public Cohere stream
+// with citations found was hand-written): docs.cohere.com/reference/chat-stream (v2).
+test("a Cohere v2 stream: content-delta text and citation-start citations, read past the rest", () => {
+  const text = "Water boils at 100 °C. Tokyo is the capital.";
+  const pieces = text.match(/.{1,6}/gsu);
+  const citation = (start, cited, id, doc) => ({
+    type: "citation-start",
+    index: 0,
+    delta: { message: { citations: { start, end: start + [...cited].length, text: cited, sources: [{ type: "document", id, document: { id, text: doc } }] } } },
+  });
+  const events = [
+    { id: "c0", type: "message-start", delta: { message: { role: "assistant", content: [], citations: [] } } },
+    { type: "content-start", index: 0, delta: { message: { content: { type: "text", text: "" } } } },
+    ...pieces.map((t) => ({ type: "content-delta", index: 0, delta: { message: { content: { text: t } } } })),
+    citation(0, "Water boils at 100 °C.", "doc-1", "Water boils at 100 °C at sea level."),
+    { type: "citation-end", index: 0 },
+    citation(23, "Tokyo is the capital.", "doc-2", "Tokyo is the capital of Japan."),
+    { type: "citation-end", index: 1 },
+    { type: "content-end", index: 0 },
+    { type: "message-end", delta: { finish_reason: "COMPLETE" } },
+  ];
+  const input = pkg.fromCohere(events);
+  assert.deepEqual(fromAny(events), input);
+  assert.equal(input.provider, "cohere");
+  assert.equal(input.answer, text);
+  assert.deepEqual(input.citations.map((c) => input.answer.slice(c.span.start, c.span.end)), ["Water boils at 100 °C.", "Tokyo is the capital."]);
+  assert.deepEqual(input.sources.map((s) => s.id), ["doc-1", "doc-2"]);
+  assert.equal(validate(input).status, "pass");
+});
+
+test("an Anthropic stream cut or spliced by a proxy still yields its text: nothing in the events throws", () => {
+  const events = [
+    { type: "message_start", message: { id: "m1", content: [] } },
+    { type: "content_block_start", index: 0 }, // no block: an unknown one
+    { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: "{" } },
+    // A text block whose start was lost.
+    { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "Water boils " } },
+    { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "at 100 °C [1]." } },
+    { type: "content_block_delta", index: 2, delta: { type: "future_delta", what: "?" } },
+    { type: "some_future_event" },
+  ];
+  const input = pkg.fromAnthropic(events, [{ title: "Boiling", text: "Water boils at 100 °C." }]);
+  assert.deepEqual(fromAny(events, [{ title: "Boiling", text: "Water boils at 100 °C." }]), input);
+  assert.equal(input.answer, "Water boils at 100 °C [1].");
+  assert.equal(validate(input).status, "pass");
+});
