@@ -120,3 +120,13 @@ export async function startWrangler(dir, { vars = {}, probe = "/" } = {}) {
   stop();
   throw new Error(`wrangler dev did not start in ${dir}:\n${log}`);
 }
+
+/** The package's adapter for each provider `fromAny` names (`input.provider`). */
+export const ADAPTER = {
+  anthropic: "fromAnthropic",
+  openai: "fromOpenAI",
+  gemini: "fromGemini",
+  cohere: "fromCohere",
+  perplexity: "fromPerplexity",
+  "vercel-ai": "fromVercelAI",
+};

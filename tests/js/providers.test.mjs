@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
-import { pkgDir, root } from "./helpers.mjs";
+import { ADAPTER, pkgDir, root } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const pkg = require(join(pkgDir, "node", "citeproof.js"));
@@ -15,14 +15,6 @@ const { validate, fromAny, citeproofTransform } = pkg;
 
 const dir = join(root, "tests", "fixtures", "providers");
 const load = (name) => JSON.parse(readFileSync(join(dir, name), "utf8"));
-const ADAPTER = {
-  anthropic: "fromAnthropic",
-  openai: "fromOpenAI",
-  gemini: "fromGemini",
-  cohere: "fromCohere",
-  perplexity: "fromPerplexity",
-  "vercel-ai": "fromVercelAI",
-};
 
 /** The answer text each declared citation's report span covers, in declaration order. */
 function declaredTexts(input, report) {

@@ -165,18 +165,12 @@ impl<'p, 't> Markers<'p, 't> {
 
     /// What an open scan left undecided; call after the iterator ended.
     pub(crate) fn undecided(self) -> Undecided {
-        let mut undecided = self.undecided;
-        undecided.resume.get_or_insert(Resume {
+        let end = Resume {
             pos: self.pos.min(self.bytes.len()),
-            at_line_start: self.at_line_start,
-            label_may_follow: self.label_may_follow,
-            url_clear_until: self.url_clear_until,
-            html_block_end: self.html_block_end,
-            in_paragraph: self.in_paragraph,
-            item_indent: self.item_indent,
-            html_block_search: self.html_block_search,
-            inside: None,
-        });
+            ..self.state()
+        };
+        let mut undecided = self.undecided;
+        undecided.resume.get_or_insert(end);
         undecided
     }
 
