@@ -1,0 +1,54 @@
+// The linear-time check shared by the storm tests: two sizes of one shape, timed
+// alternately in the same process, their ratio asserted (not absolute times).
+import assert from "node:assert/strict";
+
+/** Milliseconds `f` takes when run `times` times in a row. */
+function timed(f, times) {
+  const start = performance.now();
+  for (let i = 0; i < times; i++) f();
+  return performance.now() - start;
+}
+
+const median = (samples) => [...samples].sort((a, b) => a - b)[samples.length >> 1];
+
+/**
+ * Asserts issue 21's goal: 8× the input costs at most 10× the time. Both sizes are
+ * warmed up first (three runs each: the engine's tiers compile on the first ones, which
+ * can take several times as long). Each size then runs as often as makes the warm 1×
+ * case take at least 20 ms (timer resolution and one-off pauses such as a collection
+ * stay small against that; calibrated on a cold first call, a sample was one 2 ms run
+ * and a single pause moved the ratio from 7.5 to 10), the two sizes alternate seven
+ * times, and the medians are compared.
+ *
+ * A trial over the limit is measured again, up to three trials, and the shape passes
+ * if one of them is within it. Noise on this shared two-core machine only ever adds
+ * time, and the same linear family measured 7.9-10.2x from trial to trial in one
+ * process; a shape that really grows faster (the quadratic ones measured 39-67x) is
+ * over the limit in every trial. Each shape is a subtest of `t` (one slow shape does
+ * not hide the others' figures), with every trial's ratio in the diagnostics.
+ */
+export function assertLinear(t, what, make, { grow = 8, limit = 10 } = {}) {
+  return t.test(what, (shape) => {
+    const small = make(1);
+    const large = make(grow);
+    for (let i = 0; i < 3; i++) {
+      small.run();
+      large.run();
+    }
+    let times = 1;
+    while (timed(small.run, times) < 20) times *= 2;
+    const ratios = [];
+    while (ratios.length < 3 && !(ratios.at(-1) <= limit)) {
+      const smallMs = [];
+      const largeMs = [];
+      for (let i = 0; i < 7; i++) {
+        smallMs.push(timed(small.run, times));
+        largeMs.push(timed(large.run, times));
+      }
+      ratios.push(median(largeMs) / median(smallMs));
+    }
+    const shown = ratios.map((ratio) => `${ratio.toFixed(2)}x`).join(", then ");
+    shape.diagnostic(`${grow}x the input took ${shown} the time (${times} run(s) per sample)`);
+    assert.ok(ratios.at(-1) <= limit, `${what}: ${grow}x the input took ${shown} the time`);
+  });
+}
