@@ -204,8 +204,9 @@ export function useCitationStream(source, { input, options } = {}) {
     if (!source) return undefined;
     let cancelled = false;
     (async () => {
+      let stream;
       try {
-        const stream = new CitationStream(config.current.input ?? {}, config.current.options);
+        stream = new CitationStream(config.current.input ?? {}, config.current.options);
         for await (const delta of textDeltas(source)) {
           if (cancelled) return;
           const { text, events } = stream.push(delta);
@@ -217,6 +218,8 @@ export function useCitationStream(source, { input, options } = {}) {
         setState((s) => ({ ...applyChunk(s, end.text, end.revise ? [end.revise] : []), report: end.report, done: true }));
       } catch (error) {
         if (!cancelled) setState((s) => ({ ...s, error, done: true }));
+      } finally {
+        stream?.free(); // its memory back now, not when the collector gets to it
       }
     })();
     return () => {

@@ -75,6 +75,7 @@ export function makeTransform(stream, input, sources, options) {
       // SSE: the citations the events declare (Anthropic `citations_delta`, OpenAI
       // `annotations`) are part of the answer's report, not only its markers.
       finished = stream.finish(kind === "anthropic" || kind === "openai" ? events : undefined);
+      stream.free(); // nothing reads it after the end: give its memory back now
       resolveReport(finished.report);
     }
     return finished;

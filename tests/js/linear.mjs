@@ -21,10 +21,9 @@ const median = (samples) => [...samples].sort((a, b) => a - b)[samples.length >>
  * times, and the medians are compared.
  *
  * A trial over the limit is measured again, up to three trials, and the shape passes
- * if one of them is within it. Noise on this shared two-core machine only ever adds
- * time, and the same linear family measured 7.9-10.2x from trial to trial in one
- * process; a shape that really grows faster (the quadratic ones measured 39-67x) is
- * over the limit in every trial. Each shape is a subtest of `t` (one slow shape does
+ * if one of them is within it: noise on a shared two-core machine only ever adds time,
+ * and a shape that really grows faster (the quadratic ones measured 39-67x) is over the
+ * limit in every trial. Each shape is a subtest of `t` (one slow shape does
  * not hide the others' figures), with every trial's ratio in the diagnostics.
  */
 export function assertLinear(t, what, make, { grow = 8, limit = 10 } = {}) {

@@ -120,6 +120,7 @@ test("costly shapes scale linearly: many markers, long answers, deep brackets, r
         const stream = new CitationStream({ sources }, { maxAnswerChars: 5e6 });
         for (const d of deltas) stream.push(d);
         assert.equal(stream.finish().report.markers.length, 10_000 * k);
+        stream.free();
       },
     };
   });

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { pkgDir } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
-const { validate, citeproofTransform } = require(join(pkgDir, "node", "citeproof.js"));
+const { validate, citeproofTransform, memoryBytes } = require(join(pkgDir, "node", "citeproof.js"));
 
 const sources = [
   { title: "Boiling", url: "https://example.org/boil", slug: "boil", text: "Water boils at 100 °C at sea level." },
@@ -147,3 +147,14 @@ test("bad options and malformed events are coded errors", async () => {
   await assert.rejects(run(["data: {not json\n\n"], { format: "openai" }), { code: "invalid_input" });
   await assert.rejects(run([42]), { code: "invalid_input" });
 });
+
+test("a transform gives its stream's memory back when the body ends", async () => {
+  // 300 KB of answer: a stream left to the collector would hold that and its cleaned
+  // text (about 600 KB) in the module's memory until the engine finalized it.
+  const long = [..."Water boils at 100 °C [1]. ".repeat(11_000)].join("").match(/[\s\S]{1,4096}/g);
+  for (let i = 0; i < 3; i++) await run(long);
+  const before = memoryBytes();
+  for (let i = 0; i < 20; i++) assert.equal((await run(long)).report.markers.length, 11_000);
+  assert.equal(memoryBytes(), before, "20 more transforms grew the module's memory");
+});
+
