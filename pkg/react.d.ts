@@ -11,6 +11,11 @@ export interface CitedAnswerProps {
   answer?: string;
   /** The retrieved sources: chip cards get titles, links and located quotes. */
   sources?: Source[];
+  /**
+   * How `answer` is validated here. Default `{ policy: "flag" }` (unlike `validate`'s
+   * `"clean"`): a marker that names no source stays as an invalid chip whose card says
+   * why, rather than disappearing. Pass `{ policy: "clean" }` to remove such markers.
+   */
   options?: ValidateOptions;
   className?: string;
 }

@@ -8,6 +8,17 @@ import { CitationStream, citationTree, validate } from "citeproof";
 
 const cx = (...names) => names.filter(Boolean).join(" ");
 
+/**
+ * What a valid chip's card says was checked for the source shown: that the citation
+ * names a retrieved source, and whether its quote was found in the source's text.
+ */
+function checkedOf(source) {
+  if (!source?.quote) return "Checked: names a retrieved source";
+  return source.quoteChecked
+    ? "Checked: names a retrieved source; the quote is in its text"
+    : "Checked: names a retrieved source; quote as stated (no source text to check it against)";
+}
+
 /** A chip's card: title, hostname link, the located quote, validity; pages through a group. */
 function ChipCard({ chip, id, page, setPage }) {
   const source = chip.sources[page] ?? chip.sources[0];
@@ -30,7 +41,7 @@ function ChipCard({ chip, id, page, setPage }) {
     h(
       "div",
       { className: cx("citeproof-card__status", !chip.valid && "citeproof-card__status--invalid") },
-      chip.valid ? "Verified: cites a retrieved source" : chip.reason ?? "Not verified",
+      chip.valid ? checkedOf(source) : chip.reason ?? "Not verified",
     ),
   );
 }
@@ -120,7 +131,8 @@ function Blocks({ nodes }) {
  */
 export function CitedAnswer({ report, segments, answer, sources, options, className }) {
   const validated = useMemo(
-    () => (report || segments || answer == null ? null : validate({ answer, sources: sources ?? [] }, options)),
+    // "flag" unless told otherwise: a UI that checks citations shows what it flags.
+    () => (report || segments || answer == null ? null : validate({ answer, sources: sources ?? [] }, { policy: "flag", ...options })),
     [report, segments, answer, sources, options],
   );
   const tree = useMemo(
@@ -158,6 +170,47 @@ async function* textDeltas(source) {
   });
 }
 
+/**
+ * Each source's one reading: a Response, a ReadableStream or an async generator can be
+ * read once, but React runs an effect again for the same source (StrictMode mounts,
+ * cleans up and mounts again; a remount does the same). The first effect starts
+ * reading the source to its end; every effect run replays what was read and follows
+ * the rest. Kept while the source object lives.
+ */
+const readings = new WeakMap();
+
+function readingOf(source) {
+  let reading = readings.get(source);
+  if (!reading) {
+    reading = { deltas: [], done: false, error: null, waiting: [] };
+    readings.set(source, reading);
+    const wake = () => reading.waiting.splice(0).forEach((resolve) => resolve());
+    (async () => {
+      try {
+        for await (const delta of textDeltas(source)) {
+          reading.deltas.push(delta);
+          wake();
+        }
+      } catch (error) {
+        reading.error = error;
+      }
+      reading.done = true;
+      wake();
+    })();
+  }
+  return reading;
+}
+
+/** The deltas of `reading` from the first: those read so far, then each as it comes. */
+async function* replay(reading) {
+  for (let next = 0; ; ) {
+    while (next < reading.deltas.length) yield reading.deltas[next++];
+    if (reading.error) throw reading.error;
+    if (reading.done) return;
+    await new Promise((resolve) => reading.waiting.push(resolve));
+  }
+}
+
 /** Cuts released text into segments at the chips' spans. */
 function segmentsOf(text, chips) {
   const segments = [];
@@ -193,7 +246,8 @@ function applyChunk(state, text, events) {
  * Streams a plain-text answer through a CitationStream: `{ text, segments, chips,
  * findings, report, done, error }`, updated per delta. `segments` never holds half a
  * marker; once done they are the report's. `input` (sources, citations) and `options`
- * are read when `source` changes.
+ * are read when `source` changes. A source is read once, to its end, however often the
+ * component mounts (StrictMode, remounts); to stop a response, abort its fetch.
  */
 export function useCitationStream(source, { input, options } = {}) {
   const [state, setState] = useState({ text: "", chips: [], findings: [], report: null, done: false, error: null });
@@ -207,7 +261,7 @@ export function useCitationStream(source, { input, options } = {}) {
       let stream;
       try {
         stream = new CitationStream(config.current.input ?? {}, config.current.options);
-        for await (const delta of textDeltas(source)) {
+        for await (const delta of replay(readingOf(source))) {
           if (cancelled) return;
           const { text, events } = stream.push(delta);
           if (!text && !events.length) continue;

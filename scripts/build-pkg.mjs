@@ -66,6 +66,10 @@ for (const dir of wanted) {
   if (existsSync(join(out, "snippets"))) {
     writeFileSync(join(out, "snippets", "package.json"), JSON.stringify({ type: "module" }) + "\n");
   }
+  // The classes' `[Symbol.dispose]()` needs TypeScript's disposable lib, which lib
+  // ES2022/ES2023 lack (an error under skipLibCheck: false): the reference brings it in.
+  const types = join(out, "citeproof.d.ts");
+  writeFileSync(types, '/// <reference lib="esnext.disposable" />\n' + readFileSync(types, "utf8"));
   if (recoverable.has(dir)) await wrap(dir, out);
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: formatting, clippy (native and wasm32), native tests, wasm tests in
-# Node and headless Chromium, the npm package build and size budget, tsc, JS tests.
+# Node, headless Chromium and headless Firefox, the npm package build and size budget, tsc, JS tests.
 # Installs what is missing first. Any failure exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,14 +19,15 @@ step "native tests"
 cargo test
 step "wasm tests in Node"
 wasm-pack test --node
-step "wasm tests in headless Chromium"
-# tests/wasm.rs is the only test target with browser tests. wasm-bindgen-test-runner
-# serves them and Playwright drives the page in headless Chromium
-# (scripts/browser-test-runner.mjs): `wasm-pack test --headless --chrome` hung now and
-# then in its chromedriver session on this machine.
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="node scripts/browser-test-runner.mjs" \
-  cargo test --target wasm32-unknown-unknown --test wasm 2>&1 | tee "$LOG"
-grep -q "^test result: ok" "$LOG" || { echo "browser wasm tests did not run" >&2; exit 1; }
+step "wasm tests in headless Chromium and Firefox"
+# The plain commands a user types. tests/browser.rs runs the wasm suite in the browser
+# (tests/wasm.rs, for Node, is skipped); the check below fails the run if no browser
+# test ran. Their test server is built with a fix for a hang (docs/browser-tests.md).
+for browser in chrome firefox; do
+  wasm-pack test --headless --$browser 2>&1 | tee "$LOG"
+  grep -q "^Running headless tests in" "$LOG" && grep -q "^test result: ok. [1-9]" "$LOG" \
+    || { echo "no browser test ran in $browser" >&2; exit 1; }
+done
 step "fuzz smoke (every fuzz/ target, 60 s each)"
 bash scripts/fuzz-smoke.sh 60
 step "npm package (web, bundler, node) and size budget"
@@ -34,6 +35,7 @@ node scripts/build-pkg.mjs
 node scripts/size-check.mjs
 step "TypeScript declarations (tsc --noEmit)"
 tsc -p tests/js/types
+tsc -p tests/js/types/tsconfig.es2022.json # lib ES2022, as many apps still compile with
 step "JS tests (node:test, Chromium, workerd)"
 node --test tests/js/
 step "all tests passed"

@@ -65,6 +65,21 @@ fn marker_past_the_last_source_is_out_of_range() {
         Some("[4]")
     );
     assert_eq!(report.findings[0].citation, Some(1));
+    assert_eq!(
+        report.findings[0].message,
+        "source 4 does not exist: 2 sources were retrieved"
+    );
+}
+
+#[test]
+fn out_of_range_messages_count_sources_in_words() {
+    for (count, said) in [
+        (0, "source 4 does not exist: no sources were retrieved"),
+        (1, "source 4 does not exist: only 1 source was retrieved"),
+    ] {
+        let report = run(&input("Fact one is true [4].", sources(count)));
+        assert_eq!(report.findings[0].message, said);
+    }
 }
 
 #[test]

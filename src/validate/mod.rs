@@ -388,8 +388,11 @@ impl Validator {
                 ErrorCode::TooLarge,
                 "sources",
                 format!(
-                    "{} sources exceed maxSources ({})",
-                    input.sources.len(),
+                    "{} exceed maxSources ({})",
+                    match input.sources.len() {
+                        1 => "1 source".to_string(),
+                        n => format!("{n} sources"),
+                    },
                     self.options.max_sources
                 ),
             ));

@@ -168,8 +168,8 @@ pub(crate) trait Lookup {
                 (
                     FindingCode::OutOfRange,
                     format!(
-                        "source {n} does not exist: {} sources were retrieved",
-                        self.sources().len()
+                        "source {n} does not exist: {}",
+                        retrieved(self.sources().len())
                     ),
                 )
             }),
@@ -433,4 +433,13 @@ pub fn merge(marker_uses: Vec<Use>, declared_uses: Vec<Use>) -> Vec<Use> {
     }
     merged.extend(leftovers);
     merged
+}
+
+/// How many sources there were, as an `out_of_range` message says it.
+fn retrieved(count: usize) -> String {
+    match count {
+        0 => "no sources were retrieved".to_string(),
+        1 => "only 1 source was retrieved".to_string(),
+        n => format!("{n} sources were retrieved"),
+    }
 }

@@ -55,7 +55,7 @@ pub fn validate_async(
                 "expected a function (texts) => Promise<vectors>",
             )
         })?;
-    let (mut core_options, unit) = read_options(Some(&options))?;
+    let (mut core_options, unit) = read_options(Some(&options), &["embed"])?;
     core_options
         .support_threshold
         .get_or_insert(DEFAULT_ASYNC_THRESHOLD);

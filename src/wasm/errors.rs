@@ -12,6 +12,20 @@ pub fn invalid(code: &str, path: &str, message: &str) -> JsValue {
     error.into()
 }
 
+/// How an error message shows a bad value: its type, then a string's first 40
+/// characters quoted or a number as written (`string "bytes"`, `number 1.5`).
+pub fn shown(kind: &str, string: Option<&str>, number: Option<f64>) -> String {
+    match (string, number) {
+        (Some(text), _) => {
+            let head: String = text.chars().take(40).collect();
+            let more = if head.len() < text.len() { "…" } else { "" };
+            format!("{kind} {head:?}{more}")
+        }
+        (None, Some(n)) => format!("{kind} {n}"),
+        (None, None) => kind.to_string(),
+    }
+}
+
 /// The JS form of a core [`Error`].
 pub fn to_js_error(error: &Error) -> JsValue {
     invalid(error.code.as_str(), &error.path, &error.message)

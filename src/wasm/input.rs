@@ -11,7 +11,7 @@
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use super::errors::invalid;
+use super::errors::{invalid, shown};
 use super::read::{LIST_CEILING, MAX_LIST_ITEMS, REVOKED, TYPES, count_of, item_path, too_many};
 use crate::model::{
     DeclaredCitation, Finding, FindingCode, Input, LineRange, Loose, LooseValue, Options, Severity,
@@ -118,6 +118,15 @@ impl Value<'_> {
             Value::Object => "object",
         }
     }
+
+    /// The value as error messages show it (see [`shown`]).
+    fn shown(&self) -> String {
+        match self {
+            Value::String(text) => shown("string", Some(text), None),
+            Value::Number(n) => shown("number", None, Some(*n)),
+            _ => self.type_name().to_string(),
+        }
+    }
 }
 
 /// The walk's tape and its strings, read front to back.
@@ -198,7 +207,7 @@ impl Fields<'_> {
         invalid(
             CODE,
             &format!("{}.{name}", self.path),
-            &format!("expected {expected}, got {}", got.type_name()),
+            &format!("expected {expected}, got {}", got.shown()),
         )
     }
 

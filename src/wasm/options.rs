@@ -30,12 +30,14 @@ impl ParseOptions {
                 source_ids.push(id);
             }
         }
-        Ok(ParseOptions {
+        let options = ParseOptions {
             offsets: read_unit(&obj)?,
             marker_patterns: obj
                 .strings(&["markerPatterns"], MAX_MARKER_PATTERNS)?
                 .unwrap_or_default(),
             source_ids,
-        })
+        };
+        obj.reject_unknown(&[])?;
+        Ok(options)
     }
 }

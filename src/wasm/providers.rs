@@ -137,7 +137,11 @@ fn adapt_js(
         Some(read_sources(sources, "sources")?)
     };
     let unit = match Obj::optional(Some(options), "options", "invalid_option")? {
-        Some(obj) => read_unit(&obj)?,
+        Some(obj) => {
+            let unit = read_unit(&obj)?;
+            obj.reject_unknown(&[])?;
+            unit
+        }
         None => Unit::Utf16,
     };
     let text = json_text(response, "response", MAX_LIST_ITEMS)?;

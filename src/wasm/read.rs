@@ -10,11 +10,13 @@
 //! reads no item of a list longer than its limit, and types are told by `typeCode`,
 //! which also names a revoked Proxy (on which `Array.isArray` throws).
 
+use std::cell::RefCell;
+
 use js_sys::Array;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::errors::invalid;
+use super::errors::{invalid, shown};
 use super::fields::{field_summary, get_field, name_bit};
 use super::utf8_of;
 use crate::model::{Options, Policy};
@@ -26,6 +28,8 @@ extern "C" {
     fn type_code(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = listItems)]
     fn list_items(value: &JsValue, limit: u32) -> JsValue;
+    #[wasm_bindgen(js_name = ownNames)]
+    fn own_names(value: &JsValue) -> Array;
     /// `JSON.stringify(value)`, refusing arrays of more than `limit` items and revoked
     /// Proxies with their path under `path` (see `untrusted.js`).
     #[wasm_bindgen(js_name = jsonText, catch)]
@@ -83,6 +87,8 @@ pub struct Obj {
     field_summary: Option<u64>,
     path: String,
     code: &'static str,
+    /// Every name asked for so far: what [`Obj::reject_unknown`] knows.
+    asked: RefCell<Vec<&'static str>>,
 }
 
 /// The JS type of a value, as error messages name it.
@@ -91,6 +97,15 @@ pub(super) fn type_name(value: &JsValue) -> &'static str {
         .get(type_code(value) as usize)
         .copied()
         .unwrap_or("other value")
+}
+
+/// `value` as error messages show it: its type, and a string's or number's value.
+pub(super) fn shown_js(value: &JsValue) -> String {
+    let kind = type_name(value);
+    match kind {
+        "boolean" => format!("{kind} {}", value.is_truthy()),
+        _ => shown(kind, value.as_string().as_deref(), value.as_f64()),
+    }
 }
 
 /// Whether `value` is a revoked Proxy, on which every operation throws.
@@ -145,6 +160,7 @@ impl Obj {
             field_summary: (summary >= 0.0).then_some(summary as u64),
             path: path.to_string(),
             code,
+            asked: RefCell::new(Vec::new()),
         })
     }
 
@@ -160,6 +176,42 @@ impl Obj {
         }
     }
 
+    /// `Err` for the first own field whose name was never asked for and is not in
+    /// `also` (a misspelt option would otherwise be ignored without a word), naming the
+    /// known name nearest to it (at most 2 edits, or a third of its length, away), else
+    /// every known name. Call it after reading every field.
+    pub fn reject_unknown(&self, also: &[&'static str]) -> Result<(), JsValue> {
+        let asked = self.asked.borrow();
+        let known = || asked.iter().chain(also).copied();
+        for name in own_names(&self.value).iter() {
+            let Some(name) = name.as_string() else {
+                continue;
+            };
+            if known().any(|k| k == name) {
+                continue;
+            }
+            let nearest = known()
+                .map(|k| (edit_distance(k, &name), k))
+                .min()
+                .filter(|&(edits, _)| edits <= 2.max(name.len() / 3));
+            let hint = match nearest {
+                Some((_, k)) => format!(" (did you mean {k:?}?)"),
+                None => {
+                    let mut names: Vec<&str> = known().collect();
+                    names.sort_unstable();
+                    names.dedup();
+                    format!(" (known: {})", names.join(", "))
+                }
+            };
+            return Err(invalid(
+                "invalid_option",
+                &self.path_of(&name),
+                &format!("unknown option{hint}"),
+            ));
+        }
+        Ok(())
+    }
+
     /// The path of field `name`.
     pub fn path_of(&self, name: &str) -> String {
         format!("{}.{name}", self.path)
@@ -169,12 +221,13 @@ impl Obj {
         invalid(
             self.code,
             &self.path_of(name),
-            &format!("expected {expected}, got {}", type_name(got)),
+            &format!("expected {expected}, got {}", shown_js(got)),
         )
     }
 
     /// The first of `names` that is present (not `undefined`/`null`), with its name.
     pub fn get(&self, names: &[&'static str]) -> Option<(&'static str, JsValue)> {
+        self.asked.borrow_mut().extend_from_slice(names);
         names.iter().find_map(|&name| {
             let known_absent = self
                 .field_summary
@@ -260,7 +313,7 @@ impl Obj {
                             invalid(
                                 self.code,
                                 &path,
-                                &format!("expected a string, got {}", type_name(&item)),
+                                &format!("expected a string, got {}", shown_js(&item)),
                             )
                         })
                     })
@@ -304,8 +357,13 @@ pub(super) fn item_path(path: &str, i: usize) -> String {
     out
 }
 
-/// `options` of `validate`: the core options and the offset unit.
-pub fn read_options(value: Option<&JsValue>) -> Result<(Options, Unit), JsValue> {
+/// `options` of `validate`: the core options and the offset unit. A field that is
+/// neither one of these nor in `also` (what the caller reads itself, such as
+/// `validateAsync`'s `embed`) is an `invalid_option` error.
+pub fn read_options(
+    value: Option<&JsValue>,
+    also: &[&'static str],
+) -> Result<(Options, Unit), JsValue> {
     let mut options = Options::default();
     let Some(obj) = Obj::optional(value, "options", "invalid_option")? else {
         return Ok((options, Unit::Utf16));
@@ -383,6 +441,7 @@ pub fn read_options(value: Option<&JsValue>) -> Result<(Options, Unit), JsValue>
             bound(1).ok_or_else(|| obj.error(name, "[min, max] characters", &v))?,
         ]);
     }
+    obj.reject_unknown(also)?;
     Ok((options, unit))
 }
 
@@ -395,6 +454,23 @@ pub fn read_unit(obj: &Obj) -> Result<Unit, JsValue> {
             .ok_or_else(|| obj.error(name, r#""utf16", "utf8" or "codepoint""#, &v)),
         None => Ok(Unit::Utf16),
     }
+}
+
+/// Edits (insert, delete, replace a character, ASCII case ignored) that turn `a` into
+/// `b`: how near a misspelt option name is to a known one.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().map(|c| c.to_ascii_lowercase()).enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let replaced = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = replaced.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
 }
 
 fn set<T>(slot: &mut T, value: Option<T>) {

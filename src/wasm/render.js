@@ -104,7 +104,7 @@ function hostname(href) {
 
 /**
  * The sources a chip names, for its card: title, safe link, the quote (located in the
- * source's text, or as stated when unverified). `byLabel`: the sources by label;
+ * source's text, `quoteChecked`, or as stated when unverified). `byLabel`: the sources by label;
  * `quotes`: the quotes by label (`readArguments`).
  */
 function chipDetails(segment, byLabel, quotes) {
@@ -123,6 +123,8 @@ function chipDetails(segment, byLabel, quotes) {
       href,
       host: href ? hostname(href) : null,
       quote,
+      // Whether the quote was found in the source's text (else it is as stated).
+      quoteChecked: quote != null && located,
     };
   });
   const missing = cards.filter((c) => !c.found).map((c) => c.label);

@@ -45,7 +45,7 @@ impl CitationStream {
         options: Option<ValidateOptionsArg>,
     ) -> Result<CitationStream, JsValue> {
         enter();
-        CitationStream::open(&input, options.as_deref()).map(|(stream, _)| stream)
+        CitationStream::open(&input, options.as_deref(), &[]).map(|(stream, _)| stream)
     }
 
     /// Appends `delta`; returns `{ text, events }`: the cleaned text to append to what
@@ -169,13 +169,14 @@ impl CitationStream {
 }
 
 impl CitationStream {
-    /// A stream for `input` and `options` (see [`CitationStream::new`]), and the number
-    /// of sources it read.
+    /// A stream for `input` and `options` (see [`CitationStream::new`]; `also`: the
+    /// option names the caller reads itself), and the number of sources it read.
     fn open(
         input: &JsValue,
         options: Option<&JsValue>,
+        also: &[&'static str],
     ) -> Result<(CitationStream, usize), JsValue> {
-        let (options, unit) = read_options(options)?;
+        let (options, unit) = read_options(options, also)?;
         let limits = Limits::of(&options);
         let input = read_input_with(input, "input", false, &limits)?;
         let sources = input.sources.len();
@@ -341,7 +342,7 @@ pub fn citeproof_transform(
 ) -> Result<JsValue, JsValue> {
     enter();
     let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
-    let (mut stream, sources) = CitationStream::open(&input, Some(&options))?;
+    let (mut stream, sources) = CitationStream::open(&input, Some(&options), &["format"])?;
     // A forwarded body cannot take text back: hold doubtful markers until decided.
     stream.core = stream.core.without_revisions();
     make_transform(stream.into(), &input, sources, &options)

@@ -350,6 +350,8 @@ export interface ChipSource {
   href: string | null;
   host: string | null;
   quote: string | null;
+  /** Whether `quote` was found in the source's text (false: shown as the provider stated it). */
+  quoteChecked: boolean;
 }
 
 /** A citation chip: its badge (`"1"`, `"1 +2"` for a group), validity and why not. */

@@ -73,6 +73,16 @@ export function listItems(value, limit) {
   return items;
 }
 
+// The names of `value`'s own enumerable string-keyed fields; none when the engine
+// refuses to list them (a revoked Proxy, an ownKeys trap that throws).
+export function ownNames(value) {
+  try {
+    return Object.keys(value);
+  } catch {
+    return [];
+  }
+}
+
 // An Error whose message starts with the field path and whose `code` is `code`, as
 // src/wasm/errors.rs makes them.
 export function codedError(code, path, message) {

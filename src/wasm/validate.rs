@@ -52,7 +52,7 @@ fn run(validator: &Validator, input: &JsValue, unit: Unit) -> Result<JsValue, Js
 #[wasm_bindgen(unchecked_return_type = "Report")]
 pub fn validate(input: InputArg, options: Option<ValidateOptionsArg>) -> Result<JsValue, JsValue> {
     enter();
-    let (options, unit) = read_options(options.as_deref())?;
+    let (options, unit) = read_options(options.as_deref(), &[])?;
     run(&validator_for(options)?, &input, unit)
 }
 
@@ -71,7 +71,7 @@ pub fn validate_batch(
         "invalid_input",
         (MAX_LIST_ITEMS, LIST_CEILING),
     )?;
-    let (options, unit) = read_options(options.as_deref())?;
+    let (options, unit) = read_options(options.as_deref(), &[])?;
     let validator = validator_for(options)?;
     let limits = Limits::of(validator.options());
     let reports = js_sys::Array::new();
@@ -107,7 +107,7 @@ impl CitationValidator {
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<ValidateOptionsArg>) -> Result<CitationValidator, JsValue> {
         enter();
-        let (options, unit) = read_options(options.as_deref())?;
+        let (options, unit) = read_options(options.as_deref(), &[])?;
         let validator = Validator::new(options).map_err(|e| to_js_error(&e.under("options")))?;
         Ok(CitationValidator { validator, unit })
     }

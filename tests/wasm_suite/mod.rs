@@ -118,7 +118,10 @@ fn bad_arguments_throw_errors_with_code_and_path() {
         options(r#"{"offsets":"bytes"}"#),
     ));
     assert_eq!(code, "invalid_option");
-    assert!(message.starts_with("options.offsets:"), "{message}");
+    assert_eq!(
+        message,
+        r#"options.offsets: expected "utf16", "utf8" or "codepoint", got string "bytes""#
+    );
 
     let (code, message) = error_code(parse_citations(
         JsValue::from_str("x"),
@@ -154,10 +157,23 @@ fn bad_arguments_throw_errors_with_code_and_path() {
 }
 
 #[wasm_bindgen_test]
-fn unknown_option_fields_are_ignored_and_null_options_are_defaults() {
+fn unknown_option_fields_are_errors_and_null_options_are_defaults() {
+    let (code, message) = error_code(parse_citations(
+        JsValue::from_str("[1]"),
+        options(r#"{"ofsets":"utf8"}"#),
+    ));
+    assert_eq!(code, "invalid_option");
     assert_eq!(
-        markers("[1]", options(r#"{"somethingElse":true}"#)).length(),
-        1
+        message,
+        r#"options.ofsets: unknown option (did you mean "offsets"?)"#
+    );
+    let (_, message) = error_code(parse_citations(
+        JsValue::from_str("[1]"),
+        options(r#"{"offsets":"utf8","somethingElse":true}"#),
+    ));
+    assert!(
+        message.starts_with("options.somethingElse: unknown option (known: "),
+        "{message}"
     );
     assert_eq!(
         markers("[1]", Some(JsValue::NULL.unchecked_into())).length(),
