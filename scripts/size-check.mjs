@@ -17,9 +17,12 @@ import { fileURLToPath } from "node:url";
 // Perplexity chunks, Cohere stream events, the AI SDK's stream parts and citations,
 // Anthropic's non-text blocks and fetched pages, Gemini maps, quotes kept unverified,
 // a stream's report with the citations its events declare) +6.4 KB, less 0.4 KB from
-// wasm-opt --converge: 191 KiB until issue 25 moves the adapters out of the browser
-// entry. The goal stays 100 KB.
-const BUDGET_GZIP = 191 * 1024;
+// wasm-opt --converge: 191 KiB. Issue 23's package fixes measured +1.8 KB (194,690 →
+// 196,464 B): bad values shown in error messages, unknown options refused (the names a
+// reader asked for, checked in untrusted.js), `withoutRevisions()` for the AI SDK
+// middleware; so 193 KiB until issue 25 moves the adapters out of the browser entry.
+// The goal stays 100 KB.
+const BUDGET_GZIP = 193 * 1024;
 const file = join(dirname(fileURLToPath(import.meta.url)), "..", "pkg", "web", "citeproof_bg.wasm");
 const raw = readFileSync(file).length;
 const gzip = execFileSync("gzip", ["-9", "-c", file], { maxBuffer: 64 * 1024 * 1024 }).length;

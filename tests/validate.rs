@@ -77,8 +77,8 @@ fn out_of_range_messages_count_sources_in_words() {
         (0, "source 4 does not exist: no sources were retrieved"),
         (1, "source 4 does not exist: only 1 source was retrieved"),
     ] {
-        let report = run(&input("Fact one is true [4].", sources(count)));
-        assert_eq!(report.findings[0].message, said);
+        let i = input("Fact one is true [4].", sources(count));
+        assert_eq!(run(&i).findings[0].message, said);
     }
 }
 

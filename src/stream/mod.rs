@@ -244,8 +244,14 @@ impl CitationStream {
     /// that takes, instead of releasing them after [`HOLD`] bytes and revising: for
     /// consumers that cannot take text back (a forwarded response body).
     pub fn without_revisions(mut self) -> CitationStream {
-        self.revise = false;
+        self.hold_undecided();
         self
+    }
+
+    /// What [`without_revisions`](Self::without_revisions) makes, on a stream already
+    /// made: from the next push on, markers whose fate is open are held until decided.
+    pub fn hold_undecided(&mut self) {
+        self.revise = false;
     }
 
     /// How much of the answer the last push held back.

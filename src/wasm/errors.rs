@@ -13,15 +13,16 @@ pub fn invalid(code: &str, path: &str, message: &str) -> JsValue {
 }
 
 /// How an error message shows a bad value: its type, then a string's first 40
-/// characters quoted or a number as written (`string "bytes"`, `number 1.5`).
+/// characters in quotes or a number as written (`string "bytes"`, `number 1.5`).
 pub fn shown(kind: &str, string: Option<&str>, number: Option<f64>) -> String {
     match (string, number) {
         (Some(text), _) => {
-            let head: String = text.chars().take(40).collect();
-            let more = if head.len() < text.len() { "…" } else { "" };
-            format!("{kind} {head:?}{more}")
+            let cut = text.char_indices().nth(40).map_or(text.len(), |(at, _)| at);
+            let more = if cut < text.len() { "…" } else { "" };
+            // Quoted by hand: `{:?}` would bring in the Unicode tables of Rust's escaping.
+            format!("{kind} \"{}\"{more}", &text[..cut])
         }
-        (None, Some(n)) => format!("{kind} {n}"),
+        (None, Some(n)) => format!("{kind} {}", crate::model::decimal(n)),
         (None, None) => kind.to_string(),
     }
 }

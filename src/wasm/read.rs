@@ -28,8 +28,10 @@ extern "C" {
     fn type_code(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = listItems)]
     fn list_items(value: &JsValue, limit: u32) -> JsValue;
-    #[wasm_bindgen(js_name = ownNames)]
-    fn own_names(value: &JsValue) -> Array;
+    /// The `invalid_option` error for the first own field of `value` (at `path`) whose
+    /// name is not in `known` (names each followed by a comma), or `None`.
+    #[wasm_bindgen(js_name = unknownField)]
+    fn unknown_field(value: &JsValue, known: &str, path: &str) -> Option<JsValue>;
     /// `JSON.stringify(value)`, refusing arrays of more than `limit` items and revoked
     /// Proxies with their path under `path` (see `untrusted.js`).
     #[wasm_bindgen(js_name = jsonText, catch)]
@@ -181,35 +183,12 @@ impl Obj {
     /// known name nearest to it (at most 2 edits, or a third of its length, away), else
     /// every known name. Call it after reading every field.
     pub fn reject_unknown(&self, also: &[&'static str]) -> Result<(), JsValue> {
-        let asked = self.asked.borrow();
-        let known = || asked.iter().chain(also).copied();
-        for name in own_names(&self.value).iter() {
-            let Some(name) = name.as_string() else {
-                continue;
-            };
-            if known().any(|k| k == name) {
-                continue;
-            }
-            let nearest = known()
-                .map(|k| (edit_distance(k, &name), k))
-                .min()
-                .filter(|&(edits, _)| edits <= 2.max(name.len() / 3));
-            let hint = match nearest {
-                Some((_, k)) => format!(" (did you mean {k:?}?)"),
-                None => {
-                    let mut names: Vec<&str> = known().collect();
-                    names.sort_unstable();
-                    names.dedup();
-                    format!(" (known: {})", names.join(", "))
-                }
-            };
-            return Err(invalid(
-                "invalid_option",
-                &self.path_of(&name),
-                &format!("unknown option{hint}"),
-            ));
+        let mut known = String::new();
+        for name in self.asked.borrow().iter().chain(also) {
+            known.push_str(name);
+            known.push(',');
         }
-        Ok(())
+        unknown_field(&self.value, &known, &self.path).map_or(Ok(()), Err)
     }
 
     /// The path of field `name`.
@@ -454,23 +433,6 @@ pub fn read_unit(obj: &Obj) -> Result<Unit, JsValue> {
             .ok_or_else(|| obj.error(name, r#""utf16", "utf8" or "codepoint""#, &v)),
         None => Ok(Unit::Utf16),
     }
-}
-
-/// Edits (insert, delete, replace a character, ASCII case ignored) that turn `a` into
-/// `b`: how near a misspelt option name is to a known one.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().map(|c| c.to_ascii_lowercase()).collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().map(|c| c.to_ascii_lowercase()).enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let replaced = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = replaced.min(row[j] + 1).min(diagonal + 1);
-        }
-    }
-    row[b.len()]
 }
 
 fn set<T>(slot: &mut T, value: Option<T>) {

@@ -125,6 +125,17 @@ impl CitationStream {
             .map(|(_, input)| input))
     }
 
+    /// From the next push on, holds a marker whose fate is still open until later text
+    /// decides it, however long that takes, instead of releasing it and sending a
+    /// `revise` event when the deciding text comes: for text that cannot be taken back
+    /// once sent (a forwarded response, the AI SDK middleware). Call it before the
+    /// first push.
+    #[wasm_bindgen(js_name = withoutRevisions)]
+    pub fn without_revisions(&mut self) {
+        enter();
+        self.core.hold_undecided();
+    }
+
     /// The cleaned text released so far.
     #[wasm_bindgen(getter)]
     pub fn released(&self) -> String {
@@ -344,6 +355,6 @@ pub fn citeproof_transform(
     let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
     let (mut stream, sources) = CitationStream::open(&input, Some(&options), &["format"])?;
     // A forwarded body cannot take text back: hold doubtful markers until decided.
-    stream.core = stream.core.without_revisions();
+    stream.core.hold_undecided();
     make_transform(stream.into(), &input, sources, &options)
 }

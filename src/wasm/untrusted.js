@@ -73,14 +73,40 @@ export function listItems(value, limit) {
   return items;
 }
 
-// The names of `value`'s own enumerable string-keyed fields; none when the engine
-// refuses to list them (a revoked Proxy, an ownKeys trap that throws).
-export function ownNames(value) {
+// The invalid_option error for the first own enumerable field of `value` (at `path`)
+// whose name is not in `known` (names each followed by a comma), naming the known name
+// nearest to it (at most 2 edits, or a third of its length, away), else every known
+// name; undefined when all are known, or when the engine refuses to list the fields
+// (a revoked Proxy, an ownKeys trap that throws: its readers report that).
+export function unknownField(value, known, path) {
+  const names = [...new Set(known.split(",").slice(0, -1))];
+  let fields;
   try {
-    return Object.keys(value);
+    fields = Object.keys(value);
   } catch {
-    return [];
+    return undefined;
   }
+  const name = fields.find((field) => !names.includes(field));
+  if (name === undefined) return undefined;
+  let nearest = null;
+  let fewest = Math.max(2, Math.floor(name.length / 3)) + 1;
+  for (const candidate of names) {
+    const edits = editDistance(candidate.toLowerCase(), name.toLowerCase());
+    if (edits < fewest) [nearest, fewest] = [candidate, edits];
+  }
+  const hint = nearest ? `did you mean "${nearest}"?` : `known: ${names.join(", ")}`;
+  return codedError("invalid_option", `${path}.${name}`, `unknown option (${hint})`);
+}
+
+// Insertions, deletions and replacements that turn `a` into `b`.
+function editDistance(a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 0; i < a.length; i++) {
+    const next = [i + 1];
+    for (let j = 0; j < b.length; j++) next.push(Math.min(row[j] + (a[i] === b[j] ? 0 : 1), row[j + 1] + 1, next[j] + 1));
+    row = next;
+  }
+  return row[b.length];
 }
 
 // An Error whose message starts with the field path and whose `code` is `code`, as

@@ -4,8 +4,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync, cpSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync, cpSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { launchChromium, pageResult, pkgDir, root, serveStatic, startWrangler, tempDir } from "./helpers.mjs";
 
@@ -33,8 +33,9 @@ const STREAM_CHECK = `async (citeproofTransform) => {
 }`;
 const STREAMED = ["Water boils [1]. The moon is cheese.", "fail"];
 
+let tarball;
 before(async () => {
-  const tarball = execFileSync("npm", ["pack", "--silent", "--pack-destination", project, pkgDir], { encoding: "utf8" })
+  tarball = execFileSync("npm", ["pack", "--silent", "--pack-destination", project, pkgDir], { encoding: "utf8" })
     .trim()
     .split("\n")
     .pop();
@@ -106,6 +107,48 @@ document.body.dataset.result = JSON.stringify({ markers: (${CHECK})(parseCitatio
   try {
     assert.deepEqual(await pageResult(browser, `${server.url}/index.html`), { markers: EXPECTED, streamed: STREAMED });
   } finally {
+    await server.close();
+  }
+});
+
+test("the tarball carries the README written for npm users", () => {
+  const files = execFileSync("tar", ["tzf", join(project, tarball)], { encoding: "utf8" }).split("\n");
+  assert.ok(files.includes("package/README.md"), "package/README.md in the tarball");
+  assert.match(readFileSync(join(project, "node_modules", "citeproof", "README.md"), "utf8"), /^## Vite \+ React$/m);
+});
+
+test("the npm README's Vite + React quickstart, as written, builds and shows chips in Chromium", async () => {
+  // Its files are the README's code blocks whose first line names them (`// vite.config.js`);
+  // the packages its `npm i` lines name come from this repository's node_modules.
+  const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Vite + React"), readme.indexOf("\n## ", readme.indexOf("## Vite + React") + 1));
+  const installs = [...section.matchAll(/^npm i (?:-D )?(.+)$/gm)].flatMap((m) => m[1].split(" "));
+  assert.deepEqual(installs, ["citeproof", "react", "react-dom", "vite", "@vitejs/plugin-react", "vite-plugin-wasm"]);
+  const dir = join(project, "vite-react-app");
+  mkdirSync(join(dir, "src"), { recursive: true });
+  for (const name of installs.filter((n) => n !== "citeproof")) {
+    mkdirSync(join(project, "node_modules", dirname(name)), { recursive: true });
+    symlinkSync(join(root, "node_modules", name), join(project, "node_modules", name));
+  }
+  const files = [...section.matchAll(/^```jsx?\n\/\/ (\S+)\n([\s\S]*?)^```$/gm)];
+  assert.deepEqual(files.map((m) => m[1]), ["vite.config.js", "src/main.jsx"]);
+  for (const [, name, body] of files) writeFileSync(join(dir, name), body);
+  // What `npm create vite` gives every React app.
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  writeFileSync(join(dir, "index.html"), `<!doctype html><body><div id="root"></div><script type="module" src="/src/main.jsx"></script></body>`);
+  execFileSync(bin("vite"), ["build", "--logLevel", "warn"], { cwd: dir, stdio: "pipe" });
+  const server = await serveStatic(join(dir, "dist"));
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${server.url}/index.html`);
+    const badges = page.locator(".citeproof-chip__badge");
+    await badges.nth(1).waitFor({ timeout: 15000 });
+    // [1] names the source; [3] names none, and CitedAnswer flags it rather than dropping it.
+    assert.deepEqual(await badges.evaluateAll((all) => all.map((b) => [b.textContent, b.dataset.valid])), [["1", "true"], ["3", "false"]]);
+    await badges.nth(0).click();
+    assert.match(await page.locator(".citeproof-card").textContent(), /Boiling.*example\.org.*Checked: names a retrieved source/);
+  } finally {
+    await page.close();
     await server.close();
   }
 });

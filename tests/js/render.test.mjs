@@ -58,7 +58,7 @@ test("citationTree: chips carry titles, safe links, located quotes and why they 
   );
   const chips = citationTree(report, { sources }).flatMap((b) => b.children).filter((n) => n.type === "chip").map((n) => n.chip);
   assert.equal(chips.length, 2);
-  assert.deepEqual(chips[0].sources[0], { label: "1", found: true, title: "Boiling", href: "https://example.org/boil", host: "example.org", quote: "boils at 100 °C" });
+  assert.deepEqual(chips[0].sources[0], { label: "1", found: true, title: "Boiling", href: "https://example.org/boil", host: "example.org", quote: "boils at 100 °C", quoteChecked: true });
   assert.equal(chips[1].valid, false);
   assert.match(chips[1].reason, /\[3\], which was not among the retrieved sources/);
 });
@@ -73,6 +73,7 @@ test("an unverified quote (a web source without text) is no finding, and the car
   assert.equal(report.citations[0].quoteText, "Paris is the capital");
   const chips = citationTree(report, { sources: web }).flatMap((b) => b.children).filter((n) => n.type === "chip");
   assert.equal(chips[0].chip.sources[0].quote, "Paris is the capital");
+  assert.equal(chips[0].chip.sources[0].quoteChecked, false, "stated, not found in a text");
   // With the source's text the same quote is looked for: not found is a finding, and the
   // card shows no quote rather than the model's claim.
   const withText = [{ ...web[0], text: "Lyon is a large city." }];
@@ -102,6 +103,9 @@ test("hostile answers, titles, URLs and quotes render inert in renderHtml and <C
 test("<CitedAnswer> validates an answer itself when given answer and sources", () => {
   const markup = renderToStaticMarkup(createElement(CitedAnswer, { answer: "Water boils [1]. Moon [9].", sources }));
   assert.match(markup, /<button type="button" class="citeproof-chip__badge" aria-expanded="false" aria-label="Citation 1" data-valid="true">1<\/button>/);
-  assert.doesNotMatch(markup, /9/, "the invalid marker was cleaned away");
+  // By default it flags rather than removes: [9] names no source, and its chip says so.
+  assert.match(markup, /aria-label="Citation 9 \(not verified\)" data-valid="false">9<\/button>/);
+  const cleaned = renderToStaticMarkup(createElement(CitedAnswer, { answer: "Water boils [1]. Moon [9].", sources, options: { policy: "clean" } }));
+  assert.doesNotMatch(cleaned, /9/, "policy clean removes the invalid marker");
   assertInert(markup, "answer");
 });

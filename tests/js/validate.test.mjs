@@ -132,7 +132,9 @@ test("fields are read from plain objects, null-prototype objects and class insta
   // Objects with many more fields than the reader knows (read one field at a time).
   const junk = (object) => Object.assign(Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`x${i}`, i])), object);
   const crowded = junk({ ...plain, sources: plain.sources.map(junk), citations: plain.citations.map(junk) });
-  assert.equal(reportOf(crowded, junk({ policy: "flag" })), expected);
+  assert.equal(reportOf(crowded, { policy: "flag" }), expected);
+  // Options are not data: a field the reader does not know is a mistake, and named.
+  assert.throws(() => validate(plain, junk({ policy: "flag" })), { code: "invalid_option", message: /^options\.x0: unknown option \(known: offsets, policy, / });
   // A plain object's field read from its own properties only: a wrong type there is an
   // error with its path.
   assert.throws(() => validate({ ...plain, sources: [{ text: 5 }] }), { code: "invalid_input", message: /^input\.sources\[0\]\.text: expected a string, got number/ });

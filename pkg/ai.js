@@ -1,0 +1,165 @@
+// citeproof/ai: a language-model middleware for the Vercel AI SDK's `wrapLanguageModel`.
+// It validates what the wrapped model produces, in `generateText` and in `streamText`:
+// the text parts are cleaned per the policy, and the report rides in `providerMetadata`
+// under `citeproof`. The middleware is a plain object of the SDK's middleware
+// specification (v4, the `ai` package's seventh major); this module imports nothing of
+// the SDK.
+import { CitationStream, fromVercelAI, validate } from "citeproof";
+
+const error = (code, message) => Object.assign(new Error(message), { code });
+
+/**
+ * The middleware. `sources`: the sources the app retrieved and put in the prompt (their
+ * labels are their positions from 1); without them, the sources the model's response
+ * declares (`source` parts, as web search gives) are the ones cited. `options`: as for
+ * `validate` (`renumber` excepted: it rewrites labels, and the middleware keeps the
+ * provider's citation offsets true by removing text only). `onReport(report)` is called
+ * with each answer's report.
+ */
+export function citeproofMiddleware({ sources, options, onReport } = {}) {
+  if (sources != null && !Array.isArray(sources)) throw error("invalid_option", "sources: expected an array of sources");
+  if (options?.renumber) throw error("invalid_option", "options.renumber: not supported by the middleware (it would move the provider's citation offsets)");
+  if (onReport != null && typeof onReport !== "function") throw error("invalid_option", "onReport: expected a function");
+  validate({ answer: "", sources: sources ?? [] }, { ...options, requireCitations: false }); // bad options throw here, once
+  return {
+    specificationVersion: "v4",
+    async wrapGenerate({ doGenerate }) {
+      const result = await doGenerate();
+      const texts = result.content.filter((part) => part.type === "text");
+      if (!texts.length) return result;
+      const answer = texts.map((part) => part.text).join("");
+      const report = validate(fromVercelAI({ text: answer, content: result.content }, sources), options);
+      onReport?.(report);
+      const cleaned = cutAsParts(answer, report.cleanedAnswer, texts.map((part) => part.text));
+      let next = 0;
+      const content = result.content.map((part) => (part.type === "text" ? cleanedPart(part, cleaned[next++]) : part));
+      return { ...result, content, providerMetadata: withReport(result.providerMetadata, report) };
+    },
+    async wrapStream({ doStream }) {
+      const result = await doStream();
+      return { ...result, stream: result.stream.pipeThrough(citationParts(sources, options, onReport)) };
+    },
+  };
+}
+
+/** `metadata` with the report under `citeproof` (JSON values only, as the SDK wants). */
+function withReport(metadata, report) {
+  return { ...metadata, citeproof: { report: JSON.parse(JSON.stringify(report)) } };
+}
+
+/**
+ * Where each index of `original` went in `cleaned`, which is `original` with some text
+ * removed (markers and the space before them): `at[i]` is the position in `cleaned` of
+ * the first kept character at or after `i`.
+ */
+function positions(original, cleaned) {
+  const at = new Array(original.length + 1);
+  let j = 0;
+  for (let i = 0; i < original.length; i++) {
+    at[i] = j;
+    if (j < cleaned.length && original[i] === cleaned[j]) j++;
+  }
+  at[original.length] = j;
+  if (j !== cleaned.length) throw error("internal_error", "the cleaned answer is not the answer with text removed");
+  return at;
+}
+
+/** `cleaned` cut where the text `parts` (whose concatenation is `original`) meet. */
+function cutAsParts(original, cleaned, parts) {
+  const at = positions(original, cleaned);
+  const pieces = [];
+  let end = 0;
+  for (const part of parts) {
+    const start = end;
+    end += part.length;
+    pieces.push({ text: cleaned.slice(at[start], at[end]), at: (i) => at[start + i] - at[start] });
+  }
+  return pieces;
+}
+
+/** A text part with its cleaned text, and its declared citations' offsets moved with it. */
+function cleanedPart(part, piece) {
+  if (piece.text === part.text) return part;
+  const citations = movedCitations(part.citations, part.text.length, piece.at);
+  return citations ? { ...part, text: piece.text, citations } : { ...part, text: piece.text };
+}
+
+/** Declared citations (`startIndex`/`endIndex` in a text of `length`) moved by `at`. */
+function movedCitations(citations, length, at) {
+  return citations?.map((c) =>
+    Number.isInteger(c.startIndex) && Number.isInteger(c.endIndex) && c.startIndex >= 0 && c.endIndex <= length
+      ? { ...c, startIndex: at(c.startIndex), endIndex: at(c.endIndex) }
+      : c,
+  );
+}
+
+/** Source parts as validate's sources. */
+const sourceOf = (part) => ({ id: part.id, url: part.url, title: part.title });
+
+/**
+ * The stream's parts with each text block passed through a CitationStream: its deltas
+ * come out cleaned, never half a marker (what is held back comes with a later delta or
+ * before the block's `text-end`), and `finish` carries the report of the whole answer.
+ * Text once sent is never taken back: a marker whose fate is still open is held until
+ * it is decided. Without `sources`, the blocks are cleaned against the source parts sent
+ * before them, or not cleaned at all when none came first (a marker may name a source
+ * that comes later); the report always counts every source.
+ */
+function citationParts(sources, options, onReport) {
+  const parts = []; // every part as the model sent it, for the report
+  const blocks = new Map(); // text block id → { stream, text }
+  const declared = [];
+  return new TransformStream({
+    transform(part, controller) {
+      parts.push(part);
+      switch (part.type) {
+        case "source":
+          declared.push(sourceOf(part));
+          controller.enqueue(part);
+          return;
+        case "text-start": {
+          const known = sources ?? declared.slice();
+          const policy = known.length || sources ? options?.policy : "flag";
+          const stream = new CitationStream({ sources: known }, { ...options, ...(policy ? { policy } : {}), requireCitations: false });
+          stream.withoutRevisions();
+          blocks.set(part.id, { stream, text: "" });
+          controller.enqueue(part);
+          return;
+        }
+        case "text-delta": {
+          const block = blocks.get(part.id);
+          if (!block) return controller.enqueue(part);
+          block.text += part.delta;
+          const { text } = block.stream.push(part.delta);
+          if (text) controller.enqueue({ ...part, delta: text });
+          return;
+        }
+        case "text-end": {
+          const block = blocks.get(part.id);
+          if (!block) return controller.enqueue(part);
+          blocks.delete(part.id);
+          const end = block.stream.finish();
+          const cleaned = block.stream.released + end.text;
+          block.stream.free();
+          if (end.text) controller.enqueue({ type: "text-delta", id: part.id, delta: end.text });
+          const moved = cleaned === block.text ? null : movedCitations(part.citations, block.text.length, cutAsParts(block.text, cleaned, [block.text])[0].at);
+          controller.enqueue(moved ? { ...part, citations: moved } : part);
+          return;
+        }
+        case "finish": {
+          const answer = parts.filter((p) => p.type === "text-delta").map((p) => p.delta).join("");
+          if (!answer) return controller.enqueue(part);
+          const report = validate(fromVercelAI(parts, sources), options);
+          onReport?.(report);
+          controller.enqueue({ ...part, providerMetadata: withReport(part.providerMetadata, report) });
+          return;
+        }
+        default:
+          controller.enqueue(part);
+      }
+    },
+    flush() {
+      for (const { stream } of blocks.values()) stream.free();
+    },
+  });
+}

@@ -1,0 +1,108 @@
+// citeproof/ai through the AI SDK itself: the `ai` package (a devDependency, exact
+// version) wraps its own mock language model with the middleware and runs generateText
+// and streamText, each with an answer that passes and one that fails.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+import { generateText, simulateReadableStream, streamText, wrapLanguageModel } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
+import { pkgDir } from "./helpers.mjs";
+
+const { validate } = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
+const { citeproofMiddleware } = await import(join(pkgDir, "ai.js"));
+
+// The sources the app retrieved and put in the prompt: [1] and [2].
+const SOURCES = [
+  { title: "Boiling", url: "https://example.org/boil", text: "Water boils at 100 °C at sea level." },
+  { title: "Japan", url: "https://example.org/japan", text: "Tokyo is the capital of Japan." },
+];
+const PASSING = "Water boils at 100 °C [1]. Tokyo is Japan's capital 【2】. 😀";
+// [7] names no source: out_of_range, removed by the default policy, and the answer fails.
+const FAILING = "Water boils at 100 °C [1]. The moon is made of cheese [7]. Tokyo is Japan's capital [2].";
+
+const usage = { inputTokens: { total: 1 }, outputTokens: { total: 1 } };
+const finishReason = { unified: "stop", raw: "stop" };
+
+/** A mock model answering `text`, streamed in `size`-character deltas. */
+function model(text, { size = 3, citations } = {}) {
+  return new MockLanguageModelV4({
+    doGenerate: async () => ({ content: [{ type: "text", text, ...(citations ? { citations } : {}) }], finishReason, usage, warnings: [] }),
+    doStream: async () => ({
+      stream: simulateReadableStream({
+        chunks: [
+          { type: "stream-start", warnings: [] },
+          { type: "text-start", id: "t1" },
+          ...[...text.matchAll(new RegExp(`[\\s\\S]{1,${size}}`, "gu"))].map(([delta]) => ({ type: "text-delta", id: "t1", delta })),
+          { type: "text-end", id: "t1", ...(citations ? { citations } : {}) },
+          { type: "finish", finishReason, usage },
+        ],
+      }),
+    }),
+  });
+}
+
+const wrapped = (text, config = { sources: SOURCES }, modelOptions) =>
+  wrapLanguageModel({ model: model(text, modelOptions), middleware: citeproofMiddleware(config) });
+
+for (const [name, text] of [["pass", PASSING], ["fail", FAILING]]) {
+  const expected = validate({ answer: text, sources: SOURCES });
+
+  test(`generateText (${name}): the text cleaned, the report in providerMetadata`, async () => {
+    assert.equal(expected.status, name);
+    const reports = [];
+    const result = await generateText({ model: wrapped(text, { sources: SOURCES, onReport: (r) => reports.push(r) }), prompt: "q" });
+    assert.equal(result.text, expected.cleanedAnswer);
+    const report = result.providerMetadata.citeproof.report;
+    assert.equal(report.status, name);
+    assert.deepEqual(report.findings, expected.findings);
+    assert.deepEqual(reports.map((r) => r.status), [name]);
+  });
+
+  test(`streamText (${name}): deltas cleaned and never half a marker, the report on finish`, async () => {
+    const result = streamText({ model: wrapped(text), prompt: "q" });
+    const deltas = [];
+    for await (const part of result.fullStream) if (part.type === "text-delta") deltas.push(part.text);
+    assert.equal(deltas.join(""), expected.cleanedAnswer);
+    assert.equal(await result.text, expected.cleanedAnswer);
+    for (const delta of deltas) assert.doesNotMatch(delta, /\[\d*$|【\d*$/, `a delta ends in half a marker: ${JSON.stringify(delta)}`);
+    const report = (await result.providerMetadata).citeproof.report;
+    assert.equal(report.status, name);
+    assert.deepEqual(report.findings, expected.findings);
+  });
+}
+
+test("streamed one character at a time, the text is the cleaned answer", async () => {
+  const result = streamText({ model: wrapped(FAILING, { sources: SOURCES }, { size: 1 }), prompt: "q" });
+  assert.equal(await result.text, validate({ answer: FAILING, sources: SOURCES }).cleanedAnswer);
+});
+
+test("declared citations (v7 text parts) keep pointing at their text after markers are removed", async () => {
+  const text = "Cheese [7] is made of milk. Water boils at 100 °C.";
+  const sentence = "Water boils at 100 °C.";
+  const start = text.indexOf(sentence);
+  const citations = [{ source: { type: "source", sourceType: "url", id: "s1", url: SOURCES[0].url, title: "Boiling" }, startIndex: start, endIndex: start + sentence.length }];
+  const generated = await generateText({ model: wrapped(text, { sources: SOURCES }, { citations }), prompt: "q" });
+  const part = generated.content.find((p) => p.type === "text");
+  assert.equal(part.text, "Cheese is made of milk. Water boils at 100 °C.");
+  const moved = part.citations[0];
+  assert.equal(part.text.slice(moved.startIndex, moved.endIndex), sentence);
+
+  const streamed = streamText({ model: wrapped(text, { sources: SOURCES }, { citations }), prompt: "q" });
+  let end;
+  for await (const p of streamed.fullStream) if (p.type === "text-end") end = p;
+  const shown = await streamed.text;
+  assert.equal(shown, part.text);
+  assert.equal(shown.slice(end.citations[0].startIndex, end.citations[0].endIndex), sentence);
+});
+
+test("bad configuration is a coded Error when the middleware is made", () => {
+  for (const [config, path] of [
+    [{ sources: "x" }, /^sources:/],
+    [{ options: { renumber: true } }, /^options\.renumber:/],
+    [{ options: { polcy: "clean" } }, /^options\.polcy: unknown option \(did you mean "policy"\?\)/],
+    [{ onReport: 3 }, /^onReport:/],
+  ]) {
+    assert.throws(() => citeproofMiddleware(config), (e) => e.code === "invalid_option" && path.test(e.message), JSON.stringify(config));
+  }
+});
