@@ -1,5 +1,6 @@
-// citeproof/ai: a language-model middleware for the Vercel AI SDK (`ai` 7) wrapLanguageModel.
-import type { LanguageModelMiddleware } from "ai";
+// citeproof/ai: a language-model middleware for the Vercel AI SDK's `wrapLanguageModel`
+// (`ai` 7). Typed on its own (no import of the SDK's types): an object of the SDK's
+// middleware specification v4, which `wrapLanguageModel` takes.
 import type { Report, Source, ValidateOptions } from "citeproof";
 
 export interface CiteproofMiddlewareConfig {
@@ -9,9 +10,16 @@ export interface CiteproofMiddlewareConfig {
    */
   sources?: Source[];
   /** As for `validate`; `renumber` is refused (it would move the provider's citation offsets). */
-  options?: Omit<ValidateOptions, "renumber">;
+  options?: Omit<ValidateOptions, "renumber"> & { renumber?: never };
   /** Called with the report of each answer (also in `providerMetadata.citeproof.report`). */
   onReport?: (report: Report) => void;
+}
+
+/** The middleware: the AI SDK's `LanguageModelMiddleware` (specification v4). */
+export interface CiteproofMiddleware {
+  readonly specificationVersion: "v4";
+  wrapGenerate(options: { doGenerate: () => PromiseLike<any> }): PromiseLike<any>;
+  wrapStream(options: { doStream: () => PromiseLike<any> }): PromiseLike<any>;
 }
 
 /**
@@ -21,4 +29,4 @@ export interface CiteproofMiddlewareConfig {
  * `finish` part of `streamText`, `await result.providerMetadata`). Throws an `Error`
  * with `code` `invalid_option` for bad configuration.
  */
-export function citeproofMiddleware(config?: CiteproofMiddlewareConfig): LanguageModelMiddleware;
+export function citeproofMiddleware(config?: CiteproofMiddlewareConfig): CiteproofMiddleware;

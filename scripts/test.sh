@@ -36,6 +36,7 @@ node scripts/size-check.mjs
 step "TypeScript declarations (tsc --noEmit)"
 tsc -p tests/js/types
 tsc -p tests/js/types/tsconfig.es2022.json # lib ES2022, as many apps still compile with
+tsc -p tests/js/types/tsconfig.ai.json # citeproof/ai against the AI SDK's own types
 step "JS tests (node:test, Chromium, workerd)"
 node --test tests/js/
 step "all tests passed"

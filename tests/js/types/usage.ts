@@ -1,4 +1,5 @@
 // Compiled with `tsc --noEmit -p tests/js/types`: the generated declarations must type
+import { citeproofMiddleware } from "citeproof/ai";
 // real usage, and reject wrong usage (each @ts-expect-error fails the build if unneeded).
 import { CitationParser, fromAny, fromGemini, parseCitations, validate, validateAsync } from "citeproof";
 import type { Input } from "citeproof";
@@ -101,3 +102,13 @@ const spanStart: number | undefined = adapted.citations?.map((c) => (typeof c ==
 fromGemini({}, undefined, { offsets: "bytes" });
 void provider;
 void spanStart;
+
+// citeproof/ai (that the AI SDK takes it is checked in ai-usage.ts).
+const middleware = citeproofMiddleware({
+  sources: [{ title: "t", text: "x" }],
+  options: { policy: "strict" },
+  onReport: (report: Report) => report.status,
+});
+// @ts-expect-error renumber is refused by the middleware
+citeproofMiddleware({ options: { renumber: true } });
+void middleware;
