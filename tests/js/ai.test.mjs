@@ -5,12 +5,15 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createRequire } from "node:module";
-import { generateText, simulateReadableStream, streamText, wrapLanguageModel } from "ai";
+import { generateText, readUIMessageStream, simulateReadableStream, streamText, wrapLanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { pkgDir } from "./helpers.mjs";
 
-const { validate } = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
+const { fromVercelAI, validate } = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
 const { citeproofMiddleware } = await import(join(pkgDir, "ai.js"));
+const { CitedAnswer } = await import(join(pkgDir, "react.js"));
+const { createElement } = await import("react");
+const { renderToStaticMarkup } = await import("react-dom/server");
 
 // The sources the app retrieved and put in the prompt: [1] and [2].
 const SOURCES = [
@@ -105,4 +108,37 @@ test("bad configuration is a coded Error when the middleware is made", () => {
   ]) {
     assert.throws(() => citeproofMiddleware(config), (e) => e.code === "invalid_option" && path.test(e.message), JSON.stringify(config));
   }
+});
+
+test("a UI message, as useChat holds it, renders with chips through fromVercelAI (the README's example)", async () => {
+  // A web-search answer: the model's own source parts, streamed to the UI.
+  const web = [
+    { type: "source", sourceType: "url", id: "w1", url: "https://example.org/boil", title: "Boiling" },
+    { type: "source", sourceType: "url", id: "w2", url: "https://example.org/japan", title: "Japan" },
+  ];
+  const text = "Water boils at 100 °C [1]. Tokyo is Japan's capital [2]. Mars [5].";
+  const streaming = new MockLanguageModelV4({
+    doStream: async () => ({
+      stream: simulateReadableStream({
+        chunks: [
+          { type: "stream-start", warnings: [] },
+          ...web,
+          { type: "text-start", id: "t1" },
+          { type: "text-delta", id: "t1", delta: text },
+          { type: "text-end", id: "t1" },
+          { type: "finish", finishReason, usage },
+        ],
+      }),
+    }),
+  });
+  const result = streamText({ model: streaming, prompt: "q" });
+  let message;
+  for await (const m of readUIMessageStream({ stream: result.toUIMessageStream({ sendSources: true }) })) message = m;
+  assert.deepEqual(message.parts.filter((p) => p.type === "source-url").map((p) => p.url), web.map((w) => w.url));
+  const input = fromVercelAI(message);
+  const report = validate(input, { policy: "flag" });
+  const markup = renderToStaticMarkup(createElement(CitedAnswer, { report, sources: input.sources }));
+  const badges = [...markup.matchAll(/data-valid="(\w+)">([^<]+)<\/button>/g)].map((m) => [m[2], m[1]]);
+  assert.deepEqual(badges, [["1", "true"], ["2", "true"], ["5", "false"]]);
+  assert.equal(report.status, "fail");
 });
