@@ -1,6 +1,6 @@
 // Types of citeproof/react.
-import type { ReactElement } from "react";
-import type { Chip, CiteEvent, FindingEvent, Report, Segment, Source, StreamInput, ValidateOptions } from "citeproof";
+import type { ComponentType, ReactElement, RefObject } from "react";
+import type { Block, Chip, ChipSource, CiteEvent, FindingEvent, Report, Segment, Source, StreamInput, ValidateOptions } from "citeproof";
 
 export interface CitedAnswerProps {
   /** A report from `validate`, `CitationStream.finish` or the `citations` event. */
@@ -18,13 +18,68 @@ export interface CitedAnswerProps {
    */
   options?: ValidateOptions;
   className?: string;
+  /** Your components in place of the default chip, its card or the sources list. */
+  components?: CitedAnswerComponents;
+  /** The "Sources" list under the answer; default true. */
+  sourceList?: boolean;
 }
 
-/** A markdown answer with citation chips; all text escaped, links only for http(s) URLs. */
+/** What `<CitedAnswer components>` can replace, in the manner of react-markdown. */
+export interface CitedAnswerComponents {
+  /** A whole chip; `useChip(chip)` gives its behaviour. */
+  Chip?: ComponentType<{ chip: Chip }>;
+  /** The card of the default chip. */
+  Card?: ComponentType<CardProps>;
+  /** The list under the answer. */
+  SourceList?: ComponentType<{ sources: ChipSource[] }>;
+}
+
+/** What the default chip gives its `Card`. */
+export interface CardProps {
+  chip: Chip;
+  /** The source shown (a group's chip pages through its sources). */
+  source: ChipSource | undefined;
+  page: number;
+  count: number;
+  setPage(page: number): void;
+  /** Spread on the card's root: `id`, `role="dialog"`, `aria-label`. */
+  cardProps: Record<string, unknown>;
+}
+
+/** A markdown answer with citation chips and the list of its cited sources; all text escaped, links only for http(s) URLs. */
 export function CitedAnswer(props: CitedAnswerProps): ReactElement;
 
-/** A citation chip with its hover/focus/click card. */
-export function CitationChip(props: { chip: Chip; className?: string }): ReactElement;
+/** The default chip: a badge whose card opens on hover, keyboard focus, click or tap. */
+export function CitationChip(props: { chip: Chip; className?: string; Card?: ComponentType<CardProps> }): ReactElement;
+
+/**
+ * A report's tree and chips, and its cited sources: only sources some chip names, each
+ * once, in first-cited order, labelled as their chips.
+ */
+export function useCitations(
+  report: Report | { segments: Segment[] } | null | undefined,
+  config?: { sources?: Source[] },
+): { blocks: Block[]; chips: Chip[]; sources: ChipSource[] };
+
+/** One chip's behaviour as props, for a chip component of your own. */
+export function useChip(chip: Chip): {
+  open: boolean;
+  page: number;
+  setPage(page: number): void;
+  close(): void;
+  /** Spread on the element around the button and the card (hover, focus, Escape, outside taps). */
+  rootProps: Record<string, unknown>;
+  /** Spread on the button: `aria-expanded`, `aria-controls`, `aria-label`, `data-valid`, click. */
+  buttonProps: Record<string, unknown>;
+  /** Spread on the card: `id`, `role="dialog"`, `aria-label`. */
+  cardProps: Record<string, unknown>;
+};
+
+/**
+ * Keeps an open card inside the viewport (shifted from the right edge, flipped above the
+ * chip when there is no room below); returns the class to add to it.
+ */
+export function useCardPlacement(ref: RefObject<HTMLElement | null>, open: boolean, margin?: number): string;
 
 export interface CitationStreamState {
   /** The cleaned text released so far (never half a marker). */

@@ -1,9 +1,10 @@
-// citeproof/react: <CitedAnswer>, <CitationChip> and useCitationStream.
+// citeproof/react: <CitedAnswer>, the headless chip kit (useCitations, useChip,
+// useCardPlacement) with the default <CitationChip>, and useCitationStream.
 //
 // Rendering goes through `citationTree` (the same tree `renderHtml` writes out), mapped
 // to React elements: text is only ever passed as children (React escapes it), and a
 // link exists only where the tree has a checked http(s) `href`. No innerHTML anywhere.
-import { createElement as h, Fragment, useEffect, useId, useMemo, useRef, useState } from "react";
+import { createElement as h, Fragment, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { CitationStream, citationTree, validate } from "citeproof";
 
 const cx = (...names) => names.filter(Boolean).join(" ");
@@ -19,13 +20,119 @@ function checkedOf(source) {
     : "Checked: names a retrieved source; quote as stated (no source text to check it against)";
 }
 
-/** A chip's card: title, hostname link, the located quote, validity; pages through a group. */
-function ChipCard({ chip, id, page, setPage }) {
-  const source = chip.sources[page] ?? chip.sources[0];
-  const count = chip.sources.length;
+/**
+ * The tree of a report (or a stream's segments) with its chips, and the cited sources
+ * for a "Sources" list: only sources some chip names, each once, in the order first
+ * cited, labelled as their chips are. `{ blocks, chips, sources }`; render `blocks`
+ * yourself, or give `<CitedAnswer>` your components.
+ */
+export function useCitations(report, { sources } = {}) {
+  const blocks = useMemo(() => citationTree(report ?? { segments: [] }, { sources }), [report, sources]);
+  return useMemo(() => {
+    const chips = [];
+    const walk = (nodes) => {
+      for (const node of nodes ?? []) {
+        if (node.type === "chip") chips.push(node.chip);
+        walk(node.children);
+        for (const item of node.items ?? []) walk(item);
+      }
+    };
+    walk(blocks);
+    return { blocks, chips, sources: citedSources(chips) };
+  }, [blocks]);
+}
+
+/** The sources `chips` name and found, each once by label, in the order first cited. */
+function citedSources(chips) {
+  const byLabel = new Map();
+  for (const chip of chips) {
+    for (const source of chip.sources) if (source.found && !byLabel.has(source.label)) byLabel.set(source.label, source);
+  }
+  return [...byLabel.values()];
+}
+
+/**
+ * One chip's behaviour as props, for any chip component: `{ open, page, setPage, close,
+ * rootProps, buttonProps, cardProps }`. Hover with a mouse or keyboard focus opens the
+ * card; a click or a tap pins it open or closes it; Escape, or a tap or click outside,
+ * closes it. Spread `rootProps` on the element around the button and the card.
+ */
+export function useChip(chip) {
+  const [hovered, setHovered] = useState(false);
+  const [pinned, setPinned] = useState(false);
+  const [page, setPage] = useState(0);
+  const id = useId();
+  const root = useRef(null);
+  const open = hovered || pinned;
+  const close = () => {
+    setHovered(false);
+    setPinned(false);
+  };
+  useEffect(() => {
+    if (!open) return undefined;
+    const away = (e) => root.current && !root.current.contains(e.target) && close();
+    document.addEventListener("pointerdown", away);
+    return () => document.removeEventListener("pointerdown", away);
+  }, [open]);
+  const label = chip.valid ? `Citation ${chip.badge}` : `Citation ${chip.badge} (not verified)`;
+  return {
+    open,
+    page,
+    setPage,
+    close,
+    rootProps: {
+      ref: root,
+      // A touch has no hover: a tap is a click, which pins and unpins.
+      onPointerEnter: (e) => e.pointerType === "mouse" && setHovered(true),
+      onPointerLeave: (e) => e.pointerType === "mouse" && !pinned && setHovered(false),
+      // Focus from the keyboard opens it; the focus a click or tap gives does not.
+      onFocus: (e) => e.target.matches?.(":focus-visible") && setHovered(true),
+      onBlur: (e) => !e.currentTarget.contains(e.relatedTarget) && close(),
+      onKeyDown: (e) => e.key === "Escape" && close(),
+    },
+    buttonProps: {
+      type: "button",
+      "aria-expanded": open,
+      "aria-controls": open ? id : undefined,
+      "aria-label": label,
+      "data-valid": String(chip.valid),
+      // Pins a card that hover opened; closes a pinned one.
+      onClick: () => (pinned ? close() : setPinned(true)),
+    },
+    cardProps: { id, role: "dialog", "aria-label": `Source ${chip.sources[page]?.label ?? chip.badge}` },
+  };
+}
+
+/**
+ * Keeps an open card (positioned under its chip) inside the viewport: shifted left when
+ * it would cross the right edge, shown above the chip when there is no room below and
+ * there is above. Returns the class to add (`"citeproof-card--above"` or "") and sets
+ * the shift on the element's style.
+ */
+export function useCardPlacement(ref, open, margin = 8) {
+  const [above, setAbove] = useState(false);
+  useLayoutEffect(() => {
+    const card = ref.current;
+    if (!open || !card) return;
+    card.style.translate = "";
+    const box = card.getBoundingClientRect();
+    const width = document.documentElement.clientWidth;
+    const overflow = box.right - (width - margin);
+    if (overflow > 0) card.style.translate = `${-Math.min(overflow, box.left - margin)}px 0`;
+    const height = document.documentElement.clientHeight;
+    const chip = card.parentElement?.getBoundingClientRect();
+    setAbove(box.bottom > height - margin && chip != null && chip.top - box.height - margin >= 0);
+  }, [open, ref]);
+  return above ? "citeproof-card--above" : "";
+}
+
+/** The default card: title, hostname link, the quote, what was checked; pages through a group. */
+function ChipCard({ chip, source, page, count, setPage, cardProps }) {
+  const ref = useRef(null);
+  const placement = useCardPlacement(ref, true);
   return h(
     "div",
-    { id, role: "dialog", "aria-label": `Source ${source?.label ?? chip.badge}`, className: "citeproof-card" },
+    { ...cardProps, ref, className: cx("citeproof-card", placement) },
     count > 1 &&
       h(
         "div",
@@ -47,99 +154,103 @@ function ChipCard({ chip, id, page, setPage }) {
 }
 
 /**
- * A citation chip: a small badge after the claim; hover, focus or click opens its card.
- * Escape closes it. Invalid chips get `citeproof-chip--invalid` and say why.
+ * A citation chip: a small badge after the claim that opens its card (see `useChip`).
+ * Invalid chips get `citeproof-chip--invalid` and say why. `Card` replaces the card.
  */
-export function CitationChip({ chip, className }) {
-  const [open, setOpen] = useState(false);
-  const [pinned, setPinned] = useState(false);
-  const [page, setPage] = useState(0);
-  const id = useId();
-  const show = open || pinned;
+export function CitationChip({ chip, className, Card = ChipCard }) {
+  const { open, page, setPage, rootProps, buttonProps, cardProps } = useChip(chip);
+  const count = chip.sources.length;
+  const source = chip.sources[page] ?? chip.sources[0];
   return h(
     "span",
-    {
-      className: cx("citeproof-chip", !chip.valid && "citeproof-chip--invalid", className),
-      onMouseEnter: () => setOpen(true),
-      onMouseLeave: () => setOpen(false),
-      onFocus: () => setOpen(true),
-      onBlur: (e) => {
-        if (!e.currentTarget.contains(e.relatedTarget)) {
-          setOpen(false);
-          setPinned(false);
-        }
-      },
-      onKeyDown: (e) => {
-        if (e.key === "Escape") {
-          setOpen(false);
-          setPinned(false);
-        }
-      },
-    },
-    h(
-      "button",
-      {
-        type: "button",
-        className: "citeproof-chip__badge",
-        "aria-expanded": show,
-        "aria-controls": show ? id : undefined,
-        "aria-label": chip.valid ? `Citation ${chip.badge}` : `Citation ${chip.badge} (not verified)`,
-        "data-valid": String(chip.valid),
-        onClick: () => setPinned(!pinned),
-      },
-      chip.badge,
-    ),
-    show && h(ChipCard, { chip, id, page, setPage }),
+    { ...rootProps, className: cx("citeproof-chip", !chip.valid && "citeproof-chip--invalid", className) },
+    h("button", { type: "button", className: "citeproof-chip__badge", ...buttonProps }, chip.badge),
+    open && h(Card, { chip, source, page, count, setPage, cardProps }),
   );
 }
 
-function Inline({ nodes }) {
+/** The default "Sources" list: the cited sources, labelled as their chips. */
+function SourceList({ sources }) {
+  if (!sources.length) return null;
+  return h(
+    "section",
+    { className: "citeproof-sources", "aria-label": "Sources" },
+    h("h2", { className: "citeproof-sources__heading" }, "Sources"),
+    h(
+      "ol",
+      null,
+      sources.map((source) =>
+        h(
+          "li",
+          { key: source.label, "data-label": source.label },
+          h("span", { className: "citeproof-sources__label" }, source.label),
+          " ",
+          source.href
+            ? h("a", { href: source.href, target: "_blank", rel: "noopener noreferrer nofollow" }, source.title || source.host || source.href)
+            : source.title || `Source ${source.label}`,
+        ),
+      ),
+    ),
+  );
+}
+
+function Inline({ nodes, components }) {
   return nodes.map((node, i) => {
     switch (node.type) {
       case "text": return h(Fragment, { key: i }, node.text);
       case "break": return h("br", { key: i });
       case "code": return h("code", { key: i }, node.text);
-      case "strong": return h("strong", { key: i }, h(Inline, { nodes: node.children }));
-      case "em": return h("em", { key: i }, h(Inline, { nodes: node.children }));
-      case "span": return h(Fragment, { key: i }, h(Inline, { nodes: node.children }));
+      case "strong": return h("strong", { key: i }, h(Inline, { nodes: node.children, components }));
+      case "em": return h("em", { key: i }, h(Inline, { nodes: node.children, components }));
+      case "span": return h(Fragment, { key: i }, h(Inline, { nodes: node.children, components }));
       case "link":
-        return h("a", { key: i, href: node.href, target: "_blank", rel: "noopener noreferrer nofollow" }, h(Inline, { nodes: node.children }));
-      case "chip": return h(CitationChip, { key: i, chip: node.chip });
+        return h("a", { key: i, href: node.href, target: "_blank", rel: "noopener noreferrer nofollow" }, h(Inline, { nodes: node.children, components }));
+      case "chip":
+        return components.Chip
+          ? h(components.Chip, { key: i, chip: node.chip })
+          : h(CitationChip, { key: i, chip: node.chip, Card: components.Card });
       default: return null;
     }
   });
 }
 
-function Blocks({ nodes }) {
+function Blocks({ nodes, components }) {
   return nodes.map((node, i) => {
+    const inline = (children) => h(Inline, { nodes: children, components });
     switch (node.type) {
-      case "paragraph": return h("p", { key: i }, h(Inline, { nodes: node.children }));
-      case "heading": return h(`h${Math.min(Math.max(node.level, 1), 6)}`, { key: i }, h(Inline, { nodes: node.children }));
-      case "quote": return h("blockquote", { key: i }, h(Blocks, { nodes: node.children }));
+      case "paragraph": return h("p", { key: i }, inline(node.children));
+      case "heading": return h(`h${Math.min(Math.max(node.level, 1), 6)}`, { key: i }, inline(node.children));
+      case "quote": return h("blockquote", { key: i }, h(Blocks, { nodes: node.children, components }));
       case "code": return h("pre", { key: i }, h("code", null, node.text));
       case "list":
-        return h(node.ordered ? "ol" : "ul", { key: i }, node.items.map((item, j) => h("li", { key: j }, h(Inline, { nodes: item }))));
+        return h(node.ordered ? "ol" : "ul", { key: i }, node.items.map((item, j) => h("li", { key: j }, inline(item))));
       default: return null;
     }
   });
 }
 
 /**
- * A markdown answer with citation chips. Give it a `report` (from `validate` or a
- * stream), or `segments` (from `useCitationStream`), or an `answer` with its `sources`
- * to validate here. `sources` adds titles, links and quotes to the cards.
+ * A markdown answer with citation chips and, under it, the list of the sources it cites.
+ * Give it a `report` (from `validate` or a stream), or `segments` (from
+ * `useCitationStream`), or an `answer` with its `sources` to validate here. `sources`
+ * adds titles, links and quotes to the cards. `components` replaces the `Chip` (given
+ * `{ chip }`; `useChip` has its behaviour), the `Card` of the default chip, or the
+ * `SourceList` (given `{ sources }`); `sourceList={false}` leaves the list out.
  */
-export function CitedAnswer({ report, segments, answer, sources, options, className }) {
+export function CitedAnswer({ report, segments, answer, sources, options, className, components = {}, sourceList = true }) {
   const validated = useMemo(
     // "flag" unless told otherwise: a UI that checks citations shows what it flags.
     () => (report || segments || answer == null ? null : validate({ answer, sources: sources ?? [] }, { policy: "flag", ...options })),
     [report, segments, answer, sources, options],
   );
-  const tree = useMemo(
-    () => citationTree(report ?? validated ?? { segments: segments ?? [] }, { sources }),
-    [report, validated, segments, sources],
+  const shown = useMemo(() => report ?? validated ?? { segments: segments ?? [] }, [report, validated, segments]);
+  const cited = useCitations(shown, { sources });
+  return h(
+    "div",
+    { className: cx("citeproof-answer", className) },
+    h(Blocks, { nodes: cited.blocks, components }),
+    sourceList && h(components.SourceList ?? SourceList, { sources: cited.sources }),
   );
-  return h("div", { className: cx("citeproof-answer", className) }, h(Blocks, { nodes: tree }));
 }
 
 /** Text deltas from a Response, a ReadableStream (bytes or strings) or an async iterable. */

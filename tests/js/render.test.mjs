@@ -13,8 +13,8 @@ const { createElement } = await import("react");
 const { renderToStaticMarkup } = await import("react-dom/server");
 const { CitedAnswer } = await import(join(pkgDir, "react.js"));
 
-const TAGS = new Set(["div", "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "pre", "code", "blockquote", "strong", "em", "a", "br", "sup", "span", "button"]);
-const ATTRIBUTES = new Set(["class", "title", "href", "rel", "target", "type", "aria-expanded", "aria-label", "data-valid"]);
+const TAGS = new Set(["div", "section", "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "pre", "code", "blockquote", "strong", "em", "a", "br", "sup", "span", "button"]);
+const ATTRIBUTES = new Set(["class", "title", "href", "rel", "target", "type", "aria-expanded", "aria-label", "data-valid", "data-label"]);
 
 /** Every tag and attribute is one the renderer writes, and every href is http(s). */
 function assertInert(html, context) {

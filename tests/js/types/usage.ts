@@ -2,7 +2,7 @@
 import { citeproofMiddleware } from "citeproof/ai";
 // real usage, and reject wrong usage (each @ts-expect-error fails the build if unneeded).
 import { CitationParser, fromAny, fromGemini, parseCitations, validate, validateAsync } from "citeproof";
-import type { Input } from "citeproof";
+import type { Chip, Input } from "citeproof";
 import type { CiteproofError, Marker, MarkerKind, ParseOptions, Report } from "citeproof";
 import init, { parseCitations as parseWeb } from "citeproof/web";
 
@@ -55,7 +55,7 @@ void wrong;
 // Streaming: CitationStream, citeproofTransform, rendering and the React entry.
 import { CitationStream, citeproofTransform, citationTree, renderHtml } from "citeproof";
 import type { Block, CiteEvent, ReviseEvent, StreamChunk, StreamEnd, StreamHeld } from "citeproof";
-import { CitedAnswer, CitationChip, useCitationStream } from "citeproof/react";
+import { CitedAnswer, CitationChip, useCardPlacement, useChip, useCitationStream, useCitations } from "citeproof/react";
 import type { CitationStreamState } from "citeproof/react";
 
 const stream = new CitationStream({ sources: [{ title: "t", url: "https://t.test" }] }, { policy: "clean" });
@@ -112,3 +112,16 @@ const middleware = citeproofMiddleware({
 // @ts-expect-error renumber is refused by the middleware
 citeproofMiddleware({ options: { renumber: true } });
 void middleware;
+
+// The headless chip kit.
+function MyChip({ chip }: { chip: Chip }) {
+  const { open, rootProps, buttonProps, cardProps } = useChip(chip);
+  return { open, rootProps, buttonProps, cardProps };
+}
+function Listing() {
+  const { blocks, chips, sources } = useCitations({ segments: [] }, { sources: [] });
+  return CitedAnswer({ segments: [], components: { SourceList: () => null }, sourceList: blocks.length + chips.length + sources.length > 0 });
+}
+void MyChip;
+void Listing;
+void useCardPlacement;
