@@ -291,10 +291,12 @@ async function* textDeltas(source) {
 const readings = new WeakMap();
 
 function readingOf(source) {
-  let reading = readings.get(source);
+  // Only objects can be kept (and read once); anything else fails in textDeltas.
+  const kept = source !== null && (typeof source === "object" || typeof source === "function");
+  let reading = kept ? readings.get(source) : undefined;
   if (!reading) {
     reading = { deltas: [], done: false, error: null, waiting: [] };
-    readings.set(source, reading);
+    if (kept) readings.set(source, reading);
     const wake = () => reading.waiting.splice(0).forEach((resolve) => resolve());
     (async () => {
       try {

@@ -73,13 +73,18 @@ export function listItems(value, limit) {
   return items;
 }
 
+// The known names of each list `unknownField` is given, split once: a reader asks for
+// the same names on every call.
+const knownNames = new Map();
+
 // The invalid_option error for the first own enumerable field of `value` (at `path`)
 // whose name is not in `known` (names each followed by a comma), naming the known name
 // nearest to it (at most 2 edits, or a third of its length, away), else every known
 // name; undefined when all are known, or when the engine refuses to list the fields
 // (a revoked Proxy, an ownKeys trap that throws: its readers report that).
 export function unknownField(value, known, path) {
-  const names = [...new Set(known.split(",").slice(0, -1))];
+  let names = knownNames.get(known);
+  if (!names) knownNames.set(known, (names = [...new Set(known.split(",").slice(0, -1))]));
   let fields;
   try {
     fields = Object.keys(value);

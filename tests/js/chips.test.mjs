@@ -5,10 +5,7 @@
 // order, labelled as their chips.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { launchChromium, pkgDir, root, serveStatic } from "./helpers.mjs";
+import { buildReactApp, launchChromium, serveStatic } from "./helpers.mjs";
 
 const SOURCES = [
   { title: "Alpha", url: "https://alpha.example/a", text: "Alpha text." },
@@ -48,33 +45,8 @@ createRoot(document.getElementById("root")).render(<View />);
 let browser;
 let server;
 before(async () => {
-  const dir = join(root, "target", "chips-app");
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "index.html"), `<!doctype html><meta name="viewport" content="width=device-width"><style>.edge { text-align: right }</style><body style="margin:8px"><div id="root"></div><script type="module" src="./main.jsx"></script></body>`);
-  writeFileSync(join(dir, "main.jsx"), APP);
-  const pkg = (file) => JSON.stringify(join(pkgDir, file));
-  writeFileSync(
-    join(dir, "vite.config.mjs"),
-    `import react from "@vitejs/plugin-react";
-import wasm from "vite-plugin-wasm";
-export default {
-  plugins: [react(), wasm()],
-  resolve: {
-    alias: [
-      { find: /^citeproof$/, replacement: ${pkg("bundler/citeproof.js")} },
-      { find: /^citeproof\\/react$/, replacement: ${pkg("react.js")} },
-      { find: /^citeproof\\/react\\.css$/, replacement: ${pkg("react.css")} },
-    ],
-    dedupe: ["react", "react-dom"],
-  },
-  build: { target: "esnext" },
-  logLevel: "warn",
-};
-`,
-  );
-  execFileSync(join(root, "node_modules", ".bin", "vite"), ["build"], { cwd: dir, stdio: "pipe" });
-  server = await serveStatic(join(dir, "dist"));
+  const head = `<meta name="viewport" content="width=device-width"><style>body { margin: 8px } .edge { text-align: right }</style>`;
+  server = await serveStatic(buildReactApp("chips-app", APP, { head }));
   browser = await launchChromium();
 });
 after(async () => {

@@ -1,10 +1,10 @@
 // Shared helpers for the JS tests: paths, a static file server on 127.0.0.1, Chromium.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { dirname, extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { chromium } from "playwright-core";
 
@@ -130,3 +130,41 @@ export const ADAPTER = {
   perplexity: "fromPerplexity",
   "vercel-ai": "fromVercelAI",
 };
+
+/**
+ * Builds a React app with Vite (plugin-react and vite-plugin-wasm, as the npm README says)
+ * in target/<name>: `index.html` with a `#root` and `head` in it, `main.jsx` = `app`,
+ * `citeproof` and `citeproof/react(.css)` taken from pkg/. `development`: React's
+ * development build (where StrictMode runs effects twice). Returns the `dist` directory.
+ */
+export function buildReactApp(name, app, { head = "", development = false } = {}) {
+  const dir = join(root, "target", name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "index.html"), `<!doctype html>${head}<body><div id="root"></div><script type="module" src="./main.jsx"></script></body>`);
+  writeFileSync(join(dir, "main.jsx"), app);
+  const pkg = (file) => JSON.stringify(join(pkgDir, file));
+  writeFileSync(
+    join(dir, "vite.config.mjs"),
+    `import react from "@vitejs/plugin-react";
+import wasm from "vite-plugin-wasm";
+export default {
+  plugins: [react(), wasm()],
+  resolve: {
+    alias: [
+      { find: /^citeproof$/, replacement: ${pkg("bundler/citeproof.js")} },
+      { find: /^citeproof\\/react$/, replacement: ${pkg("react.js")} },
+      { find: /^citeproof\\/react\\.css$/, replacement: ${pkg("react.css")} },
+    ],
+    dedupe: ["react", "react-dom"],
+  },
+  build: { target: "esnext" },
+  logLevel: "warn",
+};
+`,
+  );
+  const mode = development ? ["--mode", "development"] : [];
+  const env = development ? { ...process.env, NODE_ENV: "development" } : process.env;
+  execFileSync(join(root, "node_modules", ".bin", "vite"), ["build", ...mode], { cwd: dir, stdio: "pipe", env });
+  return join(dir, "dist");
+}

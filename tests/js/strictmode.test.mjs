@@ -5,11 +5,9 @@
 // in development mode (React's development build) and run in headless Chromium.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
-import { launchChromium, pageResult, pkgDir, root, serveStatic } from "./helpers.mjs";
+import { buildReactApp, launchChromium, pageResult, pkgDir, serveStatic } from "./helpers.mjs";
 
 const { validate } = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
 
@@ -50,6 +48,7 @@ const sources = {
       yield delta;
     }
   })(),
+  notAStream: "not a stream",
 };
 
 const results = {};
@@ -64,8 +63,8 @@ function Streamed({ name }) {
   useEffect(() => {
     if (!state.done || counted.current) return;
     counted.current = true;
-    results[name] = { text: state.text, status: state.report?.status ?? null, error: state.error ? String(state.error) : null };
-    if (Object.keys(results).length === 3) document.body.dataset.result = JSON.stringify({ results, effectRuns, dev: import.meta.env.DEV });
+    results[name] = { text: state.text, status: state.report?.status ?? null, error: state.error ? state.error.code ?? String(state.error) : null };
+    if (Object.keys(results).length === 4) document.body.dataset.result = JSON.stringify({ results, effectRuns, dev: import.meta.env.DEV });
   }, [state.done]);
   return null;
 }
@@ -75,6 +74,7 @@ createRoot(document.getElementById("root")).render(
     <Streamed name="response" />
     <Streamed name="readableStream" />
     <Streamed name="asyncIterable" />
+    <Streamed name="notAStream" />
   </StrictMode>,
 );
 `;
@@ -82,38 +82,8 @@ createRoot(document.getElementById("root")).render(
 let browser;
 let server;
 before(async () => {
-  const dir = join(root, "target", "strictmode-app");
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "index.html"), `<!doctype html><body><div id="root"></div><script type="module" src="./main.jsx"></script></body>`);
-  writeFileSync(join(dir, "main.jsx"), APP);
-  const pkg = (file) => JSON.stringify(join(pkgDir, file));
-  writeFileSync(
-    join(dir, "vite.config.mjs"),
-    `import react from "@vitejs/plugin-react";
-import wasm from "vite-plugin-wasm";
-export default {
-  plugins: [react(), wasm()],
-  resolve: {
-    alias: [
-      { find: /^citeproof$/, replacement: ${pkg("bundler/citeproof.js")} },
-      { find: /^citeproof\\/react$/, replacement: ${pkg("react.js")} },
-    ],
-    dedupe: ["react", "react-dom"],
-  },
-  build: { target: "esnext", minify: false },
-  logLevel: "warn",
-};
-`,
-  );
-  // NODE_ENV=development: Vite bundles React's development build, where StrictMode
-  // runs effects twice.
-  execFileSync(join(root, "node_modules", ".bin", "vite"), ["build", "--mode", "development"], {
-    cwd: dir,
-    stdio: "pipe",
-    env: { ...process.env, NODE_ENV: "development" },
-  });
-  server = await serveStatic(join(dir, "dist"));
+  // React's development build: StrictMode runs each effect twice.
+  server = await serveStatic(buildReactApp("strictmode-app", APP, { development: true }));
   browser = await launchChromium();
 });
 after(async () => {
@@ -128,4 +98,6 @@ test("StrictMode (development): a Response, a ReadableStream and an async iterab
     assert.equal(effectRuns[name], 2, `${name}: StrictMode ran the effects twice`);
     assert.deepEqual(results[name], { text: expected.cleanedAnswer, status: expected.status, error: null }, name);
   }
+  // A source that is not a stream is the hook's coded error, not the engine's.
+  assert.deepEqual(results.notAStream, { text: "", status: null, error: "invalid_input" });
 });

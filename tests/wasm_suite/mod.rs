@@ -46,6 +46,14 @@ fn error_code(result: Result<impl Sized, JsValue>) -> (String, String) {
     (get(&error, "code").as_string().unwrap(), message)
 }
 
+/// The code and message of `parseCitations(text, options)`'s error.
+fn parse_error(text: &str, options_json: &str) -> (String, String) {
+    error_code(parse_citations(
+        JsValue::from_str(text),
+        options(options_json),
+    ))
+}
+
 #[wasm_bindgen_test]
 fn utf16_spans_slice_to_raw_for_emoji_cjk_and_crlf() {
     let answers = [
@@ -113,40 +121,28 @@ fn bad_arguments_throw_errors_with_code_and_path() {
     assert_eq!(code, "invalid_input");
     assert!(message.starts_with("text:"), "{message}");
 
-    let (code, message) = error_code(parse_citations(
-        JsValue::from_str("x"),
-        options(r#"{"offsets":"bytes"}"#),
-    ));
+    let (code, message) = parse_error("x", r#"{"offsets":"bytes"}"#);
     assert_eq!(code, "invalid_option");
     assert_eq!(
         message,
         r#"options.offsets: expected "utf16", "utf8" or "codepoint", got string "bytes""#
     );
 
-    let (code, message) = error_code(parse_citations(
-        JsValue::from_str("x"),
-        options(r#"{"markerPatterns":["ok", 3]}"#),
-    ));
+    let (code, message) = parse_error("x", r#"{"markerPatterns":["ok", 3]}"#);
     assert_eq!(code, "invalid_option");
     assert!(
         message.starts_with("options.markerPatterns[1]:"),
         "{message}"
     );
 
-    let (code, message) = error_code(parse_citations(
-        JsValue::from_str("x"),
-        options(r#"{"markerPatterns":["(?P<refs>"]}"#),
-    ));
+    let (code, message) = parse_error("x", r#"{"markerPatterns":["(?P<refs>"]}"#);
     assert_eq!(code, "invalid_option");
     assert!(
         message.starts_with("options.markerPatterns[0]:"),
         "{message}"
     );
 
-    let (code, message) = error_code(parse_citations(
-        JsValue::from_str("x"),
-        options(r#"{"sources":[{"id":7}]}"#),
-    ));
+    let (code, message) = parse_error("x", r#"{"sources":[{"id":7}]}"#);
     assert_eq!(code, "invalid_option");
     assert!(message.starts_with("options.sources[0].id:"), "{message}");
 
@@ -158,19 +154,13 @@ fn bad_arguments_throw_errors_with_code_and_path() {
 
 #[wasm_bindgen_test]
 fn unknown_option_fields_are_errors_and_null_options_are_defaults() {
-    let (code, message) = error_code(parse_citations(
-        JsValue::from_str("[1]"),
-        options(r#"{"ofsets":"utf8"}"#),
-    ));
+    let (code, message) = parse_error("[1]", r#"{"ofsets":"utf8"}"#);
     assert_eq!(code, "invalid_option");
     assert_eq!(
         message,
         r#"options.ofsets: unknown option (did you mean "offsets"?)"#
     );
-    let (_, message) = error_code(parse_citations(
-        JsValue::from_str("[1]"),
-        options(r#"{"offsets":"utf8","somethingElse":true}"#),
-    ));
+    let (_, message) = parse_error("[1]", r#"{"offsets":"utf8","somethingElse":true}"#);
     assert!(
         message.starts_with("options.somethingElse: unknown option (known: "),
         "{message}"
