@@ -1,12 +1,18 @@
 //! The claim-support evaluation over ../shared/data/support-val.jsonl (ExpertQA), shared
 //! by `cargo run --release --example support_eval` (prints it) and
-//! `tests/support_eval.rs` (asserts its AUROC floors in CI). Each answer is one request:
-//! its sources are the distinct evidence texts of its rows.
+//! `tests/support_eval.rs` (asserts its floors in CI).
+//!
+//! Two setups: **in-request** (each answer is one request whose sources are the distinct
+//! evidence texts of its rows) and **isolated** (each claim against its one passage,
+//! nothing to contrast with). Two tasks: **loose** (complete vs partial + incomplete) and
+//! **swap** (complete vs a passage cited by another claim). Every figure is a k-fold
+//! cross-validation grouped by answer: no answer is in two folds, and constants chosen
+//! on the other folds are measured on the held-out fold (docs/support.md).
 
 use std::collections::HashMap;
 use std::time::Instant;
 
-use citeproof::support::SupportScorer;
+use citeproof::support::{SupportParams, SupportScorer};
 use serde::Deserialize;
 
 /// One labelled claim/evidence pair.
@@ -31,104 +37,131 @@ pub fn load() -> Vec<Row> {
         .collect()
 }
 
-/// One task's result: AUROC, best-F1 threshold and F1, F1 at fixed thresholds.
-pub struct Task {
-    pub name: &'static str,
-    pub auroc: f64,
-    pub best_threshold: f64,
-    pub best_f1: f64,
-    /// F1 at 0.3, 0.4, 0.5 and 0.6.
-    pub f1_at: [f64; 4],
-    pub positives: usize,
-    pub negatives: usize,
+/// Folds of the cross-validation.
+pub const FOLDS: usize = 5;
+
+/// What a claim is scored against.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Setup {
+    /// The distinct passages of the claim's answer, as one request.
+    InRequest,
+    /// The claim's own row passage alone.
+    Isolated,
 }
 
-/// The evaluation of the lexical scorer on `rows`.
-pub struct Evaluation {
-    pub tasks: [Task; 2],
-    /// Wall time per claim scored against its request's sources.
-    pub micros_per_claim: f64,
-    /// Wall time to profile one request's sources.
-    pub micros_per_request: f64,
-    pub requests: usize,
+/// The four (setup, task) pairs, in report order.
+pub const CELLS: [(Setup, Task); 4] = [
+    (Setup::InRequest, Task::Swap),
+    (Setup::Isolated, Task::Swap),
+    (Setup::InRequest, Task::Loose),
+    (Setup::Isolated, Task::Loose),
+];
+
+/// A ranking task: which rows are positives and which negatives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Task {
+    /// Complete vs partial + incomplete (expert labels).
+    Loose,
+    /// Complete vs another claim's passage.
+    Swap,
 }
 
+impl Task {
+    /// True for a positive, false for a negative, `None` for a row outside the task.
+    fn class(self, label: &str) -> Option<bool> {
+        match (self, label) {
+            (_, "complete") => Some(true),
+            (Task::Loose, "partial" | "incomplete") | (Task::Swap, "swap") => Some(false),
+            _ => None,
+        }
+    }
+}
+
+/// `val-<answer>-<k>[-swap]` → `val-<answer>`.
 fn answer_of(id: &str) -> &str {
-    // `val-<answer>-<k>[-swap]`
     let end = id.match_indices('-').nth(1).map_or(id.len(), |(i, _)| i);
     &id[..end]
 }
 
-/// Scores every row against its request's sources and measures the two tasks: `loose`
-/// (complete vs partial + incomplete) and `swap` (complete vs another claim's passage).
-pub fn evaluate(rows: &[Row]) -> Evaluation {
-    let mut requests: HashMap<&str, Vec<&str>> = HashMap::new();
+/// The fold of each row: answers in order of first appearance, dealt round-robin after
+/// a fixed shuffle (a hash of the answer id), so every run splits alike.
+pub fn folds(rows: &[Row]) -> Vec<usize> {
+    let mut answers: Vec<&str> = Vec::new();
     for row in rows {
-        let docs = requests.entry(answer_of(&row.id)).or_default();
-        if !docs.contains(&row.evidence.as_str()) {
-            docs.push(&row.evidence);
+        let answer = answer_of(&row.id);
+        if !answers.contains(&answer) {
+            answers.push(answer);
         }
     }
-    let started = Instant::now();
-    let scorers: HashMap<&str, SupportScorer<'_>> = requests
-        .iter()
-        .map(|(a, docs)| (*a, SupportScorer::new(docs)))
-        .collect();
-    let profiling = started.elapsed().as_secs_f64() * 1e6;
-    let started = Instant::now();
-    let scored: Vec<(f64, &str)> = rows
-        .iter()
-        .map(|row| {
-            let answer = answer_of(&row.id);
-            let source = requests[answer]
-                .iter()
-                .position(|d| *d == row.evidence)
-                .expect("indexed");
-            (
-                scorers[answer].support(&row.claim, source).score,
-                row.label.as_str(),
-            )
+    let mixed = |a: &str| {
+        a.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
         })
-        .collect();
-    let micros_per_claim = started.elapsed().as_secs_f64() * 1e6 / rows.len() as f64;
-    let task = |name, negative: &[&str]| {
-        let positives: Vec<f64> = scored
-            .iter()
-            .filter(|(_, l)| *l == "complete")
-            .map(|(s, _)| *s)
-            .collect();
-        let negatives: Vec<f64> = scored
-            .iter()
-            .filter(|(_, l)| negative.contains(l))
-            .map(|(s, _)| *s)
-            .collect();
-        let (best_threshold, best_f1) = best_f1(&positives, &negatives);
-        Task {
-            name,
-            auroc: auroc(&positives, &negatives),
-            best_threshold,
-            best_f1,
-            f1_at: [0.3, 0.4, 0.5, 0.6].map(|t| f1_at(&positives, &negatives, t)),
-            positives: positives.len(),
-            negatives: negatives.len(),
-        }
     };
-    Evaluation {
-        tasks: [
-            task("loose", &["partial", "incomplete"]),
-            task("swap", &["swap"]),
-        ],
-        micros_per_claim,
-        micros_per_request: profiling / requests.len() as f64,
-        requests: requests.len(),
-    }
+    answers.sort_by_key(|a| mixed(a));
+    let fold: HashMap<&str, usize> = answers
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (*a, i % FOLDS))
+        .collect();
+    rows.iter().map(|r| fold[answer_of(&r.id)]).collect()
 }
 
-/// Probability that a random positive outscores a random negative (ties count half).
-fn auroc(positives: &[f64], negatives: &[f64]) -> f64 {
+/// The score of every row in `setup` under `params`, and the wall time per row.
+pub fn score_rows(rows: &[Row], setup: Setup, params: SupportParams) -> (Vec<f64>, f64) {
+    let started = Instant::now();
+    let scores = match setup {
+        Setup::Isolated => rows
+            .iter()
+            .map(|row| {
+                let sources = [row.evidence.as_str()];
+                let scorer = SupportScorer::for_claims(&sources, &[&row.claim]).with_params(params);
+                scorer.scores(&row.claim)[0]
+            })
+            .collect(),
+        Setup::InRequest => {
+            let mut requests: HashMap<&str, Vec<&str>> = HashMap::new();
+            for row in rows {
+                let docs = requests.entry(answer_of(&row.id)).or_default();
+                if !docs.contains(&row.evidence.as_str()) {
+                    docs.push(&row.evidence);
+                }
+            }
+            let scorers: HashMap<&str, SupportScorer<'_>> = requests
+                .iter()
+                .map(|(a, docs)| (*a, SupportScorer::new(docs).with_params(params)))
+                .collect();
+            rows.iter()
+                .map(|row| {
+                    let answer = answer_of(&row.id);
+                    let source = requests[answer]
+                        .iter()
+                        .position(|d| *d == row.evidence)
+                        .expect("indexed");
+                    scorers[answer].scores(&row.claim)[source]
+                })
+                .collect()
+        }
+    };
+    let micros = started.elapsed().as_secs_f64() * 1e6 / rows.len() as f64;
+    (scores, micros)
+}
+
+/// AUROC of `task` over the rows `keep` accepts: the probability that a random positive
+/// outscores a random negative (ties count half).
+pub fn auroc(rows: &[Row], scores: &[f64], task: Task, keep: impl Fn(usize) -> bool) -> f64 {
+    let mut positives = Vec::new();
+    let mut negatives = Vec::new();
+    for (i, row) in rows.iter().enumerate().filter(|(i, _)| keep(*i)) {
+        match task.class(&row.label) {
+            Some(true) => positives.push(scores[i]),
+            Some(false) => negatives.push(scores[i]),
+            None => {}
+        }
+    }
     let mut wins = 0.0;
-    for p in positives {
-        for n in negatives {
+    for p in &positives {
+        for n in &negatives {
             wins += if p > n {
                 1.0
             } else if p == n {
@@ -141,20 +174,94 @@ fn auroc(positives: &[f64], negatives: &[f64]) -> f64 {
     wins / (positives.len() * negatives.len()) as f64
 }
 
-/// F1 of "supported" when a score ≥ `threshold` means supported.
-fn f1_at(positives: &[f64], negatives: &[f64], threshold: f64) -> f64 {
-    let tp = positives.iter().filter(|&&s| s >= threshold).count() as f64;
-    let fp = negatives.iter().filter(|&&s| s >= threshold).count() as f64;
-    2.0 * tp / (tp + fp + positives.len() as f64)
+/// Mean and sample standard deviation.
+pub fn mean_sd(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, var.sqrt())
 }
 
-/// The threshold with the best F1, and that F1.
-fn best_f1(positives: &[f64], negatives: &[f64]) -> (f64, f64) {
-    let mut thresholds: Vec<f64> = positives.iter().chain(negatives).copied().collect();
-    thresholds.sort_by(f64::total_cmp);
-    thresholds.dedup();
-    thresholds
-        .into_iter()
-        .map(|t| (t, f1_at(positives, negatives, t)))
-        .fold((0.0, 0.0), |b, n| if n.1 > b.1 { n } else { b })
+/// The cross-validated AUROC of each cell when the constants are chosen, per fold, as
+/// the candidate with the best mean AUROC over the four cells on the other folds.
+pub struct CrossValidation {
+    /// Per cell, the held-out AUROC of each fold.
+    pub per_fold: [Vec<f64>; 4],
+    /// Per fold, the index of the candidate chosen on the other folds.
+    pub chosen: Vec<usize>,
+    /// The candidate with the best mean over all folds (what to ship).
+    pub overall: usize,
+}
+
+/// Scores every row under every candidate (both setups), then cross-validates the
+/// choice among them.
+pub fn cross_validate(rows: &[Row], candidates: &[SupportParams]) -> CrossValidation {
+    let fold = folds(rows);
+    // scores[candidate][setup]
+    let scores: Vec<[Vec<f64>; 2]> = candidates
+        .iter()
+        .map(|&p| {
+            [
+                score_rows(rows, Setup::InRequest, p).0,
+                score_rows(rows, Setup::Isolated, p).0,
+            ]
+        })
+        .collect();
+    let cell_auroc = |c: usize, (setup, task): (Setup, Task), keep: &dyn Fn(usize) -> bool| {
+        let s = &scores[c][usize::from(setup == Setup::Isolated)];
+        auroc(rows, s, task, keep)
+    };
+    let objective = |c: usize, keep: &dyn Fn(usize) -> bool| {
+        CELLS
+            .iter()
+            .map(|&cell| cell_auroc(c, cell, keep))
+            .sum::<f64>()
+    };
+    let best_on = |keep: &dyn Fn(usize) -> bool| {
+        (0..candidates.len())
+            .map(|c| (c, objective(c, keep)))
+            .fold((0, f64::MIN), |b, n| if n.1 > b.1 { n } else { b })
+            .0
+    };
+    let mut per_fold: [Vec<f64>; 4] = Default::default();
+    let mut chosen = Vec::new();
+    for f in 0..FOLDS {
+        let c = best_on(&|i| fold[i] != f);
+        chosen.push(c);
+        for (k, &cell) in CELLS.iter().enumerate() {
+            per_fold[k].push(cell_auroc(c, cell, &|i| fold[i] == f));
+        }
+    }
+    CrossValidation {
+        per_fold,
+        chosen,
+        overall: best_on(&|_| true),
+    }
+}
+
+/// The plain baseline: the share of the claim's distinct lower-case words (letters and
+/// digits) that occur in the passage.
+pub fn token_recall(claim: &str, passage: &str) -> f64 {
+    let words = |text: &str| -> std::collections::HashSet<String> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (claim, passage) = (words(claim), words(passage));
+    if claim.is_empty() {
+        return 0.0;
+    }
+    claim.iter().filter(|w| passage.contains(*w)).count() as f64 / claim.len() as f64
+}
+
+/// Per cell, the AUROC of each fold for fixed `scores` (in-request, isolated).
+pub fn per_fold(rows: &[Row], scores: [&[f64]; 2]) -> [Vec<f64>; 4] {
+    let fold = folds(rows);
+    CELLS.map(|(setup, task)| {
+        let s = scores[usize::from(setup == Setup::Isolated)];
+        (0..FOLDS)
+            .map(|f| auroc(rows, s, task, |i| fold[i] == f))
+            .collect()
+    })
 }

@@ -36,23 +36,46 @@ use crate::model::Span;
 use sets::{ABSENT, Collector, HashList, Members, Vocabulary};
 use words::{for_each_gram, pair_hash, tokens};
 
-/// Weights of the three overlaps in the blend (sum 1).
-const IDF_WEIGHT: f64 = 0.3;
-const CHARGRAM_WEIGHT: f64 = 0.3;
-const PAIR_WEIGHT: f64 = 0.4;
-/// Share of the absolute blend in the score; the rest is the blend relative to the best
-/// source of the request.
-const ABSOLUTE_SHARE: f64 = 0.5;
-/// Weight of the cited-length prior: the overlap is scaled up by
-/// `1 + w·ln(1 + (chars − 300)/1000)` (chars capped at 4,000; nothing below 300), so long
-/// cited evidence counts more and short chunks are neither helped nor hurt.
-const LENGTH_WEIGHT: f64 = 2.0;
-/// Cited characters below which the length prior does nothing.
-const LENGTH_KNEE: usize = 300;
-/// Steepness of the final squash `1 - e^(-k·raw)` into 0–1.
-const SQUASH: f64 = 1.5;
-/// Factor per claim number missing from the passage.
-const MISSING_NUMBER: f64 = 0.8;
+/// The constants of the support score. [`SupportParams::default`] is what citeproof
+/// ships, chosen by cross-validation on ExpertQA (docs/support.md); a caller with
+/// labelled pairs of their own can fit others and pass them to
+/// [`SupportScorer::with_params`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SupportParams {
+    /// Weight of the IDF-weighted content-word recall in the blend.
+    pub idf_weight: f64,
+    /// Weight of the character 5-gram recall in the blend.
+    pub chargram_weight: f64,
+    /// Weight of the word-pair recall in the blend.
+    pub pair_weight: f64,
+    /// With other sources to contrast against: the share of the absolute blend in the
+    /// overlap; the rest is the blend relative to the request's best source.
+    pub absolute_share: f64,
+    /// Weight of the cited-length prior: the overlap is scaled by
+    /// `1 + w·ln(1 + (chars − knee)/1000)` (chars capped at 4,000).
+    pub length_weight: f64,
+    /// Cited characters below which the length prior does nothing.
+    pub length_knee: usize,
+    /// Steepness of the final squash `1 − e^(−k·raw)` into 0–1.
+    pub squash: f64,
+    /// Factor per claim number missing from the passage.
+    pub missing_number: f64,
+}
+
+impl Default for SupportParams {
+    fn default() -> SupportParams {
+        SupportParams {
+            idf_weight: 0.3,
+            chargram_weight: 0.3,
+            pair_weight: 0.4,
+            absolute_share: 0.5,
+            length_weight: 2.0,
+            length_knee: 300,
+            squash: 1.5,
+            missing_number: 0.8,
+        }
+    }
+}
 
 /// What a text offers to comparisons: its content terms, word pairs and 5-grams.
 #[derive(Clone, Debug)]
@@ -192,6 +215,9 @@ pub struct SupportScorer<'a> {
     /// For a scorer built for known claims: their hashes, whose slots index the
     /// profiles' bits.
     vocabulary: Option<Vocabulary>,
+    /// At least two sources have text: a claim's blend is set against the best one.
+    contrasted: bool,
+    params: SupportParams,
 }
 
 impl<'a> SupportScorer<'a> {
@@ -213,11 +239,19 @@ impl<'a> SupportScorer<'a> {
             .iter()
             .map(|s| Profile::new(s, keep.as_ref()))
             .collect();
+        let contrasted = profiles.iter().filter(|p| p.gram_count > 0).count() > 1;
         SupportScorer {
             sources,
             profiles,
             vocabulary: keep,
+            contrasted,
+            params: SupportParams::default(),
         }
+    }
+
+    /// The same scorer with other constants.
+    pub fn with_params(self, params: SupportParams) -> SupportScorer<'a> {
+        SupportScorer { params, ..self }
     }
 
     /// How the profiles are asked about hash `h`: by the hash, or by its vocabulary slot.
@@ -286,9 +320,10 @@ impl<'a> SupportScorer<'a> {
                 items.iter().filter(|&&x| set.contains(x)).count() as f64 / items.len() as f64
             }
         };
-        IDF_WEIGHT * idf_share
-            + CHARGRAM_WEIGHT * share(&claim.grams, &p.grams)
-            + PAIR_WEIGHT * share(&claim.pairs, &p.pairs)
+        let params = &self.params;
+        params.idf_weight * idf_share
+            + params.chargram_weight * share(&claim.grams, &p.grams)
+            + params.pair_weight * share(&claim.pairs, &p.pairs)
     }
 
     /// How well source `i` supports `claim`, judged against all sources of the request.
@@ -313,19 +348,28 @@ impl<'a> SupportScorer<'a> {
     /// The score of source `i` from its blend (`absolute`) and the best blend of any
     /// source: contrast, cited-length prior, missing numbers, squashed into 0–1.
     fn score(&self, profile: &ClaimProfile, i: usize, absolute: f64, best: f64) -> f64 {
-        let relative = if best > 0.0 { absolute / best } else { 0.0 };
+        let params = &self.params;
         let p = &self.profiles[i];
         let missing_numbers = profile
             .terms
             .iter()
             .filter(|(_, key, _, number)| *number && !p.terms.contains(*key))
             .count();
-        let length = (1.0 + (p.chars.min(4000).saturating_sub(LENGTH_KNEE) as f64) / 1000.0).ln();
-        let overlap = ABSOLUTE_SHARE * absolute + (1.0 - ABSOLUTE_SHARE) * relative;
-        let raw =
-            overlap * (1.0 + LENGTH_WEIGHT * length) * MISSING_NUMBER.powi(missing_numbers as i32);
+        let cited = p.chars.min(4000).saturating_sub(params.length_knee) as f64;
+        let length = (1.0 + cited / 1000.0).ln();
+        // Contrast needs something to contrast against: with one source, the overlap is
+        // the absolute blend alone.
+        let overlap = if self.contrasted {
+            let relative = if best > 0.0 { absolute / best } else { 0.0 };
+            params.absolute_share * absolute + (1.0 - params.absolute_share) * relative
+        } else {
+            absolute
+        };
+        let raw = overlap
+            * (1.0 + params.length_weight * length)
+            * params.missing_number.powi(missing_numbers as i32);
         // A monotone squash into 0–1 (ranking unchanged).
-        let score = 1.0 - (-SQUASH * raw).exp();
+        let score = 1.0 - (-params.squash * raw).exp();
         (score.clamp(0.0, 1.0) * 1000.0).round() / 1000.0
     }
 
