@@ -223,6 +223,49 @@ fn push_claim(claims: &mut Vec<Claim>, answer: &str, span: Span) {
     }
 }
 
+/// What a marker outside every claim stands for: the text before it on its line, back
+/// to a sentence end — or, when that holds no letter (a list number, `1 [1].`), the
+/// nearest line or sentence before it that does (`… the key steps:` / `Quadrature
+/// Encoder`). `None` when no letter precedes the marker within a few steps. Lead-ins,
+/// headings and two-word fragments are not claims, yet a citation placed on them cites
+/// them, and its support is scored on this text.
+///
+/// ```
+/// use citeproof::claims::context_of;
+/// use citeproof::Span;
+/// let answer = "Follow these key steps:\n\n1 [1].";
+/// let at = answer.find("[1]").unwrap();
+/// let context = context_of(answer, Span::new(at, at + 3)).unwrap();
+/// assert_eq!(&answer[context.range()], "Follow these key steps:");
+/// ```
+pub fn context_of(answer: &str, marker: Span) -> Option<Span> {
+    /// Lines or sentences to step back over before giving up.
+    const STEPS: usize = 4;
+    let mut end = marker.start.min(answer.len());
+    for _ in 0..STEPS {
+        end = answer[..end].trim_end().len();
+        if end == 0 {
+            return None;
+        }
+        let head = &answer[..end];
+        let line_start = head.rfind('\n').map_or(0, |at| at + 1);
+        // The last sentence end inside the line, not counting one that ends the line.
+        let body = head[line_start..].trim_end_matches(['.', '!', '?', '。']);
+        let sentence_start = body
+            .match_indices(['.', '!', '?', '。'])
+            .filter(|&(at, t)| t == "。" || body[at + 1..].starts_with(char::is_whitespace))
+            .last()
+            .map_or(line_start, |(at, t)| line_start + at + t.len());
+        let segment = &answer[sentence_start..end];
+        if segment.chars().any(char::is_alphabetic) {
+            let lead = segment.len() - segment.trim_start().len();
+            return Some(Span::new(sentence_start + lead, end));
+        }
+        end = sentence_start;
+    }
+    None
+}
+
 fn is_abbreviation(before: &str) -> bool {
     /// Longer than every abbreviation: no need to read further back.
     const LONGEST: usize = 8;
@@ -337,6 +380,26 @@ mod tests {
             claims.iter().map(|c| c.paragraph).collect::<Vec<_>>(),
             [1, 1, 1, 2]
         );
+    }
+
+    #[test]
+    fn a_marker_outside_every_claim_stands_for_the_text_before_it() {
+        fn context<'a>(answer: &'a str, marker: &str) -> Option<&'a str> {
+            let at = answer.rfind(marker).expect("the marker");
+            context_of(answer, Span::new(at, at + marker.len())).map(|s| &answer[s.range()])
+        }
+        assert_eq!(
+            context("To fix it, follow these key steps:\n\n1 [1].", "[1]"),
+            Some("To fix it, follow these key steps:")
+        );
+        assert_eq!(
+            context("Encoders count pulses. Quadrature Encoder\n2 [2].", "[2]"),
+            Some("Quadrature Encoder")
+        );
+        assert_eq!(context("Done. References: [1]", "[1]"), Some("References:"));
+        assert_eq!(context("It works. 1. 2 [3]", "[3]"), Some("It works."));
+        assert_eq!(context("[1]", "[1]"), None);
+        assert_eq!(context("12\n\n3 [4]", "[4]"), None);
     }
 
     #[test]

@@ -53,3 +53,35 @@ fn alone_with_its_passage_a_claim_is_ranked_at_least_as_well_as_by_token_overlap
         );
     }
 }
+
+/// Each row as an answer `<claim> [1]` citing its passage through the public API: every
+/// citation gets a support score, also when the marker sits where no claim is (a lead-in
+/// ending in `:` then a list number, a heading, `References: [1]`).
+#[test]
+fn every_cited_claim_gets_a_support_score() {
+    use citeproof::model::{Input, Options, Source};
+    use citeproof::validate::Validator;
+    let validator = Validator::new(Options {
+        support_threshold: Some(0.5),
+        ..Options::default()
+    })
+    .unwrap();
+    let rows = eval::load();
+    let mut unscored = Vec::new();
+    for row in &rows {
+        let input = Input {
+            answer: format!("{} [1]", row.claim),
+            sources: vec![Source {
+                text: Some(row.evidence.clone()),
+                ..Source::default()
+            }],
+            ..Input::default()
+        };
+        let report = validator.validate(&input).unwrap();
+        assert_eq!(report.citations.len(), 1, "{}", row.id);
+        if report.citations[0].support.is_none() {
+            unscored.push(row.id.as_str());
+        }
+    }
+    assert!(unscored.is_empty(), "unscored: {unscored:?}");
+}

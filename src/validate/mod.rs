@@ -28,7 +28,7 @@ pub use batch::BatchSummary;
 
 use std::collections::HashSet;
 
-use crate::claims::{Claim, paragraph_final_cited, split_claims};
+use crate::claims::{Claim, context_of, paragraph_final_cited, split_claims};
 use crate::error::{Error, ErrorCode};
 use crate::model::{
     CitationResult, Finding, FindingCode, Input, Mode, Options, Report, Severity, Span, decimal,
@@ -284,10 +284,16 @@ impl Validator {
             .collect();
         let cited_claims = covered.iter().filter(|&&c| c).count();
         for citation in &mut citations {
-            citation.claim = citation
-                .span
-                .and_then(|s| claim_of(&claims, s))
-                .map(|c| c.span);
+            citation.claim = citation.span.and_then(|span| {
+                claim_of(&claims, span).map(|c| c.span).or_else(|| {
+                    // Outside every claim (a lead-in, a heading, `References: [1]`): a
+                    // marker stands for the text before it, a provider's span for itself.
+                    match citation.marker {
+                        Some(_) => context_of(answer, span),
+                        None => Some(span),
+                    }
+                })
+            });
         }
 
         if let Some(threshold) = options.support_threshold {
