@@ -11,10 +11,15 @@ const cx = (...names) => names.filter(Boolean).join(" ");
 
 /**
  * What a valid chip's card says was checked for the source shown: that the citation
- * names a retrieved source, and whether its quote was found in the source's text.
+ * names a retrieved source, whether its quote was found in the source's text, or, with
+ * no quote, that the sentence shown is the source's best match for the claim.
  */
 function checkedOf(source) {
-  if (!source?.quote) return "Checked: names a retrieved source";
+  if (!source?.quote) {
+    return source?.evidence
+      ? "Checked: names a retrieved source; above, its sentence that best matches the claim"
+      : "Checked: names a retrieved source";
+  }
   return source.quoteChecked
     ? "Checked: names a retrieved source; the quote is in its text"
     : "Checked: names a retrieved source; quote as stated (no source text to check it against)";
@@ -126,7 +131,10 @@ export function useCardPlacement(ref, open, margin = 8) {
   return above ? "citeproof-card--above" : "";
 }
 
-/** The default card: title, hostname link, the quote, what was checked; pages through a group. */
+/**
+ * The default card: title, hostname link, the quote (or, with none, the evidence
+ * sentence), what was checked; pages through a group.
+ */
 function ChipCard({ chip, source, page, count, setPage, cardProps }) {
   const ref = useRef(null);
   const placement = useCardPlacement(ref, true);
@@ -144,7 +152,9 @@ function ChipCard({ chip, source, page, count, setPage, cardProps }) {
     h("div", { className: "citeproof-card__title" }, source?.title || `Source ${source?.label ?? ""}`),
     source?.href &&
       h("a", { className: "citeproof-card__link", href: source.href, target: "_blank", rel: "noopener noreferrer nofollow" }, source.host ?? source.href),
-    source?.quote && h("blockquote", { className: "citeproof-card__quote" }, source.quote),
+    source?.quote
+      ? h("blockquote", { className: "citeproof-card__quote" }, source.quote)
+      : source?.evidence && h("blockquote", { className: "citeproof-card__quote citeproof-card__evidence" }, source.evidence),
     h(
       "div",
       { className: cx("citeproof-card__status", !chip.valid && "citeproof-card__status--invalid") },

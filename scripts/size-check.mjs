@@ -21,8 +21,13 @@ import { fileURLToPath } from "node:url";
 // 196,464 B): bad values shown in error messages, unknown options refused (the names a
 // reader asked for, checked in untrusted.js), `withoutRevisions()` for the AI SDK
 // middleware; so 193 KiB until issue 25 moves the adapters out of the browser entry.
-// The goal stays 100 KB.
-const BUDGET_GZIP = 193 * 1024;
+// Issue 24's claim support measured +2.2 KB (196,464 → 198,713 B): the `judge` hook of
+// validateAsync (+0.9 KB), evidence sentences on citations and cards, support scored by
+// default for `misattributed` (each claim's citations scored as one run), markers
+// outside every claim scored on the text before them; after −1.9 KB from claim 5-grams
+// deduplicated through a hash set instead of a generic sort. So 195 KiB. The goal stays
+// 100 KB (issue 25's lean browser entry).
+const BUDGET_GZIP = 195 * 1024;
 const file = join(dirname(fileURLToPath(import.meta.url)), "..", "pkg", "web", "citeproof_bg.wasm");
 const raw = readFileSync(file).length;
 const gzip = execFileSync("gzip", ["-9", "-c", file], { maxBuffer: 64 * 1024 * 1024 }).length;

@@ -241,27 +241,35 @@ fn push_claim(claims: &mut Vec<Claim>, answer: &str, span: Span) {
 pub fn context_of(answer: &str, marker: Span) -> Option<Span> {
     /// Lines or sentences to step back over before giving up.
     const STEPS: usize = 4;
+    /// Characters one step reads back at most (so a line of thousands of markers costs
+    /// each of them a bounded look).
+    const LOOK_BACK: usize = 500;
+    let bytes = answer.as_bytes();
     let mut end = marker.start.min(answer.len());
     for _ in 0..STEPS {
         end = answer[..end].trim_end().len();
-        if end == 0 {
-            return None;
+        // Back to the line break or sentence end before the stretch's own last
+        // character (which may be its terminator), at most `LOOK_BACK` characters.
+        let mut start = 0;
+        for (n, (at, c)) in answer[..end].char_indices().rev().enumerate().skip(1) {
+            let next = bytes.get(at + c.len_utf8());
+            let boundary = c == '\n'
+                || c == '。'
+                || matches!(c, '.' | '!' | '?') && next.is_none_or(u8::is_ascii_whitespace);
+            if boundary || n >= LOOK_BACK {
+                start = at + c.len_utf8();
+                break;
+            }
         }
-        let head = &answer[..end];
-        let line_start = head.rfind('\n').map_or(0, |at| at + 1);
-        // The last sentence end inside the line, not counting one that ends the line.
-        let body = head[line_start..].trim_end_matches(['.', '!', '?', '。']);
-        let sentence_start = body
-            .match_indices(['.', '!', '?', '。'])
-            .filter(|&(at, t)| t == "。" || body[at + 1..].starts_with(char::is_whitespace))
-            .last()
-            .map_or(line_start, |(at, t)| line_start + at + t.len());
-        let segment = &answer[sentence_start..end];
+        let segment = &answer[start..end];
         if segment.chars().any(char::is_alphabetic) {
             let lead = segment.len() - segment.trim_start().len();
-            return Some(Span::new(sentence_start + lead, end));
+            return Some(Span::new(start + lead, end));
         }
-        end = sentence_start;
+        if start == 0 {
+            return None;
+        }
+        end = start;
     }
     None
 }
@@ -399,7 +407,15 @@ mod tests {
         assert_eq!(context("Done. References: [1]", "[1]"), Some("References:"));
         assert_eq!(context("It works. 1. 2 [3]", "[3]"), Some("It works."));
         assert_eq!(context("[1]", "[1]"), None);
+        assert_eq!(
+            context("東京は首都。見出し😀\n1 [5]", "[5]"),
+            Some("見出し😀")
+        );
+        assert_eq!(context("東京は首都。😀 [6]", "[6]"), Some("東京は首都。"));
         assert_eq!(context("12\n\n3 [4]", "[4]"), None);
+        let long = format!("{}end [7]", "word ".repeat(400));
+        let found = context(&long, "[7]").expect("a bounded stretch");
+        assert!(found.len() <= 500 && found.ends_with("word end"), "{found}");
     }
 
     #[test]

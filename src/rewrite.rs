@@ -123,7 +123,8 @@ impl Rewriter {
     }
 
     /// Writes the text before `marker` and the marker as `fate` says; returns where the
-    /// chip's text sits in the output when the marker is kept (its segment is the last). `sources` are the ones given to [`Rewriter::new`].
+    /// chip's text sits in the output when the marker is kept (its segment is the last).
+    /// `sources` are the ones given to [`Rewriter::new`].
     pub fn marker(
         &mut self,
         answer: &str,

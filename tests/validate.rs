@@ -619,13 +619,39 @@ fn with_support() -> Options {
 }
 
 #[test]
-fn support_checks_are_off_unless_a_threshold_is_set() {
+fn by_default_only_a_misattribution_is_flagged_and_scoring_can_be_turned_off() {
+    // Cited to the Eiffel passage, backed by the Berlin one.
+    let wrong = input(
+        "The Berlin Wall fell in November 1989, leading to reunification [1].",
+        support_sources(),
+    );
+    let report = run(&wrong);
+    assert!(report.citations[0].support.is_some());
+    assert_eq!(codes(&report), ["misattributed"]);
+    assert_eq!(report.citations[0].quality_score, 1.0);
+    // An uncited sentence and a weakly supported claim are opt-in findings.
+    let right = input(
+        "The Berlin Wall fell in 1989 [2]. Paris has many bakeries and cafes [1].",
+        support_sources(),
+    );
+    assert_eq!(codes(&run(&right)), Vec::<&str>::new());
+    let off = Options {
+        misattribution_margin: None,
+        ..Options::default()
+    };
+    let report = run_with(&wrong, off);
+    assert_eq!(report.citations[0].support, None);
+    assert_eq!(codes(&report), Vec::<&str>::new());
+}
+
+#[test]
+fn a_source_the_same_claim_also_cites_is_no_misattribution() {
     let i = input(
-        "The Berlin Wall fell in November 1989 [1].",
+        "The Berlin Wall fell in November 1989, leading to reunification [1] [2].",
         support_sources(),
     );
     let report = run(&i);
-    assert_eq!(report.citations[0].support, None);
+    assert!(report.citations.iter().all(|c| c.support.is_some()));
     assert_eq!(codes(&report), Vec::<&str>::new());
 }
 
@@ -703,4 +729,24 @@ fn a_paragraph_final_marker_covers_the_paragraph_unless_turned_off() {
         .map(|f| &i.answer[f.span.unwrap().range()])
         .collect();
     assert_eq!(texts, ["Water boils at sea level.", "Ice floats on water."]);
+}
+
+#[test]
+fn an_options_file_turns_the_misattribution_check_off_with_false() {
+    let read = |json: &str| serde_json::from_str::<Options>(json);
+    assert_eq!(read("{}").unwrap().misattribution_margin, Some(0.3));
+    assert_eq!(
+        read(r#"{"misattributionMargin": 0.2}"#)
+            .unwrap()
+            .misattribution_margin,
+        Some(0.2)
+    );
+    assert_eq!(
+        read(r#"{"misattributionMargin": false}"#)
+            .unwrap()
+            .misattribution_margin,
+        None
+    );
+    let error = read(r#"{"misattributionMargin": true}"#).unwrap_err();
+    assert!(error.to_string().contains("or false"), "{error}");
 }

@@ -83,9 +83,9 @@ fn answer_of(id: &str) -> &str {
     &id[..end]
 }
 
-/// The fold of each row: answers in order of first appearance, dealt round-robin after
-/// a fixed shuffle (a hash of the answer id), so every run splits alike.
-pub fn folds(rows: &[Row]) -> Vec<usize> {
+/// The fold of each answer (`val-<answer>`): answers dealt round-robin after a fixed
+/// shuffle (a hash of the answer id), so every run splits alike.
+pub fn answer_folds(rows: &[Row]) -> HashMap<String, usize> {
     let mut answers: Vec<&str> = Vec::new();
     for row in rows {
         let answer = answer_of(&row.id);
@@ -99,11 +99,16 @@ pub fn folds(rows: &[Row]) -> Vec<usize> {
         })
     };
     answers.sort_by_key(|a| mixed(a));
-    let fold: HashMap<&str, usize> = answers
+    answers
         .iter()
         .enumerate()
-        .map(|(i, a)| (*a, i % FOLDS))
-        .collect();
+        .map(|(i, a)| (a.to_string(), i % FOLDS))
+        .collect()
+}
+
+/// The fold of each row (its answer's).
+pub fn folds(rows: &[Row]) -> Vec<usize> {
+    let fold = answer_folds(rows);
     rows.iter().map(|r| fold[answer_of(&r.id)]).collect()
 }
 
@@ -264,4 +269,184 @@ pub fn per_fold(rows: &[Row], scores: [&[f64]; 2]) -> [Vec<f64>; 4] {
             .map(|f| auroc(rows, s, task, |i| fold[i] == f))
             .collect()
     })
+}
+
+/// One answer of `answers-val.jsonl`.
+#[derive(Deserialize)]
+pub struct Answer {
+    pub id: String,
+    pub answer: String,
+    pub sources: Vec<AnswerSource>,
+}
+
+/// A numbered source of an answer (its passage may be missing).
+#[derive(Deserialize)]
+pub struct AnswerSource {
+    pub index: u32,
+    pub text: Option<String>,
+}
+
+/// The answers of `answers-val.jsonl` beside the repository.
+pub fn load_answers() -> Vec<Answer> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/answers-val.jsonl"
+    );
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{path}: {e} (../shared/data must sit beside the repository)"));
+    text.lines()
+        .map(|l| serde_json::from_str(l).expect("an answers-val row"))
+        .collect()
+}
+
+/// What the support checks said about one citation of a real answer whose claim the
+/// experts labelled.
+pub struct Verdict {
+    /// The answer (`val-<answer>`).
+    pub answer: String,
+    /// The expert label of the claim (`complete`, `partial`, `incomplete`).
+    pub label: String,
+    pub support: Option<f64>,
+    pub misattributed: bool,
+    pub unsupported: bool,
+}
+
+/// Text with `[n]` markers (and the whitespace before each) removed and whitespace
+/// collapsed, for matching our claims
+/// to ExpertQA's.
+fn normalised(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        rest = if digits > 0 && after[digits..].starts_with(']') {
+            // The whitespace before a marker goes with it, as in the dataset's claims.
+            out.truncate(out.trim_end().len());
+            &after[digits + 1..]
+        } else {
+            out.push('[');
+            after
+        };
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Validates every real answer with its sources under `options`, and returns a verdict
+/// for each citation that resolves to a passage and whose claim matches a labelled
+/// claim of `rows` (the same text once markers are removed, either containing the
+/// other, at least 20 characters).
+pub fn verdicts(
+    answers: &[Answer],
+    rows: &[Row],
+    options: citeproof::model::Options,
+) -> Vec<Verdict> {
+    use citeproof::model::{FindingCode, Input, Source};
+    let validator = citeproof::validate::Validator::new(options).expect("options");
+    let mut labelled: HashMap<&str, Vec<(String, &str)>> = HashMap::new();
+    for row in rows.iter().filter(|r| r.label != "swap") {
+        labelled
+            .entry(answer_of(&row.id))
+            .or_default()
+            .push((normalised(&row.claim), row.label.as_str()));
+    }
+    let mut verdicts = Vec::new();
+    for answer in answers {
+        let Some(claims) = labelled.get(answer.id.as_str()) else {
+            continue;
+        };
+        let input = Input {
+            answer: answer.answer.clone(),
+            sources: answer
+                .sources
+                .iter()
+                .map(|s| Source {
+                    index: Some(s.index),
+                    text: s.text.clone(),
+                    ..Source::default()
+                })
+                .collect(),
+            ..Input::default()
+        };
+        let report = validator.validate(&input).expect("a report");
+        for citation in &report.citations {
+            let (Some(claim), Some(label)) = (citation.claim, citation.source_index) else {
+                continue;
+            };
+            let source = answer.sources.iter().find(|s| s.index == label);
+            if source.is_none_or(|s| s.text.is_none()) {
+                continue;
+            }
+            let ours = normalised(&answer.answer[claim.range()]);
+            let label = claims.iter().find(|(theirs, _)| {
+                ours.len().min(theirs.len()) >= 20
+                    && (theirs.contains(ours.as_str()) || ours.contains(theirs.as_str()))
+            });
+            if let Some((_, label)) = label {
+                let has = |code| citation.warnings.iter().any(|w| w.code == code);
+                verdicts.push(Verdict {
+                    answer: answer.id.clone(),
+                    label: label.to_string(),
+                    support: citation.support,
+                    misattributed: has(FindingCode::Misattributed),
+                    unsupported: has(FindingCode::UnsupportedClaim),
+                });
+            }
+        }
+    }
+    verdicts
+}
+
+/// Of the swap rows, each made a request — the answer `<claim> [k]` citing the swapped
+/// passage among its answer's passages (the claim's own passage among them) — the share
+/// that `options` flags `misattributed`: (answer, flagged) per swap row.
+pub fn swap_catches(rows: &[Row], options: citeproof::model::Options) -> Vec<(String, bool)> {
+    use citeproof::model::{FindingCode, Input, Source};
+    let validator = citeproof::validate::Validator::new(options).expect("options");
+    let mut requests: HashMap<&str, Vec<&str>> = HashMap::new();
+    for row in rows {
+        let docs = requests.entry(answer_of(&row.id)).or_default();
+        if !docs.contains(&row.evidence.as_str()) {
+            docs.push(&row.evidence);
+        }
+    }
+    let mut catches = Vec::new();
+    for row in rows.iter().filter(|r| r.label == "swap") {
+        let docs = &requests[answer_of(&row.id)];
+        let cited = docs
+            .iter()
+            .position(|d| *d == row.evidence)
+            .expect("indexed")
+            + 1;
+        let input = Input {
+            answer: format!("{} [{cited}]", row.claim),
+            sources: docs
+                .iter()
+                .map(|d| Source {
+                    text: Some(d.to_string()),
+                    ..Source::default()
+                })
+                .collect(),
+            ..Input::default()
+        };
+        let report = validator.validate(&input).expect("a report");
+        let flagged = report.citations[0]
+            .warnings
+            .iter()
+            .any(|w| w.code == FindingCode::Misattributed);
+        catches.push((answer_of(&row.id).to_string(), flagged));
+    }
+    catches
+}
+
+/// The share of `flags` that are set among those whose answer `keep` accepts.
+pub fn rate<'a>(flags: impl Iterator<Item = (&'a str, bool)>, keep: impl Fn(&str) -> bool) -> f64 {
+    let (mut set, mut total) = (0, 0);
+    for (_, flag) in flags.filter(|(a, _)| keep(a)) {
+        total += 1;
+        set += usize::from(flag);
+    }
+    set as f64 / total as f64
 }

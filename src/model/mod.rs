@@ -16,8 +16,8 @@ pub use input::{
 pub use marker::{Labels, Marker, MarkerKind, Refs};
 pub use options::{Options, Policy};
 pub use report::{
-    CitationResult, Finding, FindingCode, MatchKind, QuoteLocation, Report, Segment, Severity,
-    Status, Summary,
+    CitationResult, Evidence, Finding, FindingCode, MatchKind, QuoteLocation, Report, Segment,
+    Severity, Status, Summary,
 };
 
 use serde::Serialize;

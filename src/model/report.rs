@@ -201,6 +201,16 @@ pub struct QuoteLocation {
     pub kind: MatchKind,
 }
 
+/// The sentence of a cited source that best supports the claim citing it: what a
+/// citation card shows when no quote was declared.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Evidence {
+    /// Where it sits in the source's `text` (bytes in the core, the caller's unit in JS).
+    pub span: Span,
+    /// The sentence.
+    pub text: String,
+}
+
 /// One use of a source: a marker's ref, a declared citation, or both merged.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -244,6 +254,10 @@ pub struct CitationResult {
     /// The claim (sentence) the marker belongs to.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub claim: Option<Span>,
+    /// The source's sentence that best supports the claim, when support was scored and
+    /// a sentence shares a content word with the claim.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Evidence>,
 }
 
 /// Aggregates over all citations (spec 004).
@@ -335,7 +349,7 @@ pub struct Report<'a> {
 
 impl Report<'_> {
     /// Converts every span from bytes to `unit`: answer spans against `input.answer`,
-    /// quote spans against the text of the source each quote was found in. Call once;
+    /// quote and evidence spans against the text of the cited source. Call once;
     /// `Unit::Utf8` leaves the report as it is.
     ///
     /// ```
@@ -382,9 +396,12 @@ impl Report<'_> {
                 .source_index
                 .and_then(|label| source_position(&input.sources, label))
                 .and_then(|p| input.sources[p].text.as_deref());
-            if let (Some(quote), Some(text)) = (citation.quote.as_mut(), source_text) {
-                if let Some(span) = quote.span.as_mut() {
-                    on(&OffsetMap::new(text), span);
+            if let Some(text) = source_text {
+                let source = OffsetMap::new(text);
+                let quote = citation.quote.as_mut().and_then(|q| q.span.as_mut());
+                let evidence = citation.evidence.as_mut().map(|e| &mut e.span);
+                for span in [quote, evidence].into_iter().flatten() {
+                    on(&source, span);
                 }
             }
         }

@@ -141,15 +141,24 @@ fn vocabulary(claims: &[&str]) -> Vocabulary {
 }
 
 /// The sentences of `text` (split in the gaps between words at `.`, `!`, `?`, a line
-/// break or `。`) with their content terms.
+/// break or `。`, each ending after its terminators and closing quotes) with their
+/// content terms.
 fn sentences(text: &str) -> Vec<(Span, Vec<u64>)> {
     let mut sentences = Vec::new();
     let mut sentence = (0, Vec::new());
     let mut gap_start = 0;
     for token in tokens(text) {
-        if text[gap_start..token.start].contains(['.', '!', '?', '\n', '。']) {
+        let gap = &text[gap_start..token.start];
+        if let Some(at) = gap.find(['.', '!', '?', '\n', '。']) {
+            // The sentence ends after its terminators and closing quotes or brackets;
+            // what else the gap holds (an emoji, a bullet) is left out.
+            let closers = gap[at..]
+                .chars()
+                .take_while(|c| ".!?。\"'”’)]".contains(*c))
+                .map(char::len_utf8)
+                .sum::<usize>();
             let done = std::mem::take(&mut sentence.1);
-            sentences.push((Span::new(sentence.0, token.start), done));
+            sentences.push((Span::new(sentence.0, gap_start + at + closers.max(1)), done));
             sentence.0 = token.start;
         }
         if !token.stop {
@@ -171,21 +180,44 @@ struct ClaimProfile {
     grams: Vec<u64>,
 }
 
-/// Support scores from outside the crate (an embedding model's cosine similarities),
-/// per claim text and source position; blended half and half with the lexical score.
+/// Support scores from outside the crate (an embedding model's cosine similarities, a
+/// judge's probabilities), per claim text and source position, with the weight they
+/// carry against the lexical score's 1 when blended.
 ///
 /// ```
 /// use citeproof::support::ExternalSupport;
 /// let mut external = ExternalSupport::default();
 /// external.insert("Paris is in France.", vec![0.91, 0.12]);
 /// assert_eq!(external.get("Paris is in France."), Some(&[0.91, 0.12][..]));
+/// assert_eq!(external.weight(), 1.0);
+/// assert_eq!(ExternalSupport::weighted(2.0).weight(), 2.0);
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ExternalSupport {
     by_claim: HashMap<String, Vec<f64>>,
+    weight: f64,
+}
+
+impl Default for ExternalSupport {
+    fn default() -> ExternalSupport {
+        ExternalSupport::weighted(1.0)
+    }
 }
 
 impl ExternalSupport {
+    /// An empty table whose scores weigh `weight` against the lexical score's 1.
+    pub fn weighted(weight: f64) -> ExternalSupport {
+        ExternalSupport {
+            by_claim: HashMap::new(),
+            weight,
+        }
+    }
+
+    /// How much these scores weigh against the lexical score's 1.
+    pub fn weight(&self) -> f64 {
+        self.weight
+    }
+
     /// Records the scores of `claim` against every source (index = source position).
     pub fn insert(&mut self, claim: &str, per_source: Vec<f64>) {
         self.by_claim.insert(claim.to_string(), per_source);
@@ -203,8 +235,8 @@ pub struct Support {
     /// 0 (nothing of the claim in the passage) to 1.
     pub score: f64,
     /// The passage sentence sharing most content words with the claim (bytes of the
-    /// passage).
-    pub span: Span,
+    /// passage); `None` when no sentence shares one.
+    pub span: Option<Span>,
 }
 
 /// Scores claims against the sources of one request; build once per request.
@@ -284,13 +316,15 @@ impl<'a> SupportScorer<'a> {
             }
             previous = Some(h);
         }
+        // Each distinct 5-gram once, in order of appearance (no sort: a generic sort
+        // costs kilobytes of wasm).
         let mut grams = Vec::new();
-        for_each_gram(claim, |g| grams.push(g));
-        grams.sort_unstable();
-        grams.dedup();
-        for g in &mut grams {
-            *g = self.key(*g);
-        }
+        let mut seen = HashList::with_room(claim.len());
+        for_each_gram(claim, |g| {
+            if seen.insert(g) {
+                grams.push(self.key(g));
+            }
+        });
         let total_weight = terms.iter().map(|(_, _, w, _)| w).sum();
         ClaimProfile {
             terms,
@@ -415,23 +449,48 @@ impl<'a> SupportScorer<'a> {
         (best.score > 0.0).then_some(i)
     }
 
-    /// The sentence of source `i` sharing most content terms with the claim.
-    fn best_sentence(&self, claim: &ClaimProfile, i: usize) -> Span {
+    /// The sentence of source `i` sharing most content words with `claim` (the first
+    /// of equals; bytes of the source), or `None` when none shares one: the evidence a
+    /// citation card shows.
+    ///
+    /// ```
+    /// use citeproof::support::SupportScorer;
+    /// let sources = ["Paris is large. The tower opened in 1889. It is iron."];
+    /// let scorer = SupportScorer::new(&sources);
+    /// let span = scorer.supporting_sentence("The tower opened in 1889.", 0).unwrap();
+    /// assert_eq!(&sources[0][span.range()], "The tower opened in 1889.");
+    /// assert_eq!(scorer.supporting_sentence("Cats purr.", 0), None);
+    /// ```
+    pub fn supporting_sentence(&self, claim: &str, i: usize) -> Option<Span> {
+        let terms = tokens(claim).filter(|t| !t.stop).map(|t| t.hash).collect();
+        self.sentence_of(&HashList::from(terms), i)
+    }
+
+    fn best_sentence(&self, claim: &ClaimProfile, i: usize) -> Option<Span> {
+        let terms = claim.terms.iter().map(|(t, _, _, _)| *t).collect();
+        self.sentence_of(&HashList::from(terms), i)
+    }
+
+    fn sentence_of(&self, claim_terms: &HashList, i: usize) -> Option<Span> {
         let text = self.sources[i];
-        let claim_terms = HashList::from(claim.terms.iter().map(|(t, _, _, _)| *t).collect());
         let hits = |terms: &[u64]| terms.iter().filter(|t| claim_terms.contains(t)).count();
-        let best = sentences(text)
+        let (_, best) = sentences(text)
             .iter()
             .map(|(span, terms)| (hits(terms), *span))
-            .fold((0, Span::new(0, text.len())), |best, next| {
-                if next.0 > best.0 { next } else { best }
+            .fold((0, None), |best, next| {
+                if next.0 > best.0 {
+                    (next.0, Some(next.1))
+                } else {
+                    best
+                }
             });
-        let sentence = &text[best.1.range()];
+        let best = best?;
+        let sentence = &text[best.range()];
         let lead = sentence.len() - sentence.trim_start().len();
-        Span::new(
-            best.1.start + lead,
-            best.1.start + sentence.trim_end().len(),
-        )
+        Some(Span::new(
+            best.start + lead,
+            best.start + sentence.trim_end().len(),
+        ))
     }
 }
 
@@ -456,9 +515,19 @@ mod tests {
         let scorer = SupportScorer::new(&sources);
         let s = scorer.support("The first reactor reached criticality in 1942.", 0);
         assert_eq!(
-            &sources[0][s.span.range()],
+            &sources[0][s.span.unwrap().range()],
             "The reactor reached criticality in 1942 in Chicago."
         );
+    }
+
+    #[test]
+    fn a_sentence_ends_after_its_terminator_and_closing_quote() {
+        let sources = ["He said \"ice melts at 0 °C.\" 😀 • Salt lowers the freezing point."];
+        let scorer = SupportScorer::new(&sources);
+        let ice = scorer.supporting_sentence("Ice melts at zero.", 0).unwrap();
+        assert_eq!(&sources[0][ice.range()], "He said \"ice melts at 0 °C.\"");
+        let salt = scorer.supporting_sentence("Salt lowers it.", 0).unwrap();
+        assert_eq!(&sources[0][salt.range()], "Salt lowers the freezing point.");
     }
 
     #[test]

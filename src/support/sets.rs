@@ -13,14 +13,18 @@ pub(super) struct HashList {
 impl HashList {
     /// The set of `items`, in a table at most half full.
     pub(super) fn from(items: Vec<u64>) -> HashList {
-        let capacity = (items.len() * 2).next_power_of_two().max(8);
-        let mut set = HashList {
-            slots: vec![0; capacity],
-        };
+        let mut set = HashList::with_room(items.len());
         for item in items {
             set.insert(item);
         }
         set
+    }
+
+    /// An empty set with room for `items` items (the table never grows).
+    pub(super) fn with_room(items: usize) -> HashList {
+        HashList {
+            slots: vec![0; (items * 2).next_power_of_two().max(8)],
+        }
     }
 
     /// The non-zero key stored for `item` (0 is the empty marker).
@@ -28,15 +32,18 @@ impl HashList {
         if item == 0 { 1 } else { item }
     }
 
-    /// Adds `item`. The table never fills up: it is sized for all items at creation.
-    fn insert(&mut self, item: u64) {
+    /// Adds `item`; false when it was there already. The table never fills up: it is
+    /// sized for all items at creation.
+    pub(super) fn insert(&mut self, item: u64) -> bool {
         let key = HashList::key(item);
         let mask = self.slots.len() - 1;
         let mut at = (key as usize) & mask;
         while self.slots[at] != 0 && self.slots[at] != key {
             at = (at + 1) & mask;
         }
+        let new = self.slots[at] == 0;
         self.slots[at] = key;
+        new
     }
 
     #[inline]

@@ -9,7 +9,7 @@ use crate::model::{
 
 use super::resolve::{SourceIndex, invalid_field};
 use super::{UNSUPPORTED_PENALTY, round3};
-use crate::model::CitationResult;
+use crate::model::{CitationResult, Evidence};
 use crate::support::{ExternalSupport, SupportScorer};
 
 /// What the checks of one citation found.
@@ -313,16 +313,21 @@ fn line_spans(text: &str) -> Vec<Span> {
 }
 
 /// Scores each cited claim against its source (and every other source): below
-/// `threshold` is `unsupported_claim` (−0.3 quality); another source better by the
-/// margin and above the threshold is `misattributed`, named so a UI can offer it.
+/// `support_threshold` is `unsupported_claim` (−0.3 quality); another source better by
+/// `misattribution_margin` (and not below the threshold) that the claim does not cite
+/// too is `misattributed`, named so a UI can offer it. Each citation scored gets the
+/// source's best-matching sentence as its `evidence`.
+///
+/// The citations of one claim are next to each other (markers in answer order): each
+/// run of them is scored once, so the work grows with the answer, not with the square
+/// of its markers.
 pub(super) fn check_support(
     input: &crate::model::Input,
     index: &SourceIndex<'_>,
     positions: &[Option<usize>],
     citations: &mut [CitationResult],
-    threshold: f64,
     options: &Options,
-    external: Option<&ExternalSupport>,
+    external: &[ExternalSupport],
 ) {
     let answer = input.answer.as_str();
     let texts: Vec<&str> = input
@@ -333,41 +338,107 @@ pub(super) fn check_support(
     if texts.iter().all(|t| t.is_empty()) {
         return;
     }
-    let claims: Vec<&str> = citations
-        .iter()
-        .zip(positions)
-        .filter(|(c, p)| c.valid && p.is_some_and(|p| !texts[p].is_empty()))
-        .filter_map(|(c, _)| c.claim.map(|span| &answer[span.range()]))
-        .collect();
-    let scorer = SupportScorer::for_claims(&texts, &claims);
-    let mut scored: Vec<(crate::model::Span, Vec<f64>)> = Vec::new();
-    for (citation, position) in citations.iter_mut().zip(positions) {
-        let (Some(claim), Some(p)) = (citation.claim, *position) else {
-            continue;
-        };
-        if !citation.valid || texts[p].is_empty() {
-            continue;
+    let scorable =
+        |c: &CitationResult, p: Option<usize>| c.valid && p.is_some_and(|p| !texts[p].is_empty());
+    let mut claims: Vec<&str> = Vec::new();
+    let mut last = None;
+    for (c, p) in citations.iter().zip(positions) {
+        if scorable(c, *p) && c.claim.is_some() && c.claim != last {
+            last = c.claim;
+            claims.extend(c.claim.map(|span| &answer[span.range()]));
         }
-        let scores = match scored.iter().find(|(span, _)| *span == claim) {
-            Some((_, scores)) => scores.clone(),
-            None => {
-                let text = &answer[claim.range()];
-                let lexical = scorer.scores(text).into_iter();
-                // With external (embedding) scores, each source's score is the mean of both.
-                let scores: Vec<f64> = match external.and_then(|e| e.get(text)) {
-                    Some(cosines) => lexical
-                        .zip(cosines)
-                        .map(|(l, c)| round3(0.5 * l + 0.5 * c.clamp(0.0, 1.0)))
-                        .collect(),
-                    None => lexical.collect(),
+    }
+    let run = ClaimRun {
+        answer,
+        texts: &texts,
+        scorer: SupportScorer::for_claims(&texts, &claims),
+        index,
+        options,
+        external,
+    };
+    let mut start = 0;
+    while start < citations.len() {
+        let claim = citations[start].claim;
+        let len = citations[start..]
+            .iter()
+            .take_while(|c| c.claim == claim)
+            .count();
+        let end = start + len;
+        if let Some(claim) = claim {
+            let positions = &positions[start..end];
+            let cited: Vec<usize> = positions.iter().flatten().copied().collect();
+            let mut scores: Option<Vec<f64>> = None;
+            let mut evidence: Vec<(usize, Option<Evidence>)> = Vec::new();
+            for (citation, position) in citations[start..end].iter_mut().zip(positions) {
+                let Some(p) = position.filter(|_| scorable(citation, *position)) else {
+                    continue;
                 };
-                scored.push((claim, scores.clone()));
-                scores
+                let scores = scores.get_or_insert_with(|| run.scores(claim));
+                let found = match evidence.iter().find(|(q, _)| *q == p) {
+                    Some((_, found)) => found.clone(),
+                    None => {
+                        let found = run.evidence(claim, p);
+                        evidence.push((p, found.clone()));
+                        found
+                    }
+                };
+                citation.evidence = found;
+                run.judge(citation, scores, p, &cited);
             }
-        };
+        }
+        start = end;
+    }
+}
+
+/// What scoring the citations of one claim needs.
+struct ClaimRun<'a> {
+    answer: &'a str,
+    texts: &'a [&'a str],
+    scorer: SupportScorer<'a>,
+    index: &'a SourceIndex<'a>,
+    options: &'a Options,
+    external: &'a [ExternalSupport],
+}
+
+impl ClaimRun<'_> {
+    /// The claim's score against every source: the lexical score, averaged with each
+    /// external table (embedding cosines, a judge's probabilities) that scored it, by
+    /// their weights (the lexical score's is 1).
+    fn scores(&self, claim: crate::model::Span) -> Vec<f64> {
+        let text = &self.answer[claim.range()];
+        let mut scores = self.scorer.scores(text);
+        let tables: Vec<(&[f64], f64)> = (self.external.iter())
+            .filter_map(|e| Some((e.get(text)?, e.weight())))
+            .collect();
+        if !tables.is_empty() {
+            let total: f64 = 1.0 + tables.iter().map(|(_, w)| w).sum::<f64>();
+            for (i, score) in scores.iter_mut().enumerate() {
+                let external: f64 = (tables.iter())
+                    .map(|(t, w)| w * t.get(i).copied().unwrap_or(0.0).clamp(0.0, 1.0))
+                    .sum();
+                *score = round3((*score + external) / total);
+            }
+        }
+        scores
+    }
+
+    fn evidence(&self, claim: crate::model::Span, p: usize) -> Option<Evidence> {
+        let span = self
+            .scorer
+            .supporting_sentence(&self.answer[claim.range()], p)?;
+        Some(Evidence {
+            span,
+            text: self.texts[p][span.range()].to_string(),
+        })
+    }
+
+    /// Records the citation's support and its findings; `cited`: every source its claim
+    /// cites.
+    fn judge(&self, citation: &mut CitationResult, scores: &[f64], p: usize, cited: &[usize]) {
         let own = scores[p];
         citation.support = Some(own);
-        if own < threshold {
+        let threshold = self.options.support_threshold;
+        if let Some(threshold) = threshold.filter(|&t| own < t) {
             citation.quality_score =
                 round3((citation.quality_score - UNSUPPORTED_PENALTY).max(0.0));
             citation.warnings.push(Finding {
@@ -383,10 +454,15 @@ pub(super) fn check_support(
                 span: citation.span,
             });
         }
+        let Some(margin) = self.options.misattribution_margin else {
+            return;
+        };
         let better = scores
             .iter()
             .enumerate()
-            .filter(|&(q, &s)| q != p && s >= threshold && s >= own + options.misattribution_margin)
+            .filter(|&(q, &s)| {
+                s >= threshold.unwrap_or(0.0) && s >= own + margin && !cited.contains(&q)
+            })
             .max_by(|a, b| a.1.total_cmp(b.1));
         if let Some((q, s)) = better {
             citation.warnings.push(Finding {
@@ -394,7 +470,7 @@ pub(super) fn check_support(
                 severity: Severity::Warning,
                 message: format!(
                     "did you mean [{}]? it supports this claim better ({} vs {})",
-                    index.label(q),
+                    self.index.label(q),
                     decimal(*s),
                     decimal(own)
                 ),

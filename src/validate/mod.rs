@@ -79,7 +79,10 @@ impl Validator {
             ("maxEditRatio", options.max_edit_ratio),
             ("uncertainBelow", options.uncertain_below),
             ("supportThreshold", options.support_threshold.unwrap_or(0.0)),
-            ("misattributionMargin", options.misattribution_margin),
+            (
+                "misattributionMargin",
+                options.misattribution_margin.unwrap_or(0.0),
+            ),
         ] {
             if !(0.0..=1.0).contains(&value) {
                 return Err(Error::new(
@@ -114,7 +117,7 @@ impl Validator {
     /// Validates one answer. `Err` only for input that cannot be used (limits, NaN
     /// relevance); every problem with the citations is a finding in the report.
     pub fn validate<'a>(&self, input: &'a Input) -> Result<Report<'a>, Error> {
-        self.validate_with(input, None)
+        self.validate_with(input, &[])
     }
 
     /// The texts of the claims that carry a marker: what an embedding model must embed,
@@ -140,12 +143,13 @@ impl Validator {
         texts
     }
 
-    /// [`Validator::validate`], blending `external` support scores (an embedding model's
-    /// cosines per claim and source) half and half into the lexical ones.
+    /// [`Validator::validate`], blending `external` support scores into the lexical
+    /// ones: each table (an embedding model's cosines, a judge's probabilities, per claim
+    /// and source) counts as much as the lexical score.
     pub fn validate_with<'a>(
         &self,
         input: &'a Input,
-        external: Option<&ExternalSupport>,
+        external: &[ExternalSupport],
     ) -> Result<Report<'a>, Error> {
         self.check_input(input)?;
         let options = &self.options;
@@ -296,7 +300,7 @@ impl Validator {
             });
         }
 
-        if let Some(threshold) = options.support_threshold {
+        if options.support_threshold.is_some() {
             let uncited = claims
                 .iter()
                 .zip(&covered)
@@ -309,15 +313,9 @@ impl Validator {
                 citation: None,
                 span: Some(span),
             }));
-            check_support(
-                input,
-                &index,
-                &positions,
-                &mut citations,
-                threshold,
-                options,
-                external,
-            );
+        }
+        if options.support_threshold.is_some() || options.misattribution_margin.is_some() {
+            check_support(input, &index, &positions, &mut citations, options, external);
         }
 
         let requires_citations =
@@ -480,6 +478,7 @@ fn citation_result(
         quote_text: checks.quote_text,
         support: None,
         claim: None,
+        evidence: None,
     }
 }
 

@@ -401,10 +401,18 @@ pub fn read_options(
         &mut options.paragraph_citations,
         obj.boolean(&["paragraphCitations"])?,
     );
-    set(
-        &mut options.misattribution_margin,
-        obj.number(&["misattributionMargin"])?,
-    );
+    if let Some((name, v)) = obj.get(&["misattributionMargin"]) {
+        options.misattribution_margin = match v.as_bool() {
+            Some(false) => None,
+            _ => Some(v.as_f64().ok_or_else(|| {
+                obj.error(
+                    name,
+                    "a number from 0 to 1, or false to turn the check off",
+                    &v,
+                )
+            })?),
+        };
+    }
     if let Some((name, v)) = obj.get(&["quoteLength"]) {
         let items = list_items(&v, 2);
         let pair = items.dyn_ref::<Array>().filter(|a| a.length() == 2);

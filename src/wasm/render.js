@@ -44,8 +44,9 @@ function reader(code, limit) {
 
 /**
  * What the renderer draws from: the report's segments, the first quote of each source
- * label (its span in the source's text, or, unverified, its text as stated), and the
- * sources of `options` (null for a falsy one).
+ * label (its span in the source's text, or, unverified, its text as stated), the
+ * evidence sentences of each chip's citations (`chipEvidence`), and the sources of
+ * `options` (null for a falsy one).
  */
 function readArguments(report, options, limit) {
   const input = reader("invalid_input", limit);
@@ -60,8 +61,15 @@ function readArguments(report, options, limit) {
     return segment;
   });
   const quotes = new Map();
+  const cited = [];
   input.list(report, "citations", "report", (value, path) => {
     const label = String(input.scalar(value, "sourceIndex", path));
+    const sentence = input.scalar(input.field(value, "evidence", path), "text", `${path}.evidence`);
+    cited.push({
+      marker: input.scalar(value, "marker", path),
+      resolved: input.scalar(value, "sourceIndex", path) != null,
+      evidence: typeof sentence === "string" ? sentence : null,
+    });
     const quote = input.field(value, "quote", path);
     const span = input.field(quote, "span", `${path}.quote`);
     if (quotes.has(label)) return;
@@ -80,7 +88,27 @@ function readArguments(report, options, limit) {
     for (const name of ["index", "url", "title", "text", "content"]) source[name] = option.scalar(value, name, path);
     return source;
   });
-  return { segments, quotes, sources };
+  const markers = input.list(report, "markers", "report", () => null).length;
+  return { segments, quotes, evidence: chipEvidence(segments, cited, markers), sources };
+}
+
+/**
+ * For each chip (cite segment, in order), the evidence sentence of each card (ref, in
+ * order). A report's chips are its markers in order: all of them under the `flag`
+ * policy (as many chips as markers), else those with a ref that resolved. A chip's
+ * cards are its marker's citations in order: all of them when it shows every ref, else
+ * the resolved ones (renumbered or not). A stream's `{ segments }` carry no citations.
+ */
+function chipEvidence(segments, cited, markers) {
+  const chips = segments.filter((s) => s.type === "cite");
+  const byMarker = [];
+  for (const c of cited) if (typeof c.marker === "number") (byMarker[c.marker] ??= []).push(c);
+  const shown = byMarker.filter((list) => list && (chips.length === markers || list.some((c) => c.resolved)));
+  return chips.map((chip, j) => {
+    const list = shown[j] ?? [];
+    const cards = chip.refs.length === list.length ? list : list.filter((c) => c.resolved);
+    return cards.map((c) => c.evidence);
+  });
 }
 
 /** `url` normalised when it is an http(s) URL, otherwise null. */
@@ -104,12 +132,13 @@ function hostname(href) {
 
 /**
  * The sources a chip names, for its card: title, safe link, the quote (located in the
- * source's text, `quoteChecked`, or as stated when unverified). `byLabel`: the sources by label;
- * `quotes`: the quotes by label (`readArguments`).
+ * source's text, `quoteChecked`, or as stated when unverified) and the evidence sentence
+ * of the chip's citation of it. `byLabel`: the sources by label; `quotes`: from
+ * `readArguments`; `evidence`: this chip's, one per ref.
  */
-function chipDetails(segment, byLabel, quotes) {
+function chipDetails(segment, byLabel, quotes, evidence = []) {
   const refs = segment.refs.length ? segment.refs : [String(segment.sourceIndex ?? "")];
-  const cards = refs.map((label) => {
+  const cards = refs.map((label, k) => {
     const source = byLabel.get(String(label));
     const href = safeUrl(source?.url ?? (String(segment.sourceIndex) === String(label) ? segment.url : null));
     const cited = quotes.get(String(label));
@@ -125,6 +154,7 @@ function chipDetails(segment, byLabel, quotes) {
       quote,
       // Whether the quote was found in the source's text (else it is as stated).
       quoteChecked: quote != null && located,
+      evidence: evidence[k] ?? null,
     };
   });
   const missing = cards.filter((c) => !c.found).map((c) => c.label);
@@ -291,18 +321,19 @@ function blocks(lines, chips) {
 /**
  * The render tree of a report (or of `{ segments }` from a stream): blocks of
  * paragraphs, headings, lists, quotes and code, their inline text, code, emphasis, safe
- * links and chips. `options.sources` adds titles, links and quotes to the chips' cards.
+ * links and chips. `options.sources` adds titles, links and quotes to the chips' cards;
+ * the report's citations add their evidence sentences.
  * Lists hold at most `limit` items.
  */
 export function citationTree(report, options, limit) {
-  const { segments, quotes, sources } = readArguments(report, options, limit);
+  const { segments, quotes, evidence, sources } = readArguments(report, options, limit);
   // A later source under the same label wins, as it always has.
   const byLabel = new Map(sources.map((s, i) => [String(s?.index ?? i + 1), s]));
   const chips = [];
   let text = "";
   for (const segment of segments) {
     if (segment.type === "cite") {
-      chips.push(chipDetails(segment, byLabel, quotes));
+      chips.push(chipDetails(segment, byLabel, quotes, evidence[chips.length]));
       text += CHIP;
     } else {
       text += String(segment.text ?? "").replaceAll(CHIP, "\uFFFD");

@@ -88,6 +88,7 @@ function citation(t) {
   if (t.flag()) out.quoteText = t.string();
   if (t.flag()) out.support = t.float();
   if (t.flag()) out.claim = t.span();
+  if (t.flag()) out.evidence = { span: t.span(), text: t.string() };
   return out;
 }
 

@@ -158,6 +158,10 @@ impl Tape {
         self.option(citation.quote_text.as_deref(), Tape::string);
         self.option(citation.support, Tape::float);
         self.option(citation.claim, Tape::span);
+        self.option(citation.evidence.as_ref(), |tape, evidence| {
+            tape.span(evidence.span);
+            tape.string(&evidence.text);
+        });
     }
 
     fn finding(&mut self, finding: &Finding) {

@@ -108,7 +108,7 @@ test("adapted provider inputs: spans read in the --offsets unit, same reports in
   }
 });
 
-test("--options turns on claim support: both CLIs report the misattributed claim, naming the right source", () => {
+test("--options sets claim support: both CLIs report the misattributed claim, naming the right source, or nothing when it is off", () => {
   const swapped = join(dir, "swapped.jsonl");
   const options = join(dir, "support.json");
   const input = {
@@ -129,7 +129,14 @@ test("--options turns on claim support: both CLIs report the misattributed claim
   assert.deepEqual(codes, ["unsupported_claim", "misattributed", "unsupported_claim", "misattributed"]);
   assert.match(reports[0].findings[1].message, /did you mean \[1\]\?/);
   assert.match(reports[0].findings[3].message, /did you mean \[2\]\?/);
-  // Without the option there is no claim support at all.
+  // By default only the misattributions are reported; `misattributionMargin: false` in
+  // the options file turns claim support off.
   const plain = JSON.parse(run("native", ["check", swapped, "--json"]).stdout);
-  assert.deepEqual(plain.findings, []);
+  assert.deepEqual(plain.findings.map((f) => f.code), ["misattributed", "misattributed"]);
+  writeFileSync(options, JSON.stringify({ misattributionMargin: false }));
+  const off = ["native", "npm"].map((cli) => JSON.parse(run(cli, ["check", swapped, "--json", "--options", options]).stdout));
+  for (const report of off) {
+    assert.deepEqual(report.findings, []);
+    assert.ok(report.citations.every((c) => c.support === undefined));
+  }
 });

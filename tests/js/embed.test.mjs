@@ -71,7 +71,8 @@ test("a bag-of-words embedder lets the right source win and names it", async () 
 });
 
 test("bad embedders and options fail with codes", async () => {
-  assert.throws(() => validateAsync(input, {}), (e) => e.code === "invalid_option" && /^options\.embed:/.test(e.message));
+  assert.throws(() => validateAsync(input, {}), (e) => e.code === "invalid_option" && e.message === "options: expected an embed or a judge function");
+  assert.throws(() => validateAsync(input, { embed: "model" }), (e) => e.code === "invalid_option" && /^options\.embed: expected a function/.test(e.message));
   await assert.rejects(validateAsync(input, { embed: async () => [[1]] }), (e) => e.code === "invalid_input" && /^embed:/.test(e.message));
   await assert.rejects(validateAsync(input, { embed: async (t) => t.map(() => "nope") }), (e) => e.code === "invalid_input" && /^embed\[0\]:/.test(e.message));
   await assert.rejects(validateAsync(input, { embed: async () => { throw new Error("model offline"); } }), /model offline/);

@@ -58,9 +58,26 @@ test("citationTree: chips carry titles, safe links, located quotes and why they 
   );
   const chips = citationTree(report, { sources }).flatMap((b) => b.children).filter((n) => n.type === "chip").map((n) => n.chip);
   assert.equal(chips.length, 2);
-  assert.deepEqual(chips[0].sources[0], { label: "1", found: true, title: "Boiling", href: "https://example.org/boil", host: "example.org", quote: "boils at 100 °C", quoteChecked: true });
+  assert.deepEqual(chips[0].sources[0], {
+    label: "1", found: true, title: "Boiling", href: "https://example.org/boil", host: "example.org", quote: "boils at 100 °C", quoteChecked: true,
+    evidence: "Water boils at 100 °C at sea level.",
+  });
   assert.equal(chips[1].valid, false);
   assert.match(chips[1].reason, /\[3\], which was not among the retrieved sources/);
+});
+
+test("each chip's card gets the evidence sentence of its own claim, also when two claims cite one source", () => {
+  const manual = [{ title: "Water", text: "Water boils at 100 °C at sea level. Ice melts at 0 °C. 😀 Salt lowers the freezing point." }];
+  const answer = "Salt lowers the freezing point of water [1]. Ice melts at zero degrees [1]. Tokyo is big [1].";
+  const report = validate({ answer, sources: manual }, { policy: "flag" });
+  const [salt, ice, tokyo] = report.citations;
+  assert.equal(salt.evidence.text, "Salt lowers the freezing point.");
+  assert.equal(ice.evidence.text, "Ice melts at 0 °C.");
+  assert.equal(tokyo.evidence, undefined, "no sentence shares a word with the claim");
+  // UTF-16 offsets into the source's text, past an emoji.
+  assert.equal(manual[0].text.slice(salt.evidence.span.start, salt.evidence.span.end), salt.evidence.text);
+  const chips = citationTree(report, { sources: manual }).flatMap((b) => b.children).filter((n) => n.type === "chip");
+  assert.deepEqual(chips.map((n) => n.chip.sources[0].evidence), [salt.evidence.text, ice.evidence.text, null]);
 });
 
 test("an unverified quote (a web source without text) is no finding, and the card shows it as stated", () => {

@@ -42,7 +42,7 @@ async function open() {
   return { page, problems };
 }
 
-test("chips render for every kept marker, and clicking one opens its card with the right source", async () => {
+test("chips render for every kept marker, and clicking one opens its card with the right source and its evidence sentence", async () => {
   const { page, problems } = await open();
   const answer = page.locator('[data-testid="answer"]');
   const chips = answer.locator(".citeproof-chip__badge");
@@ -58,6 +58,13 @@ test("chips render for every kept marker, and clicking one opens its card with t
   const source = sources.find((s, i) => String(s.index ?? i + 1) === label);
   assert.equal(await card.locator(".citeproof-card__title").textContent(), source.title);
   if (source.url) assert.equal(await card.locator("a").getAttribute("href"), new URL(source.url).href);
+  // No quote was declared: the card shows the cited source's sentence that best matches
+  // the claim, as the report's citation of it gives it.
+  const evidence = await card.locator(".citeproof-card__evidence").textContent();
+  assert.ok(source.text.includes(evidence) && evidence.length > 20, evidence);
+  const report = validate({ answer: await page.locator('[data-testid="answer-input"]').inputValue(), sources });
+  assert.ok(report.citations.some((c) => String(c.sourceIndex) === label && c.evidence?.text === evidence), evidence);
+  assert.match(await card.locator(".citeproof-card__status").textContent(), /best matches the claim/);
   await page.keyboard.press("Escape");
   await card.waitFor({ state: "detached" });
   await page.screenshot({ path: join(screenshots, "demo.png"), fullPage: true });
@@ -101,7 +108,7 @@ test("a broken answer shows its gate (as validate gives it), the findings and a 
   await page.close();
 });
 
-test("the claim support box adds unsupported and misattributed claims to the findings, as validate gives them", async () => {
+test("misattributed claims are found by default and the support box adds unsupported ones, as validate gives them", async () => {
   const { page, problems } = await open();
   const answer = "The Eiffel Tower was completed in 1889 for the World Fair in Paris [2]. Berlin is the capital of Germany [1].";
   const sources = [
@@ -111,11 +118,17 @@ test("the claim support box adds unsupported and misattributed claims to the fin
   await page.fill('[data-testid="answer-input"]', answer);
   await page.fill('[data-testid="sources-input"]', JSON.stringify(sources));
   const findings = page.locator('[data-testid="findings"]');
-  await page.waitForFunction(() => document.querySelector('[data-testid="findings"]')?.textContent === "No findings.");
-  await page.getByLabel("claim support").check();
-  const expected = validate({ answer, sources }, { supportThreshold: 0.5 });
-  assert.ok(expected.findings.some((f) => f.code === "misattributed"));
+  const byDefault = validate({ answer, sources });
+  assert.deepEqual(byDefault.findings.map((f) => f.code), ["misattributed", "misattributed"]);
   await page.waitForFunction(() => /misattributed/.test(document.querySelector('[data-testid="findings"]')?.textContent ?? ""));
+  assert.deepEqual(
+    await findings.locator("li").allTextContents(),
+    byDefault.findings.map((f) => `${f.code} ${f.message}`),
+  );
+  await page.getByLabel("unsupported and uncited claims").check();
+  const expected = validate({ answer, sources }, { supportThreshold: 0.5 });
+  assert.ok(expected.findings.some((f) => f.code === "unsupported_claim"));
+  await page.waitForFunction(() => /unsupported_claim/.test(document.querySelector('[data-testid="findings"]')?.textContent ?? ""));
   const items = await findings.locator("li").allTextContents();
   assert.deepEqual(
     items,

@@ -151,7 +151,7 @@ function App() {
           h("select", { value: policy, onChange: (e) => setPolicy(e.target.value) }, ["clean", "flag", "strict"].map((p) => h("option", { key: p, value: p }, p))),
         ),
         h("label", null, h("input", { type: "checkbox", checked: renumber, onChange: (e) => setRenumber(e.target.checked) }), " renumber"),
-        h("label", null, h("input", { type: "checkbox", checked: support, onChange: (e) => setSupport(e.target.checked) }), " claim support"),
+        h("label", null, h("input", { type: "checkbox", checked: support, onChange: (e) => setSupport(e.target.checked) }), " unsupported and uncited claims"),
         h(
           "button",
           { type: "button", "data-testid": "stream", disabled: Boolean(parsed.error), onClick: () => setStreamSource(replay(answer)) },

@@ -39,8 +39,10 @@ void web;
 const report: Report = validate({ answer: "Claim [1].", sources: [{ text: "t" }] }, { policy: "flag", supportThreshold: 0.5 });
 const status: "pass" | "warn" | "fail" = report.status;
 const later: Promise<Report> = validateAsync({ answer: "Claim [1]." }, { embed: async (texts) => texts.map(() => new Float32Array(3)) });
+const judged: Promise<Report> = validateAsync({ answer: "Claim [1]." }, { judge: async (pairs) => pairs.map((p) => (p.passage.includes(p.claim) ? 1 : p.sourceIndex / 10)) });
 void status;
 void later;
+void judged;
 // @ts-expect-error policy is a closed set
 validate({ answer: "x" }, { policy: "nuke" });
 

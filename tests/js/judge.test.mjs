@@ -1,0 +1,92 @@
+// validateAsync's `judge` hook with stand-in judges: what it is handed (every claim with
+// every source that has text, in one call, in order), how its probabilities are blended,
+// a judge that is always right (the report follows it where the words mislead), bad
+// judges (clear errors), and a judge together with `embed`.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+import { pkgDir } from "./helpers.mjs";
+
+const require = createRequire(import.meta.url);
+const { validate, validateAsync } = require(join(pkgDir, "node", "citeproof.js"));
+
+// The first source repeats the claim's words and denies it; the second says it in other
+// words. Labels are the sources' own `index` (7 and 9), the third source has no text.
+const sources = [
+  { index: 7, title: "Rumour", text: "It is false that the Berlin Wall fell in 1989; the wall fell much later, people say." },
+  { index: 9, title: "History", text: "In November 1989 the barrier dividing the German capital was opened and torn down." },
+  { index: 11, title: "Link only", url: "https://example.org" },
+];
+const answer = "The Berlin Wall fell in 1989 [7]. Crowds tore down the barrier dividing the German capital [9].";
+const input = { answer, sources };
+
+/** The truth for this answer: each claim is supported by the History passage only. */
+const truth = (pair) => (pair.passage === sources[1].text ? 1 : 0);
+
+test("judge is called once with every cited claim paired with every source that has text, in order", async () => {
+  const calls = [];
+  await validateAsync(input, {
+    judge: async (pairs) => {
+      calls.push(pairs);
+      return pairs.map(() => 0.5);
+    },
+  });
+  assert.equal(calls.length, 1);
+  const [first, second] = ["The Berlin Wall fell in 1989 [7].", "Crowds tore down the barrier dividing the German capital [9]."];
+  assert.deepEqual(calls[0], [
+    { claim: first, passage: sources[0].text, sourceIndex: 7 },
+    { claim: first, passage: sources[1].text, sourceIndex: 9 },
+    { claim: second, passage: sources[0].text, sourceIndex: 7 },
+    { claim: second, passage: sources[1].text, sourceIndex: 9 },
+  ]);
+});
+
+test("a judge's probability weighs twice the lexical score", async () => {
+  const lexical = validate(input, { supportThreshold: 0.5 }).citations.map((c) => c.support);
+  const sure = await validateAsync(input, { judge: async (pairs) => pairs.map(() => 1) });
+  const round = (x) => Math.round(x * 1000) / 1000;
+  assert.deepEqual(sure.citations.map((c) => c.support), lexical.map((l) => round((l + 2) / 3)));
+  const synchronous = await validateAsync(input, { judge: (pairs) => pairs.map(() => 0) });
+  assert.deepEqual(synchronous.citations.map((c) => c.support), lexical.map((l) => round(l / 3)));
+});
+
+test("with a judge that is always right, the report follows it where the words mislead", async () => {
+  // By words alone the denial wins: the wrong citation passes and the right passage is
+  // no better by the margin.
+  const lexical = validate(input, { supportThreshold: 0.5 });
+  assert.equal(lexical.citations[0].warnings.length, 0, JSON.stringify(lexical.citations[0].warnings));
+  const report = await validateAsync(input, { judge: async (pairs) => pairs.map(truth) });
+  const [wall, crowds] = report.citations;
+  assert.deepEqual(wall.warnings.map((w) => w.code), ["unsupported_claim", "misattributed"]);
+  assert.match(wall.warnings[1].message, /^did you mean \[9\]\?/);
+  assert.deepEqual(crowds.warnings, []);
+  assert.ok(crowds.support >= 2 / 3 && wall.support <= 1 / 3, `${crowds.support} ${wall.support}`);
+  assert.equal(crowds.evidence.text, sources[1].text);
+});
+
+test("a judge and an embedder together: a cosine weighs 1, a probability 2, the lexical score 1", async () => {
+  const lexical = validate(input, { supportThreshold: 0.5 }).citations.map((c) => c.support);
+  const report = await validateAsync(input, {
+    embed: async (texts) => texts.map(() => [1, 0]),
+    judge: async (pairs) => pairs.map(truth),
+  });
+  const round = (x) => Math.round(x * 1000) / 1000;
+  assert.deepEqual(report.citations.map((c) => c.support), [round((lexical[0] + 1 + 0) / 4), round((lexical[1] + 1 + 2) / 4)]);
+});
+
+test("bad judges fail with codes, and the next call works", async () => {
+  const refuses = (judge, path, message) =>
+    assert.rejects(validateAsync(input, { judge }), (e) => e.code === "invalid_input" && e.message.startsWith(`${path}: `) && message.test(e.message));
+  await refuses(async () => [0.5], "judge", /expected an array of 4 probabilities, one per pair/);
+  await refuses(async () => "yes", "judge", /expected an array of 4 probabilities/);
+  await refuses(async (pairs) => pairs.map(() => 1.5), "judge[0]", /expected a probability from 0 to 1, got 1\.5/);
+  await refuses(async (pairs) => pairs.map((_, i) => (i === 2 ? Number.NaN : 0)), "judge[2]", /got NaN/);
+  await refuses(async (pairs) => pairs.map(() => "0.9"), "judge[0]", /got string/);
+  const revoked = Proxy.revocable([], {});
+  revoked.revoke();
+  await refuses(() => revoked.proxy, "judge", /revoked Proxy/);
+  await assert.rejects(validateAsync(input, { judge: async () => { throw new Error("judge offline"); } }), /judge offline/);
+  assert.throws(() => validateAsync(input, { judge: 1 }), (e) => e.code === "invalid_option" && /^options\.judge: expected a function \(pairs\) => Promise<probabilities>/.test(e.message));
+  assert.equal((await validateAsync(input, { judge: async (pairs) => pairs.map(() => 1) })).markers.length, 2);
+});
