@@ -11,9 +11,9 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The package's Node build (pkg/node: `node scripts/build-pkg.mjs node`). */
 export const citeproof = () => createRequire(import.meta.url)(join(root, "pkg", "node", "citeproof.js"));
 
-/** The rows of `../shared/data/<file>` (JSON lines). */
+/** The rows of `data/expertqa/<file>` (JSON lines). */
 export function dataset(file) {
-  return readFileSync(join(root, "..", "shared", "data", file), "utf8")
+  return readFileSync(join(root, "data", "expertqa", file), "utf8")
     .trim()
     .split("\n")
     .map((line) => JSON.parse(line));

@@ -1,4 +1,4 @@
-//! Native parse throughput over the real answers of `../shared/data/answers-val.jsonl`.
+//! Native parse throughput over the real answers of `data/expertqa/answers-val.jsonl`.
 //!
 //! `cargo bench --bench parse` prints MB/s and answers/s; `-- --json` prints one JSON line
 //! for `benches/parse.mjs`, which runs the wasm API and the JS regex baseline side by side.
@@ -47,10 +47,10 @@ fn main() {
 fn load_answers() -> Vec<String> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/answers-val.jsonl"
+        "/data/expertqa/answers-val.jsonl"
     );
-    let data = std::fs::read_to_string(path)
-        .expect("../shared/data/answers-val.jsonl beside the repository");
+    let data =
+        std::fs::read_to_string(path).expect("data/expertqa/answers-val.jsonl in the repository");
     data.lines().filter_map(answer_field).collect()
 }
 

@@ -3,7 +3,7 @@
 //    quotes of which 1 approximate) through the wasm API in Node, marshalling included,
 //    with the native time (cargo bench --bench validate) beside it;
 // 2. approximate quote location, citeproof `locateQuote` vs the npm package
-//    `levenshtein-search`, on 2,000 quote/passage pairs from ../shared/data with 0-10%
+//    `levenshtein-search`, on 2,000 quote/passage pairs from data/expertqa with 0-10%
 //    random edits; both must agree on every distance. Quotes are 40-120 characters:
 //    levenshtein-search enumerates every match within the distance and exhausts a 4 GB
 //    heap on a 300-character quote with 30 edits, so longer quotes are timed for

@@ -152,7 +152,7 @@ fn source_name(sources: &[Source], position: usize) -> String {
         .flatten()
         .next()
         .cloned()
-        .unwrap_or_else(|| s.index.unwrap_or(position as u32 + 1).to_string())
+        .unwrap_or_else(|| s.label(position).to_string())
 }
 
 /// Spec 001's status names.
@@ -296,7 +296,7 @@ pub fn allowed_ids(sources: &[Source]) -> Vec<String> {
                 .flatten()
                 .next()
                 .cloned()
-                .unwrap_or_else(|| s.index.unwrap_or(i as u32 + 1).to_string())
+                .unwrap_or_else(|| s.label(i).to_string())
         })
         .collect()
 }

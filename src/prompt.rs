@@ -26,7 +26,7 @@ pub fn format_context(sources: &[Source], max_chars: usize) -> String {
             .char_indices()
             .nth(max_chars)
             .map_or(text.len(), |(at, _)| at);
-        let label = source.index.unwrap_or(i as u32 + 1);
+        let label = source.label(i);
         let title = source.title.as_deref().unwrap_or("Untitled");
         out.push_str(&format!("[{label}] {} (Source: {title})", &text[..cut]));
     }

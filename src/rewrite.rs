@@ -6,7 +6,6 @@
 //! stream over each part of the text it releases: both produce the same bytes.
 
 use crate::model::{Marker, MarkerKind, Options, Policy, Refs, Segment, Source, Span};
-use crate::validate::label_of;
 
 /// What validation decided about one marker: each ref as written, and the retrieved
 /// source (position in `sources`) it resolved to, if any.
@@ -171,7 +170,7 @@ impl Rewriter {
                     if self.renumbering {
                         self.new_labels[p]
                     } else {
-                        label_of(&sources[p], p)
+                        sources[p].label(p)
                     }
                     .to_string()
                 })
@@ -193,7 +192,7 @@ impl Rewriter {
         self.segments.push(Segment::Cite {
             label: text,
             refs: labels,
-            source_index: first.map(|(p, s)| label_of(s, p)),
+            source_index: first.map(|(p, s)| s.label(p)),
             title: first.and_then(|(_, s)| s.title.clone()),
             url: first.and_then(|(_, s)| s.url.clone()),
             valid: all_valid,

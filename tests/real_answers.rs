@@ -1,4 +1,4 @@
-//! Real ExpertQA answers (../shared/data/answers-val.jsonl) with injected bad markers:
+//! Real ExpertQA answers (data/expertqa/answers-val.jsonl) with injected bad markers:
 //! cleaning removes exactly the bad markers (and the one space before each), every other
 //! byte stays; the reports are snapshot-tested (insta).
 #![cfg(not(target_arch = "wasm32"))]
@@ -11,9 +11,10 @@ use citeproof::validate::Validator;
 fn answers() -> Vec<Input> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/answers-val.jsonl"
+        "/data/expertqa/answers-val.jsonl"
     );
-    let data = std::fs::read_to_string(path).expect("../shared/data beside the repository");
+    let data =
+        std::fs::read_to_string(path).expect("data/expertqa/answers-val.jsonl in the repository");
     data.lines()
         .map(|line| serde_json::from_str(line).expect("an answers-val line reads as Input"))
         .collect()

@@ -1,4 +1,4 @@
-//! The claim-support evaluation over ../shared/data/support-val.jsonl (ExpertQA), shared
+//! The claim-support evaluation over data/expertqa/support-val.jsonl (ExpertQA), shared
 //! by `cargo run --release --example support_eval` (prints it) and
 //! `tests/support_eval.rs` (asserts its floors in CI).
 //!
@@ -24,14 +24,14 @@ pub struct Row {
     pub label: String,
 }
 
-/// The rows of `support-val.jsonl` beside the repository.
+/// The rows of `data/expertqa/support-val.jsonl`.
 pub fn load() -> Vec<Row> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/support-val.jsonl"
+        "/data/expertqa/support-val.jsonl"
     );
     let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{path}: {e} (../shared/data must sit beside the repository)"));
+        .unwrap_or_else(|e| panic!("{path}: {e} (vendored in data/expertqa)"));
     text.lines()
         .map(|l| serde_json::from_str(l).expect("a support-val row"))
         .collect()
@@ -286,14 +286,14 @@ pub struct AnswerSource {
     pub text: Option<String>,
 }
 
-/// The answers of `answers-val.jsonl` beside the repository.
+/// The answers of `data/expertqa/answers-val.jsonl`.
 pub fn load_answers() -> Vec<Answer> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/answers-val.jsonl"
+        "/data/expertqa/answers-val.jsonl"
     );
     let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{path}: {e} (../shared/data must sit beside the repository)"));
+        .unwrap_or_else(|e| panic!("{path}: {e} (vendored in data/expertqa)"));
     text.lines()
         .map(|l| serde_json::from_str(l).expect("an answers-val row"))
         .collect()

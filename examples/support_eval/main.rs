@@ -1,4 +1,4 @@
-//! Measures claim-support scoring on ../shared/data/support-val.jsonl (ExpertQA), as a
+//! Measures claim-support scoring on data/expertqa/support-val.jsonl (ExpertQA), as a
 //! 5-fold cross-validation grouped by answer, in two setups (in-request and isolated)
 //! and two tasks (swap and loose); see eval.rs and docs/support.md.
 //!

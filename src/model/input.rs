@@ -167,13 +167,27 @@ pub struct Source {
     pub first_line: Option<u32>,
 }
 
+impl Source {
+    /// The 1-based label a marker cites this source by, at `position` in the retrieved
+    /// list: its `index`, or `position + 1`. The one place this rule is written.
+    ///
+    /// ```
+    /// use citeproof::model::Source;
+    /// assert_eq!(Source::default().label(0), 1);
+    /// assert_eq!(Source { index: Some(7), ..Source::default() }.label(0), 7);
+    /// ```
+    pub fn label(&self, position: usize) -> u32 {
+        self.index.unwrap_or(position as u32 + 1)
+    }
+}
+
 /// The position in `sources` of the source labelled `label` (its `index`, or its
 /// position + 1).
 pub fn source_position(sources: &[Source], label: u32) -> Option<usize> {
     sources
         .iter()
         .enumerate()
-        .position(|(i, s)| s.index.unwrap_or(i as u32 + 1) == label)
+        .position(|(i, s)| s.label(i) == label)
 }
 
 /// A citation the model declared in structured output (specs 002–004). Fields that

@@ -33,7 +33,6 @@ use std::collections::HashMap;
 
 use crate::error::{Error, ErrorCode};
 use crate::model::{DeclaredCitation, Finding, Input, Loose, Source, SourceRef, Span};
-use crate::validate::label_of;
 
 /// The APIs citeproof reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,9 +193,7 @@ impl Builder {
                     .any(|v| v.as_deref() == Some(key))
             };
             return match self.sources.iter().enumerate().find(|(_, s)| same(s)) {
-                Some((position, source)) => {
-                    SourceRef::Number(f64::from(label_of(source, position)))
-                }
+                Some((position, source)) => SourceRef::Number(f64::from(source.label(position))),
                 None => SourceRef::Name(key.to_string()),
             };
         }
@@ -210,7 +207,7 @@ impl Builder {
     /// label one past it would have (an `out_of_range` finding).
     fn label_at(&self, position: usize) -> SourceRef {
         let label = match self.sources.get(position) {
-            Some(source) => label_of(source, position),
+            Some(source) => source.label(position),
             None => position as u32 + 1,
         };
         SourceRef::Number(f64::from(label))

@@ -40,7 +40,7 @@ use crate::support::ExternalSupport;
 use checks::{CitationChecks, check_fields, check_quote, check_support};
 use gate::{confidence, gate, summarize};
 use order::{arrange, stable_order};
-pub(crate) use resolve::{Lookup, OwnedIndex, SourceIndex, label_of};
+pub(crate) use resolve::{Lookup, OwnedIndex, SourceIndex};
 use resolve::{declared_use, marker_uses, merge};
 
 /// Spec 000's note for answers whose sources may not match.

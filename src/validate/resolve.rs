@@ -32,7 +32,7 @@ impl<'a> SourceIndex<'a> {
             by_doc: HashMap::new(),
         };
         for (i, source) in sources.iter().enumerate() {
-            index.by_label.entry(label_of(source, i)).or_insert(i);
+            index.by_label.entry(source.label(i)).or_insert(i);
             for name in [&source.id, &source.chunk_id, &source.doc_id, &source.title]
                 .into_iter()
                 .flatten()
@@ -61,7 +61,7 @@ impl<'a> SourceIndex<'a> {
 
     /// The 1-based label of the source at position `i`.
     pub fn label(&self, i: usize) -> u32 {
-        label_of(&self.sources[i], i)
+        self.sources[i].label(i)
     }
 
     /// The source at position `i`.
@@ -227,11 +227,6 @@ pub(crate) trait Lookup {
             }
         }
     }
-}
-
-/// The 1-based label of the source at `position` in the retrieved list.
-pub(crate) fn label_of(source: &Source, position: usize) -> u32 {
-    source.index.unwrap_or(position as u32 + 1)
 }
 
 /// One cited source use, before checks: where it came from and what it resolved to.

@@ -19,7 +19,7 @@ use super::validate::{InputArg, validator_for};
 use crate::model::Input;
 use crate::offsets::Unit;
 use crate::support::ExternalSupport;
-use crate::validate::{Validator, label_of};
+use crate::validate::Validator;
 
 #[wasm_bindgen(module = "/src/wasm/embed.js")]
 extern "C" {
@@ -101,7 +101,7 @@ pub fn validate_async(
         .map(JsValue::from_str)
         .collect();
     let labels: Array = (input.sources.iter().enumerate())
-        .map(|(i, s)| JsValue::from(label_of(s, i)))
+        .map(|(i, s)| JsValue::from(s.label(i)))
         .collect();
     let claim_count = claims.len();
     // One argument, `[vectors, probabilities]`: a closure of this signature is in the

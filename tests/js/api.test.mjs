@@ -59,7 +59,7 @@ test("a CitationParser reuses its compiled patterns", () => {
 });
 
 test("on real answers every [n] a plain regex finds is a marker, with the same span", () => {
-  const lines = readFileSync(join(root, "..", "shared", "data", "answers-val.jsonl"), "utf8").trim().split("\n");
+  const lines = readFileSync(join(root, "data", "expertqa", "answers-val.jsonl"), "utf8").trim().split("\n");
   let total = 0;
   for (const line of lines) {
     const { answer } = JSON.parse(line);

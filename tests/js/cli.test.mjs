@@ -19,7 +19,7 @@ const npmBin = join(pkgDir, "bin", "citeproof.mjs");
 
 before(() => {
   execFileSync("cargo", ["build", "--release", "--quiet", "--bin", "citeproof"], { cwd: root, stdio: "inherit" });
-  const answers = readFileSync(join(root, "..", "shared", "data", "answers-val.jsonl"), "utf8").trim().split("\n").slice(0, 20);
+  const answers = readFileSync(join(root, "data", "expertqa", "answers-val.jsonl"), "utf8").trim().split("\n").slice(0, 20);
   // Answers that pass or warn: the original markers minus those past the kept sources.
   writeFileSync(good, `${answers.slice(1, 3).join("\n")}\n`);
   const broken = JSON.parse(answers[0]);

@@ -280,7 +280,7 @@ test("claim support: misattributed (named) by default, unsupported and uncited w
 
 test("memory stays flat over repeated validate calls after warm-up", async () => {
   const { memoryBytes } = require(join(pkgDir, "node", "citeproof.js"));
-  const answers = readFileSync(join(root, "..", "shared", "data", "answers-val.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const answers = readFileSync(join(root, "data", "expertqa", "answers-val.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
   const run = (n) => {
     for (let i = 0; i < n; i++) validate(answers[i % answers.length], i % 2 ? { supportThreshold: 0.5 } : undefined);
   };

@@ -20,8 +20,8 @@ import { parseFragment } from "parse5";
 
 const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-// CI clones the repository with `shared/` beside it.
-export const answersPath = join(root, "..", "shared", "data", "answers-val.jsonl");
+// ExpertQA's real answers, vendored with their licence (data/expertqa/README.md).
+export const answersPath = join(root, "data", "expertqa", "answers-val.jsonl");
 
 /** The package's parser (pkg/node, built by scripts/build-pkg.mjs). */
 export function loadParser() {
