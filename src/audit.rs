@@ -2,7 +2,7 @@
 //! retrieval ids), the rejection response (spec 001), the repair prompt (spec 003) and
 //! request validation (spec 000).
 //!
-//! The core cannot make ids or read clocks (DESIGN.md §1): callers pass the audit id,
+//! The core cannot make ids or read clocks (docs/architecture.md §1): callers pass the audit id,
 //! the timestamp and the processing time in an [`AuditContext`].
 
 use serde::Serialize;

@@ -1,10 +1,11 @@
-//! The error for input that cannot be read (DESIGN.md §8). Bad *citations* are never
+//! The error for input that cannot be read (docs/architecture.md §8). Bad *citations* are never
 //! errors: they are findings in the report.
 
 use std::fmt;
 
 /// A stable, machine-readable error code; the JS binding puts it in `Error.code`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ErrorCode {
     /// A wrong type or a malformed value in the input.
     InvalidInput,

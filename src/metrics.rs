@@ -16,7 +16,7 @@ use std::fmt::Write;
 
 use crate::model::Status;
 
-/// Upper bounds (seconds) of the duration histogram's buckets (DESIGN.md §7).
+/// Upper bounds (seconds) of the duration histogram's buckets (docs/architecture.md §7).
 pub const DURATION_BUCKETS: [f64; 7] = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1];
 /// The same bounds as the `le` labels print them.
 const BUCKET_LABELS: [&str; 7] = ["0.0001", "0.0005", "0.001", "0.005", "0.01", "0.05", "0.1"];

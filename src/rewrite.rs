@@ -1,4 +1,4 @@
-//! The cleaned answer and its segments for chips (DESIGN.md §6).
+//! The cleaned answer and its segments for chips (docs/architecture.md §6).
 //!
 //! Cleaning keeps the answer byte-exact except for the markers it removes (with the one
 //! space before each) or relabels: markdown, newlines, tables and code are untouched.

@@ -1,4 +1,4 @@
-//! One named case per marker syntax and per exclusion of DESIGN.md §3.
+//! One named case per marker syntax and per exclusion of docs/architecture.md §3.
 #![cfg(not(target_arch = "wasm32"))]
 
 use citeproof::model::{MarkerKind, Refs};

@@ -1,4 +1,4 @@
-//! Finding a quote in its source: exact, then normalised, then approximate (DESIGN.md §5).
+//! Finding a quote in its source: exact, then normalised, then approximate (docs/architecture.md §5).
 //!
 //! The approximate step is Myers' bit-parallel edit distance (`locate/myers.rs`),
 //! semi-global: the match may start and end anywhere in the source. A pigeonhole filter

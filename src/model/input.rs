@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{Finding, Span};
 use crate::offsets::{OffsetMap, Unit};
 
-/// One request to validate (DESIGN.md §4).
+/// One request to validate (docs/architecture.md §4).
 ///
 /// ```
 /// use citeproof::model::{Input, Source};

@@ -7,6 +7,7 @@ use super::Span;
 /// Which written form a marker has. The JS API spells these in snake_case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum MarkerKind {
     /// `[1]`, `[1, 2]`, `[1-3]`, `［3］`, also inside `<sup>…</sup>`.
     Numeric,

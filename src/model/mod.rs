@@ -2,7 +2,7 @@
 //! options, and the report.
 //!
 //! Spans in the Rust API are UTF-8 byte offsets into the text they came from; the JS
-//! binding converts them (DESIGN.md §2). Every input field also accepts the snake_case
+//! binding converts them (docs/architecture.md §2). Every input field also accepts the snake_case
 //! spelling the specs use (`chunk_id`, `evidence_idx`, `span_in_answer`, …).
 
 mod input;

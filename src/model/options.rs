@@ -1,8 +1,8 @@
-//! Every threshold and switch of validation, with the defaults of DESIGN.md §5–§8.
+//! Every threshold and switch of validation, with the defaults of docs/architecture.md §5–§8.
 
 use serde::Deserialize;
 
-/// What to do with markers that point nowhere (DESIGN.md §6).
+/// What to do with markers that point nowhere (docs/architecture.md §6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Policy {
@@ -43,7 +43,7 @@ pub struct Options {
     /// Warn when fewer declared citations than this share carry `evidenceIdx` (spec 004: 80%).
     pub min_evidence_idx_ratio: f64,
     /// Approximate quote matches may differ in at most this share of the quote's
-    /// characters (DESIGN.md §5: 0.1).
+    /// characters (docs/architecture.md §5: 0.1).
     pub max_edit_ratio: f64,
     /// When set, quotes outside `[min, max]` characters get `quote_length` (spec 003
     /// suggests `[120, 300]`).

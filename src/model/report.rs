@@ -1,4 +1,4 @@
-//! What `validate` returns (DESIGN.md §6).
+//! What `validate` returns (docs/architecture.md §6).
 
 use serde::Serialize;
 use serde::ser::Serializer;
@@ -39,8 +39,9 @@ pub enum Severity {
     Warning,
 }
 
-/// The stable codes of findings (DESIGN.md §5).
+/// The stable codes of findings (docs/architecture.md §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FindingCode {
     /// A label past the last source.
     OutOfRange,
@@ -131,6 +132,7 @@ impl Serialize for FindingCode {
 /// One failed check.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Finding {
     /// Stable code.
     pub code: FindingCode,
@@ -159,6 +161,7 @@ impl Finding {
 /// How a quote was found in its source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum MatchKind {
     /// Byte for byte.
     Exact,
@@ -189,6 +192,7 @@ impl MatchKind {
 /// Where a citation's quote is in its source text.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct QuoteLocation {
     /// The matching part of the source text (bytes of the source's `text`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -204,6 +208,7 @@ pub struct QuoteLocation {
 /// The sentence of a cited source that best supports the claim citing it: what a
 /// citation card shows when no quote was declared.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Evidence {
     /// Where it sits in the source's `text` (bytes in the core, the caller's unit in JS).
     pub span: Span,
@@ -214,6 +219,7 @@ pub struct Evidence {
 /// One use of a source: a marker's ref, a declared citation, or both merged.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct CitationResult {
     /// The source as written: `3`, `abc123`, `Chapter 2, Section 4`.
     pub label: String,
@@ -263,6 +269,7 @@ pub struct CitationResult {
 /// Aggregates over all citations (spec 004).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Summary {
     /// Citations checked.
     pub total: usize,
@@ -290,6 +297,7 @@ pub struct Summary {
 /// A piece of the cleaned answer, for rendering citation chips.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Segment {
     /// Plain answer text (markdown).
     Text {
@@ -320,6 +328,7 @@ pub enum Segment {
 /// The result of validating one answer.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Report<'a> {
     /// The gate.
     pub status: Status,

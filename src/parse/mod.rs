@@ -1,4 +1,4 @@
-//! Finds citation markers in an answer (DESIGN.md §3).
+//! Finds citation markers in an answer (docs/architecture.md §3).
 //!
 //! A [`Parser`] holds the compiled options (extra marker patterns); [`Parser::find_iter`]
 //! walks one text and yields its [`Marker`]s in order. Markdown context is respected:

@@ -1,4 +1,4 @@
-//! Incremental cleaning of an answer that arrives in pieces (DESIGN.md §7).
+//! Incremental cleaning of an answer that arrives in pieces (docs/architecture.md §7).
 //!
 //! A [`CitationStream`] takes the answer delta by delta and releases the cleaned text
 //! that can no longer change. Cleaning only ever touches markers (and the one space
@@ -62,6 +62,7 @@ use checkpoint::{Checkpoint, mark_open_region};
 
 /// What happened in the text a push released, in text order.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum StreamEvent {
     /// A marker was released as a chip.
     Cite {

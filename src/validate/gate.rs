@@ -73,7 +73,7 @@ pub(super) fn summarize(
     }
 }
 
-/// Spec 004's quality gate (DESIGN.md §6), plus: any invalid citation is at least a warning.
+/// Spec 004's quality gate (docs/architecture.md §6), plus: any invalid citation is at least a warning.
 pub(super) fn gate(
     citations: &[CitationResult],
     findings: &[Finding],

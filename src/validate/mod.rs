@@ -1,4 +1,4 @@
-//! Runs the checks, scores, decides: the only place that knows thresholds (DESIGN.md §5–§6).
+//! Runs the checks, scores, decides: the only place that knows thresholds (docs/architecture.md §5–§6).
 //!
 //! ```
 //! use citeproof::model::{Input, Options, Source, Status};
@@ -46,7 +46,7 @@ pub const UNCERTAINTY_NOTE: &str = "(Note: This answer is uncertain - sources ma
 pub(super) const MISSING_ENHANCED_PENALTY: f64 = 0.05;
 /// Quality penalty for a hallucinated span (spec 004).
 pub(super) const HALLUCINATED_SPAN_PENALTY: f64 = 0.3;
-/// Quality penalty for an unsupported claim (DESIGN.md §6).
+/// Quality penalty for an unsupported claim (docs/architecture.md §6).
 pub(super) const UNSUPPORTED_PENALTY: f64 = 0.3;
 
 /// Validates answers with one set of options; build once, reuse for many answers.

@@ -394,7 +394,7 @@ pub fn invalid_field(field: &str, problem: &str) -> Finding {
 }
 
 /// Merges each declared use into the first unmatched marker use of the same source
-/// (DESIGN.md §5). A declared use with a span (from a provider adapter) merges only
+/// (docs/architecture.md §5). A declared use with a span (from a provider adapter) merges only
 /// with a marker at exactly that span; a provider marker (`【4:0†source】`, no refs of
 /// its own) takes the declared use's source.
 pub fn merge(marker_uses: Vec<Use>, declared_uses: Vec<Use>) -> Vec<Use> {

@@ -1,4 +1,4 @@
-// What the core may not do itself (DESIGN.md §1): read clocks and make random ids.
+// What the core may not do itself (docs/architecture.md §1): read clocks and make random ids.
 
 // Wall-clock milliseconds for `timingMs`: `performance.now()` where the runtime has it
 // (browsers, Node, workerd), else `Date.now()`.

@@ -1,4 +1,4 @@
-//! JS `Error` objects with a stable `code` property (DESIGN.md §8).
+//! JS `Error` objects with a stable `code` property (docs/architecture.md §8).
 
 use wasm_bindgen::JsValue;
 

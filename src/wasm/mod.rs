@@ -1,5 +1,5 @@
 //! The JavaScript binding: the only code that knows about `wasm_bindgen`, `js_sys` and
-//! `JsValue` (DESIGN.md §1). It reads JS arguments with exact field paths in its errors,
+//! `JsValue` (docs/architecture.md §1). It reads JS arguments with exact field paths in its errors,
 //! calls the core, and converts byte spans to the caller's offset unit.
 
 mod around;

@@ -116,7 +116,7 @@ export interface DeclaredCitation {
   [snakeCase: string]: unknown;
 }
 
-/** One answer to validate (DESIGN.md §4). */
+/** One answer to validate (docs/architecture.md §4). */
 export interface Input {
   answer: string;
   sources?: Source[];
@@ -205,7 +205,7 @@ export interface SupportHooks {
   judge?: (pairs: JudgePair[]) => Promise<ArrayLike<number>> | ArrayLike<number>;
 }
 
-/** Stable finding codes (DESIGN.md §5). */
+/** Stable finding codes (docs/architecture.md §5). */
 export type FindingCode =
   | "out_of_range" | "zero_index" | "unknown_source" | "duplicate_marker" | "not_declared"
   | "declared_unused" | "missing_field" | "invalid_field" | "evidence_idx_out_of_range"
@@ -281,7 +281,7 @@ export type Segment =
   | { type: "text"; text: string }
   | { type: "cite"; label: string; refs: string[]; sourceIndex?: number; title?: string; url?: string; valid: boolean };
 
-/** The result of `validate` (DESIGN.md §6). */
+/** The result of `validate` (docs/architecture.md §6). */
 export interface Report {
   status: "pass" | "warn" | "fail";
   confidence: number;

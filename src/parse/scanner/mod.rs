@@ -67,7 +67,7 @@ pub struct Markers<'p, 't> {
     /// occurs after the current position.
     no_end_tag: [bool; Verbatim::ALL.len()],
     /// Just after the `]` of a bracket that a reference label `[N]` may follow
-    /// (anything but a plain numeric marker, DESIGN.md §3).
+    /// (anything but a plain numeric marker, docs/architecture.md §3).
     label_may_follow: Option<usize>,
     /// No bare URL covers the positions of the current token before this one.
     url_clear_until: usize,
@@ -104,7 +104,7 @@ impl<'p, 't> Markers<'p, 't> {
         )
     }
 
-    /// A scan of `text`, a text that may still grow, from `resume` (DESIGN.md §7): it
+    /// A scan of `text`, a text that may still grow, from `resume` (docs/architecture.md §7): it
     /// stops at the first decision that needs more text and reports what it left open
     /// in [`Markers::undecided`]. `definitions` reads the text's definitions on from
     /// where the stream's last scan left them, up to `last_line`, where the text's last
