@@ -34,7 +34,7 @@ before(() => {
 
 function run(command, args) {
   const [cmd, ...rest] = command === "native" ? [native] : [process.execPath, npmBin];
-  const result = spawnSync(cmd, [...rest, ...args], { encoding: "utf8" });
+  const result = spawnSync(cmd, [...rest, ...args], { encoding: "utf8", maxBuffer: 1 << 28 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -139,4 +139,31 @@ test("--options sets claim support: both CLIs report the misattributed claim, na
     assert.deepEqual(report.findings, []);
     assert.ok(report.citations.every((c) => c.support === undefined));
   }
+});
+
+test("the native CLI reads a stream in input order: any --jobs gives the one-thread output, and - reads stdin", () => {
+  // 3,000 lines (the 20 answers again and again, blank and bad lines among them): many
+  // chunks, so workers finish out of order and the writer must restore it.
+  const lines = readFileSync(mixed, "utf8").split("\n");
+  const many = join(dir, "many.jsonl");
+  const manyLines = Array.from({ length: 3000 }, (_, i) => lines[i % lines.length]);
+  writeFileSync(many, manyLines.join("\n"));
+  const strip = (stdout) => stdout.replace(/"timingMs":[0-9.e+-]+/g, '"timingMs":0');
+  const one = run("native", ["check", many, "--json", "--jobs", "1"]);
+  assert.equal(one.code, 0, one.stderr);
+  for (const jobs of ["2", "3", "8"]) {
+    const several = run("native", ["check", many, "--json", "--jobs", jobs]);
+    assert.equal(strip(several.stdout), strip(one.stdout), `--jobs ${jobs}`);
+    assert.equal(several.stderr, one.stderr);
+  }
+  const table = run("native", ["check", many]).stdout.trim().split("\n").slice(1, -1);
+  const numbers = table.map((row) => Number(row.trim().split(/\s+/)[0]));
+  assert.deepEqual(numbers, [...numbers].sort((a, b) => a - b), "rows in input order");
+  assert.equal(numbers.length, manyLines.filter((l) => l.trim() !== "").length, "a row per non-blank line");
+  for (const cli of ["native", "npm"]) {
+    const piped = spawnSync(cli === "native" ? native : process.execPath, [...(cli === "native" ? [] : [npmBin]), "check", "-"], { input: readFileSync(mixed), encoding: "utf8" });
+    assert.equal(comparable(piped.stdout), comparable(run(cli, ["check", mixed]).stdout), cli);
+  }
+  assert.match(run("native", ["check", many, "--jobs", "0"]).stderr, /--jobs: expected a positive number, got 0/);
+  assert.match(run("npm", ["check", many, "--jobs", "x"]).stderr, /--jobs: expected a positive number, got x/);
 });
