@@ -63,6 +63,24 @@ const typical = {
     ...[5, 6, 7, 8].map((source) => ({ source })),
   ],
 };
+// The second typical request, as a provider adapter gives it: no markers in the text,
+// 8 declared citations with exact spans (UTF-16) over the cited sentences, 4 of them
+// with quotes (one approximate).
+let plain = "";
+const spans = [];
+for (let i = 0; plain.length < 2000; i++) {
+  if (i < 8) spans.push({ start: plain.length, end: plain.length + sentences[i].length });
+  plain += `${sentences[i]} `;
+}
+const declaredOnly = {
+  answer: plain.trim(),
+  sources,
+  citations: spans.map((span, i) => ({
+    source: i + 1,
+    span,
+    ...(i < 4 ? { quote: i === 3 ? edit(quote(3), 6) : quote(i) } : {}),
+  })),
+};
 const report = validate(typical);
 const approximate = report.citations.filter((c) => c.quote?.match === "approximate").length;
 if (report.markers.length !== 8 || approximate !== 1) throw new Error(`typical request is off: ${report.markers.length} markers, ${approximate} approximate`);
@@ -81,18 +99,22 @@ const wasmMedian = median(validateSamples);
 // scored citations.
 const unscored = { misattributionMargin: false };
 const cited = validate(typical).citations.filter((c) => c.support != null).length;
-const timeOf = (options) => {
-  for (let i = 0; i < 300; i++) validate(typical, options);
+const timeOf = (options, request = typical) => {
+  for (let i = 0; i < 300; i++) validate(request, options);
   const samples = [];
   for (let i = 0; i < 2000; i++) {
     const start = process.hrtime.bigint();
-    validate(typical, options);
+    validate(request, options);
     samples.push(Number(process.hrtime.bigint() - start) / 1000);
   }
   return median(samples);
 };
 const withSupport = timeOf(undefined);
 const withoutSupport = timeOf(unscored);
+const declaredReport = validate(declaredOnly);
+if (declaredReport.citations.length !== 8 || declaredReport.markers.length !== 0) throw new Error("the declared request is not what it claims");
+const declaredWith = timeOf(undefined, declaredOnly);
+const declaredWithout = timeOf(unscored, declaredOnly);
 
 let nativeMedian = null;
 if (!process.argv.includes("--no-native")) {
@@ -169,6 +191,8 @@ console.log(`citeproof validate & locate, ${cpus()[0].model}, node ${process.ver
 console.log(`typical validate (${typical.answer.length} chars, 10 sources, 8 markers, 4 quotes / 1 approximate):`);
 console.log(`  wasm via JS API: median ${wasmMedian.toFixed(1)} µs${nativeMedian === null ? "" : `; native: median ${nativeMedian.toFixed(1)} µs`}`);
 console.log(`  claim support: ${withSupport.toFixed(0)} µs by default, ${withoutSupport.toFixed(0)} µs with misattributionMargin: false; ${cited} scored citations: ${((withSupport - withoutSupport) / cited).toFixed(0)} µs per claim`);
+console.log(`typical validate with declared citations (${declaredOnly.answer.length} chars, 10 sources, no markers, 8 declared citations with spans, 4 quotes / 1 approximate):`);
+console.log(`  wasm via JS API: median ${declaredWith.toFixed(1)} µs by default, ${declaredWithout.toFixed(1)} µs with misattributionMargin: false`);
 console.log(`approximate location, ${pairs.length} pairs, distances agree on ${agree}/${pairs.length}:`);
 console.log(`  citeproof locateQuote: ${Math.round(ours)} pairs/s`);
 console.log(`  levenshtein-search:    ${Math.round(theirs)} pairs/s`);

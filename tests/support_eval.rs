@@ -1,6 +1,6 @@
 //! The claim-support evaluation (`cargo run --release --example support_eval`) in CI.
 //! Floors sit a few points under the cross-validated means of the shipped constants
-//! (5 folds grouped by answer; BENCHMARKS.md, docs/support.md), so a change that
+//! (5 folds grouped by answer; docs/perf-log.md, docs/support.md), so a change that
 //! degrades scoring fails the build; and with nothing to contrast against, the score
 //! must rank at least as well as plain token-overlap recall.
 #![cfg(not(target_arch = "wasm32"))]

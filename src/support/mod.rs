@@ -11,7 +11,7 @@
 //! the passage lacks costs, and more cited text raises the prior of full support (long evidence is scaled up;
 //! short chunks are never scaled down). The
 //! weights were chosen on the ExpertQA pairs (`cargo run --release --example
-//! support_eval`, BENCHMARKS.md).
+//! support_eval`, docs/perf-log.md).
 //!
 //! ```
 //! use citeproof::support::SupportScorer;

@@ -3,7 +3,7 @@
 /// The indices of `keys` in ascending key order, equal keys in their original order: a
 /// bottom-up merge sort. It stands in for std's `sort_by_key`, which the validator used
 /// for findings and spans: each std instantiation of a stable sort adds ≈ 5 KB to the
-/// wasm module, this one function serves every caller (BENCHMARKS.md, size).
+/// wasm module, this one function serves every caller (docs/perf-log.md, size).
 pub(super) fn stable_order(keys: &[(usize, usize)]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..keys.len()).collect();
     if keys.is_sorted() {

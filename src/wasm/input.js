@@ -36,7 +36,7 @@ const isObject = (value) => typeCode(value) === 6;
 // The tape's numbers go into a Float64Array that doubles when full, not a JS array: an
 // array of more than 16K numbers lives in V8's large-object space, where each push costs
 // three times as much, and validating 4,000 sources took 9–10 times as long as 500
-// (BENCHMARKS.md, issue 21). The buffer of the last walk taken is kept for the next one
+// (docs/perf-log.md, issue 21). The buffer of the last walk taken is kept for the next one
 // (a getter may start a walk inside another: that one gets a buffer of its own).
 let spare = null;
 
@@ -139,7 +139,7 @@ class Walk {
   // The same reads as `scalars` with the source's field names, written out: each name
   // is read at its own site, whose inline cache stays monomorphic over a request's
   // same-shaped sources (a keyed read over many names is megamorphic: 2.6 µs of a
-  // typical `validate`, BENCHMARKS.md). Per field, its names in the order `field` tries
+  // typical `validate`, docs/perf-log.md). Per field, its names in the order `field` tries
   // them: `at` is the name found (1-based), 0 while none is.
   source(s) {
     if (!isObject(s)) return this.other(s);

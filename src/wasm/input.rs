@@ -2,7 +2,7 @@
 //! here from its tape (the format is described at the top of `input.js`).
 //!
 //! Reading field by field across the boundary cost one or more calls per field — about
-//! 40 µs of a typical 80 µs `validate` (BENCHMARKS.md); the walk in JS is two calls.
+//! 40 µs of a typical 80 µs `validate` (docs/perf-log.md); the walk in JS is two calls.
 //! Errors name the exact path of the bad field, built only when there is one, and the
 //! first bad field in reading order is the one reported. A list longer than its limit
 //! ([`Limits`]) and an answer too long for `maxAnswerChars` are refused before the walk

@@ -1,7 +1,7 @@
 // Builds the JS marker objects from the flat Uint32Array the wasm side fills: one
 // boundary crossing per call instead of one per field (see src/wasm/dto.rs for the layout).
 //
-// Arrays are made the way V8 fills them in time linear in the markers (BENCHMARKS.md,
+// Arrays are made the way V8 fills them in time linear in the markers (docs/perf-log.md,
 // issue 21): the list grows by push, because a `new Array(n)` of more than 16K items is
 // allocated at once in the old generation, and filling it with new objects cost 4–10
 // times as much per marker from 20,000 markers on; each `refs` is made at its length,

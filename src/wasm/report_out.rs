@@ -2,7 +2,7 @@
 //! UTF-16 length) in one `Float64Array`, every string in one JS string, read in the
 //! order written by `report.js`, which builds each object with a fixed shape.
 //! `JSON.parse` of the serde_json text took 20× longer than building the objects
-//! from a tape (BENCHMARKS.md, validate steps), and writing the tape skips the JSON
+//! from a tape (docs/perf-log.md, validate steps), and writing the tape skips the JSON
 //! escaping.
 //!
 //! The objects equal `JSON.parse(serde_json::to_string(&report))`: the same fields in

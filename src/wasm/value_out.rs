@@ -3,7 +3,7 @@
 //! locations, adapted provider inputs and batch summaries. The report (and a stream's
 //! events) have their own faster tape with fixed shapes (`report_out.rs`); this one is
 //! generic. Neither needs JSON text, which keeps `serde_json`'s formatter (integer and
-//! float printing, string escaping) out of the module (−5.5 KB gzip, BENCHMARKS.md).
+//! float printing, string escaping) out of the module (−5.5 KB gzip, docs/perf-log.md).
 //!
 //! The values equal what `JSON.parse(serde_json::to_string(value))` gives: structs and
 //! maps become objects with their fields in order, `None` and unit `null`, non-finite

@@ -84,7 +84,7 @@ test("a wrong value at every input and option field: a report or a coded Error",
 test("costly shapes scale linearly: many markers, long answers, deep brackets, regex bombs", async (t) => {
   const sources = [{ text: "Some text." }];
   // The report-building shapes (validate over tens of thousands of markers) measured
-  // 5-16x for 8x the input from run to run (BENCHMARKS.md, "Limits…": a step from about
+  // 5-16x for 8x the input from run to run (docs/perf-log.md, "Limits…": a step from about
   // 20,000 markers of unknown cause), so they keep the check that held before issue 21,
   // 10x the input in at most 25x the time; meeting 8x in 10x there is still open.
   const reports = { grow: 10, limit: 25 };
