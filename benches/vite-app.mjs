@@ -1,0 +1,55 @@
+// What a Vite + React app that renders citation chips downloads: the package README's
+// quickstart (`<CitedAnswer>` with `citeproof/react.css`) built for production with Vite,
+// each asset gzip -9 (as a CDN serves it), beside the same app without citeproof (React
+// alone) so the difference is what citeproof adds.
+//
+//   node benches/vite-app.mjs     (needs pkg/bundler: node scripts/build-pkg.mjs bundler)
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, extname } from "node:path";
+import { buildReactApp } from "../tests/js/helpers.mjs";
+
+const withChips = `import { createRoot } from "react-dom/client";
+import { CitedAnswer } from "citeproof/react";
+import "citeproof/react.css";
+const sources = [{ title: "Boiling", url: "https://example.org/boil", text: "Water boils at 100 °C at sea level." }];
+const answer = "Water boils at 100 °C at sea level [1]. The moon is made of cheese [3].";
+createRoot(document.getElementById("root")).render(<CitedAnswer answer={answer} sources={sources} />);
+`;
+const reactOnly = `import { createRoot } from "react-dom/client";
+createRoot(document.getElementById("root")).render(<p>Water boils at 100 °C at sea level.</p>);
+`;
+
+/** Every file under `dir`, recursively. */
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
+}
+
+/** Bytes and gzip -9 bytes of the built assets, by kind (js, wasm, css). */
+function sizes(dist) {
+  const out = {};
+  for (const path of files(dist)) {
+    const kind = extname(path).slice(1);
+    if (!["js", "wasm", "css"].includes(kind)) continue;
+    const gzip = execFileSync("gzip", ["-9", "-c", path], { maxBuffer: 1 << 26 }).length;
+    out[kind] ??= { raw: 0, gzip: 0 };
+    out[kind].raw += readFileSync(path).length;
+    out[kind].gzip += gzip;
+  }
+  return out;
+}
+
+const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
+const chips = sizes(buildReactApp("bench-vite-chips", withChips));
+const bare = sizes(buildReactApp("bench-vite-react", reactOnly));
+const total = (s) => Object.values(s).reduce((n, k) => n + k.gzip, 0);
+console.log(`a Vite + React app, production build, gzip -9 (${new Date().toISOString().slice(0, 10)})`);
+console.log("| app | JS | wasm | CSS | total |");
+console.log("|---|---|---|---|---|");
+for (const [name, s] of [["React alone", bare], ["with citeproof chips (<CitedAnswer>)", chips]]) {
+  console.log(`| ${name} | ${kb(s.js?.gzip ?? 0)} | ${kb(s.wasm?.gzip ?? 0)} | ${kb(s.css?.gzip ?? 0)} | ${kb(total(s))} |`);
+}
+console.log(`citeproof adds ${kb(total(chips) - total(bare))} gzip (JS ${kb((chips.js?.gzip ?? 0) - (bare.js?.gzip ?? 0))}, wasm ${kb(chips.wasm?.gzip ?? 0)}, CSS ${kb(chips.css?.gzip ?? 0)})`);
