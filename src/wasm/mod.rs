@@ -12,6 +12,7 @@ mod options;
 mod providers;
 mod read;
 mod render;
+mod report_fields;
 mod report_out;
 mod report_view;
 mod stream;

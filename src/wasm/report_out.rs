@@ -12,7 +12,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::model::{CitationResult, Finding, Marker, Refs, Report, Segment, Span, Summary};
+use crate::model::{Finding, Marker, Refs, Report, Segment, Span};
 use crate::offsets::{Tally, Unit};
 
 #[wasm_bindgen(module = "/src/wasm/report.js")]
@@ -57,66 +57,54 @@ pub(super) fn utf16_len(text: &str) -> usize {
 
 /// What `report.js` reads: numbers and strings in the order of the report's fields.
 /// An optional field is a flag (1 present, 0 absent) followed by its value if present;
-/// a list is its length followed by its items.
+/// a list is its length followed by its items. The writers of the report's types are
+/// generated from `src/wasm/schema.mjs` into `report_fields.rs`; the marker and segment
+/// writers here are written by hand, with their readers in `tape.js`.
 #[derive(Default)]
-struct Tape {
+pub(super) struct Tape {
     numbers: Vec<f64>,
     strings: String,
 }
 
 impl Tape {
-    fn float(&mut self, value: f64) {
+    pub(super) fn float(&mut self, value: f64) {
         self.numbers.push(value);
     }
 
-    fn count(&mut self, value: usize) {
+    pub(super) fn count(&mut self, value: usize) {
         self.numbers.push(value as f64);
     }
 
-    fn flag(&mut self, value: bool) {
+    pub(super) fn flag(&mut self, value: bool) {
         self.numbers.push(f64::from(u8::from(value)));
     }
 
-    fn string(&mut self, value: &str) {
+    pub(super) fn string(&mut self, value: &str) {
         self.count(utf16_len(value));
         self.strings.push_str(value);
     }
 
-    fn span(&mut self, span: Span) {
+    pub(super) fn span(&mut self, span: Span) {
         self.count(span.start);
         self.count(span.end);
     }
 
-    fn option<T>(&mut self, value: Option<T>, write: impl FnOnce(&mut Tape, T)) {
+    pub(super) fn option<T>(&mut self, value: Option<T>, write: impl FnOnce(&mut Tape, T)) {
         self.flag(value.is_some());
         if let Some(value) = value {
             write(self, value);
         }
     }
 
-    fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Tape, &T)) {
+    pub(super) fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Tape, &T)) {
         self.count(items.len());
         for item in items {
             write(self, item);
         }
     }
 
-    fn report(&mut self, report: &Report<'_>) {
-        self.string(report.status.name());
-        self.float(report.confidence);
-        self.flag(report.uncertain);
-        self.option(report.uncertainty_note, Tape::string);
-        self.string(&report.cleaned_answer);
-        self.list(&report.markers, Tape::marker);
-        self.list(&report.citations, Tape::citation);
-        self.list(&report.findings, Tape::finding);
-        self.summary(&report.summary);
-        self.list(&report.segments, Tape::segment);
-        self.float(report.timing_ms);
-    }
-
     /// A marker: its refs are preceded by their kind (0 numbers, 1 ids, 2 a section).
-    fn marker(&mut self, marker: &Marker<'_>) {
+    pub(super) fn marker(&mut self, marker: &Marker<'_>) {
         self.span(marker.span);
         match &marker.refs {
             Refs::Numbers(labels) => {
@@ -137,56 +125,8 @@ impl Tape {
         }
     }
 
-    fn citation(&mut self, citation: &CitationResult) {
-        self.string(&citation.label);
-        self.option(citation.source_index, |tape, label| {
-            tape.count(label as usize)
-        });
-        self.option(citation.source_id.as_deref(), Tape::string);
-        self.option(citation.marker, Tape::count);
-        self.option(citation.span, Tape::span);
-        self.option(citation.declared, Tape::count);
-        self.flag(citation.valid);
-        self.list(&citation.errors, Tape::finding);
-        self.list(&citation.warnings, Tape::finding);
-        self.float(citation.quality_score);
-        self.option(citation.quote, |tape, quote| {
-            tape.option(quote.span, Tape::span);
-            tape.option(quote.distance, Tape::count);
-            tape.string(quote.kind.name());
-        });
-        self.option(citation.quote_text.as_deref(), Tape::string);
-        self.option(citation.support, Tape::float);
-        self.option(citation.claim, Tape::span);
-        self.option(citation.evidence.as_ref(), |tape, evidence| {
-            tape.span(evidence.span);
-            tape.string(&evidence.text);
-        });
-    }
-
-    fn finding(&mut self, finding: &Finding) {
-        self.string(finding.code.name());
-        self.string(finding.severity_name());
-        self.string(&finding.message);
-        self.option(finding.citation, Tape::count);
-        self.option(finding.span, Tape::span);
-    }
-
-    fn summary(&mut self, summary: &Summary) {
-        self.count(summary.total);
-        self.count(summary.valid);
-        self.count(summary.invalid);
-        self.option(summary.avg_alignment, Tape::float);
-        self.float(summary.citation_coverage);
-        self.float(summary.has_evidence_idx);
-        self.float(summary.has_alignment_score);
-        self.float(summary.has_span);
-        self.count(summary.hallucinations);
-        self.count(summary.uncited_claims);
-    }
-
     /// A segment: 0 text, 1 a chip.
-    fn segment(&mut self, segment: &Segment) {
+    pub(super) fn segment(&mut self, segment: &Segment) {
         match segment {
             Segment::Text { text } => {
                 self.count(0);
