@@ -2,7 +2,7 @@
 // citation chips, as a tree (`citationTree`, which the React components map to
 // elements) or as an HTML string (`renderHtml`). Safe by construction: text is only
 // ever escaped, and a URL becomes a link only when it parses as http: or https:.
-import { REVOKED, codedError, fieldOf, listItems, typeCode } from "./untrusted.js";
+import { REVOKED, SOURCE_NAMES, codedError, fieldOf, listItems, typeCode } from "./untrusted.js";
 
 const CHIP = "\uFFFC"; // stands for the next chip while the markdown is parsed
 
@@ -85,7 +85,13 @@ function readArguments(report, options, limit) {
   const sources = option.list(options, "sources", "options", (value, path) => {
     if (!value) return null;
     const source = {};
-    for (const name of ["index", "url", "title", "text", "content"]) source[name] = option.scalar(value, name, path);
+    for (const [name, names] of Object.entries(SOURCE_NAMES)) {
+      // Under the first of its names present (`doc_title`, `page_content`, …).
+      for (const alias of names) {
+        source[name] = option.scalar(value, alias, path);
+        if (source[name] !== undefined && source[name] !== null) break;
+      }
+    }
     return source;
   });
   const markers = input.list(report, "markers", "report", () => null).length;
@@ -142,7 +148,7 @@ function chipDetails(segment, byLabel, quotes, evidence = []) {
     const source = byLabel.get(String(label));
     const href = safeUrl(source?.url ?? (String(segment.sourceIndex) === String(label) ? segment.url : null));
     const cited = quotes.get(String(label));
-    const text = source?.text ?? source?.content;
+    const text = source?.text;
     const located = cited?.stated == null && typeof text === "string";
     const quote = cited ? (located ? text.slice(cited.start, cited.end) : cited.stated ?? null) : null;
     return {

@@ -3,7 +3,7 @@
 // feeds its text deltas through a CitationStream, writes them back cleaned, and ends
 // with a `citations` event carrying the report (spec 002's shape plus `report`).
 // Plain JS on purpose: only globals that browsers, Node 20 and workerd all have.
-import { codedError, fieldOf } from "./untrusted.js";
+import { codedError, fieldOf, sourceField } from "./untrusted.js";
 
 const FORMATS = ["auto", "text", "openai", "anthropic", "ndjson"];
 
@@ -18,7 +18,7 @@ function sourceCards(input, count) {
   for (let i = 0; i < count; i++) {
     const source = fieldOf(sources, i);
     const card = {};
-    for (const name of ["index", "title", "url", "slug"]) card[name] = fieldOf(source, name);
+    for (const name of ["index", "title", "url", "slug"]) card[name] = sourceField(source, name);
     cards.push(card);
   }
   return cards;

@@ -114,6 +114,26 @@ function editDistance(a, b) {
   return row[b.length];
 }
 
+// The names a source's displayed fields may be given under, the first present one
+// winning: the spellings the input reader accepts (src/wasm/input.js, src/model/input.rs),
+// for the code that reads sources for display (render.js, transform.js).
+export const SOURCE_NAMES = {
+  index: ["index"],
+  title: ["title", "doc_title", "section_title"],
+  url: ["url"],
+  slug: ["slug"],
+  text: ["text", "content", "excerpt", "page_content"],
+};
+
+// A source's field `name` under the first of its names present, or undefined.
+export function sourceField(source, name) {
+  for (const alias of SOURCE_NAMES[name]) {
+    const value = fieldOf(source, alias);
+    if (value !== undefined && value !== null) return value;
+  }
+  return undefined;
+}
+
 // An Error whose message starts with the field path and whose `code` is `code`, as
 // src/wasm/errors.rs makes them.
 export function codedError(code, path, message) {

@@ -80,6 +80,17 @@ test("each chip's card gets the evidence sentence of its own claim, also when tw
   assert.deepEqual(chips.map((n) => n.chip.sources[0].evidence), [salt.evidence.text, ice.evidence.text, null]);
 });
 
+test("a source given under the input's other names (doc_title, page_content) shows its title, quote and evidence on the card", () => {
+  const snake = [{ doc_title: "Boiling", url: "https://example.org/boil", page_content: "Water boils at 100 °C at sea level." }];
+  const report = validate({ answer: "Water boils at 100 °C [1].", sources: snake, citations: [{ source: 1, quote: "boils at 100 °C" }] }, { policy: "flag" });
+  assert.equal(report.citations[0].quote.match, "exact", "validate reads page_content");
+  const [card] = citationTree(report, { sources: snake }).flatMap((b) => b.children).filter((n) => n.type === "chip").map((n) => n.chip.sources[0]);
+  assert.equal(card.title, "Boiling");
+  assert.equal(card.quote, "boils at 100 °C");
+  assert.equal(card.quoteChecked, true);
+  assert.equal(card.evidence, "Water boils at 100 °C at sea level.");
+});
+
 test("an unverified quote (a web source without text) is no finding, and the card shows it as stated", () => {
   const web = [{ title: "Paris", url: "https://example.org/paris" }];
   const input = { answer: "Paris is the capital of France [1].", sources: web, citations: [{ source: 1, quote: "Paris is the capital" }] };
