@@ -366,7 +366,13 @@ pub(super) fn check_support(
         let end = start + len;
         if let Some(claim) = claim {
             let positions = &positions[start..end];
-            let cited: Vec<usize> = positions.iter().flatten().copied().collect();
+            // Each source the claim cites, once (a claim may repeat one marker many times).
+            let mut cited: Vec<usize> = Vec::new();
+            for &p in positions.iter().flatten() {
+                if !cited.contains(&p) {
+                    cited.push(p);
+                }
+            }
             let mut scores: Option<Vec<f64>> = None;
             let mut evidence: Vec<(usize, Option<Evidence>)> = Vec::new();
             for (citation, position) in citations[start..end].iter_mut().zip(positions) {
