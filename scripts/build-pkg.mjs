@@ -6,6 +6,10 @@
 //   node scripts/build-pkg.mjs node --features test-trap --out target/pkg-trap
 //                                              a test-only build elsewhere (own cargo
 //                                              target dir, so pkg/'s build stays cached)
+//   node scripts/build-pkg.mjs web --no-default-features --out target/pkg-browser
+//                                              the module without the provider adapters,
+//                                              the edge helpers and markerPatterns: what
+//                                              the lean browser entry will load (issue 25)
 //
 // The node and web targets are generated with wasm-bindgen's
 // `--experimental-reset-state-function`, and their `citeproof.js` is a wrapper around the
@@ -32,6 +36,8 @@ function flag(name) {
   return value;
 }
 const features = flag("--features");
+const noDefault = args.includes("--no-default-features");
+if (noDefault) args.splice(args.indexOf("--no-default-features"), 1);
 const outRoot = resolve(root, flag("--out") ?? "pkg");
 const wanted = args.length ? args : Object.keys(targets);
 for (const dir of wanted) {
@@ -42,9 +48,11 @@ for (const dir of wanted) {
 const env = { ...process.env, PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH}` };
 const run = (cmd, argv) => execFileSync(cmd, argv, { cwd: root, env, stdio: "inherit" });
 
-const targetDir = features ? join(root, "target", `features-${features.replace(/\W+/g, "-")}`) : join(root, "target");
+const variant = [noDefault && "no-default", features?.replace(/\W+/g, "-")].filter(Boolean).join("-");
+const targetDir = variant ? join(root, "target", `features-${variant}`) : join(root, "target");
 run("cargo", [
   "build", "--release", "--lib", "--target", "wasm32-unknown-unknown", "--target-dir", targetDir,
+  ...(noDefault ? ["--no-default-features"] : []),
   ...(features ? ["--features", features] : []),
 ]);
 const built = join(targetDir, "wasm32-unknown-unknown", "release", "citeproof.wasm");

@@ -14,12 +14,15 @@ cargo fmt --check
 step "clippy (native, wasm32)"
 cargo clippy --all-targets -- -D warnings
 cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+# The browser core: the library without the default features (issue 25).
+cargo clippy --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
 step "native tests"
 cargo test
 step "wasm tests in Node"
 wasm-pack test --node
 step "npm package and size budget"
 node scripts/build-pkg.mjs
+node scripts/build-pkg.mjs web --no-default-features --out target/pkg-browser
 node scripts/size-check.mjs
 step "TypeScript declarations"
 tsc -p tests/js/types

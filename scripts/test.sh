@@ -15,6 +15,8 @@ cargo fmt --check
 step "clippy (native, wasm32)"
 cargo clippy --all-targets -- -D warnings
 cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+# The browser core: the library without the default features (issue 25).
+cargo clippy --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
 step "native tests"
 cargo test
 step "wasm tests in Node"
@@ -32,6 +34,7 @@ step "fuzz smoke (every fuzz/ target, 60 s each)"
 bash scripts/fuzz-smoke.sh 60
 step "npm package (web, bundler, node) and size budget"
 node scripts/build-pkg.mjs
+node scripts/build-pkg.mjs web --no-default-features --out target/pkg-browser
 node scripts/size-check.mjs
 step "TypeScript declarations (tsc --noEmit)"
 tsc -p tests/js/types

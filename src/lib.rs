@@ -21,17 +21,21 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "edge")]
 pub mod audit;
 mod byteset;
 mod casefold;
 pub mod claims;
 pub mod error;
 pub mod locate;
+#[cfg(feature = "edge")]
 pub mod metrics;
 pub mod model;
 pub mod offsets;
 pub mod parse;
+#[cfg(feature = "edge")]
 pub mod prompt;
+#[cfg(feature = "providers")]
 pub mod providers;
 mod rewrite;
 pub mod stream;

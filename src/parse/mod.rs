@@ -24,8 +24,13 @@ mod html;
 mod html_block;
 mod link;
 mod markdown;
+#[cfg(not(feature = "patterns"))]
+mod no_patterns;
 mod scanner;
 
+#[cfg(not(feature = "patterns"))]
+use no_patterns::Regex;
+#[cfg(feature = "patterns")]
 use regex_lite::Regex;
 
 pub(crate) use definitions::DefinitionReader;
@@ -90,6 +95,7 @@ pub fn parse(text: &str) -> Vec<Marker<'_>> {
     Parser::new().find_iter(text, &[]).collect()
 }
 
+#[cfg(feature = "patterns")]
 fn compile_pattern(i: usize, pattern: &str) -> Result<Regex, Error> {
     let path = format!("markerPatterns[{i}]");
     let regex = Regex::new(pattern)
@@ -102,4 +108,14 @@ fn compile_pattern(i: usize, pattern: &str) -> Result<Regex, Error> {
         ));
     }
     Ok(regex)
+}
+
+/// Without the `patterns` feature (the browser build), every pattern is refused.
+#[cfg(not(feature = "patterns"))]
+fn compile_pattern(i: usize, _pattern: &str) -> Result<Regex, Error> {
+    Err(Error::new(
+        ErrorCode::InvalidOption,
+        format!("markerPatterns[{i}]"),
+        "this build has no markerPatterns (the `patterns` feature)",
+    ))
 }

@@ -62,6 +62,7 @@ impl Limits {
         }
     }
 
+    #[cfg(feature = "edge")]
     /// For an input read without options (`ctx.input`, given back after `validate`):
     /// every list under the ceiling, any answer.
     pub const ANY_ANSWER: Limits = Limits {
@@ -386,6 +387,7 @@ fn list_field<T>(
     items(tape, length, &path, item).map(Some)
 }
 
+#[cfg(any(feature = "edge", feature = "providers"))]
 /// An array of at most [`MAX_LIST_ITEMS`] sources (`path` names it in errors).
 pub fn read_sources(value: &JsValue, path: &str) -> Result<Vec<Source>, JsValue> {
     let mut tape = Tape::take(

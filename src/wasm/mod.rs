@@ -2,28 +2,35 @@
 //! `JsValue` (docs/architecture.md §1). It reads JS arguments with exact field paths in its errors,
 //! calls the core, and converts byte spans to the caller's offset unit.
 
+#[cfg(feature = "edge")]
 mod around;
 mod dto;
 mod embed;
 mod errors;
 mod fields;
 mod input;
+mod locate;
 mod options;
+#[cfg(feature = "providers")]
 mod providers;
 mod read;
 mod render;
 mod report_fields;
 mod report_out;
+#[cfg(feature = "edge")]
 mod report_view;
 mod stream;
 mod validate;
 mod value_out;
 
+#[cfg(feature = "edge")]
 pub use around::{
     Metrics, audit_record, citation_schema, format_context, rejection_response, repair_prompt,
     validate_request,
 };
 pub use embed::validate_async;
+pub use locate::locate_quote;
+#[cfg(feature = "providers")]
 pub use providers::{
     from_anthropic, from_any, from_cohere, from_gemini, from_openai, from_perplexity,
     from_vercel_ai,

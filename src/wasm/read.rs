@@ -301,6 +301,7 @@ impl Obj {
             .transpose()
     }
 
+    #[cfg(feature = "edge")]
     /// A nested object field.
     pub fn object(&self, names: &[&'static str]) -> Result<Option<Obj>, JsValue> {
         match self.get(names) {

@@ -12,6 +12,7 @@ use super::validate::{InputArg, ValidateOptionsArg, now};
 use super::{enter, read_text_at};
 use crate::model::{Input, Span};
 use crate::offsets::{Tally, Unit};
+#[cfg(feature = "providers")]
 use crate::providers::{self, Json};
 use crate::stream::{CitationStream as Core, StreamEvent};
 
@@ -115,6 +116,7 @@ impl CitationStream {
 
     /// What a provider adapter reads from a stream's `events`: `None` when none
     /// recognises them (a plain-text stream has nothing to declare).
+    #[cfg(feature = "providers")]
     fn declared(&self, events: &js_sys::Array) -> Result<Option<Input>, JsValue> {
         let text = json_text(events, "events", MAX_LIST_ITEMS)?;
         let json = Json::parse(&text).map_err(|e| to_js_error(&e))?;
@@ -123,6 +125,13 @@ impl CitationStream {
         Ok(providers::from_any(&json, sources)
             .ok()
             .map(|(_, input)| input))
+    }
+
+    /// Without the provider adapters (the browser build), events declare nothing.
+    #[cfg(not(feature = "providers"))]
+    fn declared(&self, events: &js_sys::Array) -> Result<Option<Input>, JsValue> {
+        json_text(events, "events", MAX_LIST_ITEMS)?;
+        Ok(None)
     }
 
     /// From the next push on, holds a marker whose fate is still open until later text
