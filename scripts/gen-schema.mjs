@@ -1,7 +1,6 @@
 // Writes the code the report's boundary schema (src/wasm/schema.mjs) drives:
-// src/wasm/report_fields.rs (the Rust tape writers), src/wasm/report.js (the JS
-// readers, after the hand-written part in src/wasm/tape.js) and the generated block of
-// src/wasm/types.d.ts (the interfaces).
+// src/wasm/report_fields.rs (the Rust tape writers), and the generated blocks of
+// src/wasm/report.js (the JS readers) and src/wasm/types.d.ts (the interfaces).
 //
 //   node scripts/gen-schema.mjs           write them
 //   node scripts/gen-schema.mjs --check   exit 1, naming the file, if one differs
@@ -94,39 +93,11 @@ function jsReader(name, type) {
   return lines.join("\n");
 }
 
-/**
- * report.js: the hand-written reading side (src/wasm/tape.js, copied in whole: a snippet
- * file's own imports are not bundled by wasm-bindgen, so report.js stands alone), then
- * the readers the schema gives, then the entry points.
- */
+/** The readers, for the generated block of report.js. */
 function js() {
-  const handWritten = readFileSync(join(repo, "src", "wasm", "tape.js"), "utf8");
-  const readers = Object.entries(types).map(([name, type]) => `${jsReader(name, type)}\n`);
-  return [
-    `// ${HEADER} (and src/wasm/tape.js).`,
-    "// Builds the report (and a stream's events) from the tape src/wasm/report_out.rs and",
-    "// report_fields.rs write: each object with the fields, order and nulls that JSON.parse",
-    "// of the serde_json text would give, as a literal of fixed shape where it can.",
-    "",
-    handWritten.trimEnd(),
-    "",
-    "// ---- the readers src/wasm/schema.mjs gives",
-    "",
-    ...readers,
-    "export function buildReport(numbers, strings) {",
-    `  return ${camel(rootType)}(new Tape(numbers, strings));`,
-    "}",
-    "",
-    "// A CitationStream event: 0 a chip, 1 a finding.",
-    "export function buildStreamEvent(numbers, strings) {",
-    "  const t = new Tape(numbers, strings);",
-    '  if (t.count() === 0) return { type: "cite", segment: segment(t), span: t.span(), answerSpan: t.span() };',
-    "  const out = finding(t);",
-    '  out.type = "finding";',
-    "  return out;",
-    "}",
-    "",
-  ].join("\n");
+  return Object.entries(types)
+    .map(([name, type]) => jsReader(name, type))
+    .join("\n\n");
 }
 
 // ---- TypeScript ---------------------------------------------------------------------
@@ -153,7 +124,7 @@ function doc(text, indent) {
 }
 
 function ts() {
-  const out = [`// <${HEADER}>`];
+  const out = [];
   for (const [name, type] of Object.entries(types)) {
     out.push(...doc(type.doc, ""), `export interface ${name} {`);
     for (const [field, kind, options = {}] of type.fields) {
@@ -167,24 +138,26 @@ function ts() {
     }
     out.push("}");
   }
-  out.push("// </generated>");
   return out.join("\n");
 }
 
-function withTypes(current) {
-  const start = current.indexOf(`// <${HEADER}>`);
-  const end = current.indexOf("// </generated>");
-  if (start < 0 || end < start) throw new Error("src/wasm/types.d.ts: the generated block's markers are missing");
-  return current.slice(0, start) + ts() + current.slice(end + "// </generated>".length);
+/** `current` with its generated block (between the marker comments) holding `block`. */
+function withBlock(current, block, path) {
+  const open = `// <${HEADER}>`;
+  const close = "// </generated>";
+  const start = current.indexOf(open);
+  const end = current.indexOf(close);
+  if (start < 0 || end < start) throw new Error(`${path}: the generated block's markers are missing`);
+  return `${current.slice(0, start)}${open}\n${block}\n${current.slice(end)}`;
 }
 
 // ---- write or check -----------------------------------------------------------------
 
-const typesPath = join(repo, "src", "wasm", "types.d.ts");
+const within = (path, block) => [path, withBlock(readFileSync(path, "utf8"), block, path)];
 const outputs = [
   [join(repo, "src", "wasm", "report_fields.rs"), rust()],
-  [join(repo, "src", "wasm", "report.js"), js()],
-  [typesPath, withTypes(readFileSync(typesPath, "utf8"))],
+  within(join(repo, "src", "wasm", "report.js"), js()),
+  within(join(repo, "src", "wasm", "types.d.ts"), ts()),
 ];
 const checkOnly = process.argv.includes("--check");
 let drift = false;

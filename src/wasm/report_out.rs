@@ -59,7 +59,7 @@ pub(super) fn utf16_len(text: &str) -> usize {
 /// An optional field is a flag (1 present, 0 absent) followed by its value if present;
 /// a list is its length followed by its items. The writers of the report's types are
 /// generated from `src/wasm/schema.mjs` into `report_fields.rs`; the marker and segment
-/// writers here are written by hand, with their readers in `tape.js`.
+/// writers here are written by hand, with their readers in `report.js`.
 #[derive(Default)]
 pub(super) struct Tape {
     numbers: Vec<f64>,

@@ -1,7 +1,7 @@
 // The report's types as they cross the JS boundary, declared once. `node
 // scripts/gen-schema.mjs` writes from this:
 // - src/wasm/report_fields.rs: the Rust side, which writes each field onto the tape;
-// - src/wasm/report.js: the JS side, which reads each field back into an object;
+// - the readers block of src/wasm/report.js: the JS side, reading each field back;
 // - the interfaces of src/wasm/types.d.ts.
 // The generated files are checked in; `node scripts/gen-schema.mjs --check` (run by the
 // JS tests) fails when they drift from this file.
@@ -9,7 +9,7 @@
 // A type is `{ rust, doc?, fields }`; a field is `[jsName, kind, options?]`:
 // - kinds: "string", "count" (a whole number), "float" (NaN and ±Infinity read as null),
 //   "flag" (a boolean), "span", a type declared here, or a reader written by hand in
-//   src/wasm/tape.js and src/wasm/report_out.rs ("marker", "segment");
+//   src/wasm/report.js and src/wasm/report_out.rs ("marker", "segment");
 // - { option: kind }: absent when the Rust value is None; { nullable: kind }: null then;
 //   { list: kind }: an array.
 // options: `rust` (the Rust expression for the value, `v` being the struct; default
