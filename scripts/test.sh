@@ -2,9 +2,15 @@
 # Runs every test: formatting, clippy (native and wasm32), native tests, wasm tests in
 # Node, headless Chromium and headless Firefox, the npm package build and size budget, tsc, JS tests.
 # Installs what is missing first. Any failure exits non-zero.
+#
+#   bash scripts/test.sh           everything (the README's and CI's command)
+#   bash scripts/test.sh --quick   while developing: no set-up, no headless browsers, no
+#                                  fuzzing, and only the JS tests that need no browser
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+quick=false
+[ "${1:-}" = --quick ] && quick=true
+$quick || bash scripts/setup.sh
 export PATH="$PWD/node_modules/.bin:$PATH"
 
 step() { echo "=== $* (+${SECONDS}s)"; }
@@ -21,6 +27,7 @@ step "native tests"
 cargo test
 step "wasm tests in Node"
 wasm-pack test --node
+if ! $quick; then
 step "wasm tests in headless Chromium and Firefox"
 # The plain commands a user types. tests/browser.rs runs the wasm suite in the browser
 # (tests/wasm.rs, for Node, is skipped); the check below fails the run if no browser
@@ -32,6 +39,7 @@ for browser in chrome firefox; do
 done
 step "fuzz smoke (every fuzz/ target, 60 s each)"
 bash scripts/fuzz-smoke.sh 60
+fi
 step "npm package (web, bundler, node) and size budget"
 node scripts/build-pkg.mjs
 node scripts/build-pkg.mjs web --no-default-features --out target/pkg-browser
@@ -41,5 +49,11 @@ tsc -p tests/js/types
 tsc -p tests/js/types/tsconfig.es2022.json # lib ES2022, as many apps still compile with
 tsc -p tests/js/types/tsconfig.ai.json # citeproof/ai against the AI SDK's own types
 step "JS tests (node:test, Chromium, workerd)"
-node --test tests/js/
+if $quick; then
+  # The files that launch Chromium (Playwright) are left to the full run.
+  mapfile -t files < <(grep -L "launchChromium\|buildReactApp" tests/js/*.test.mjs)
+  node --test "${files[@]}"
+else
+  node --test tests/js/
+fi
 step "all tests passed"
