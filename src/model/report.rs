@@ -149,6 +149,17 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// A finding of the answer as a whole: no citation, no span (set them after).
+    pub fn new(code: FindingCode, severity: Severity, message: String) -> Finding {
+        Finding {
+            code,
+            severity,
+            message,
+            citation: None,
+            span: None,
+        }
+    }
+
     /// `"error"` or `"warning"`.
     pub const fn severity_name(&self) -> &'static str {
         match self.severity {

@@ -24,16 +24,6 @@ pub struct CitationChecks {
     pub quote_text: Option<String>,
 }
 
-fn finding(code: FindingCode, severity: Severity, message: String) -> Finding {
-    Finding {
-        code,
-        severity,
-        message,
-        citation: None,
-        span: None,
-    }
-}
-
 /// A number field in `[0, 1]`.
 fn unit_interval(
     field: &str,
@@ -79,7 +69,7 @@ pub fn check_fields(
         &mut out.findings,
     ) {
         if score < options.low_alignment {
-            out.findings.push(finding(
+            out.findings.push(Finding::new(
                 FindingCode::LowAlignment,
                 Severity::Warning,
                 format!(
@@ -96,7 +86,7 @@ pub fn check_fields(
             &format!("{} is not an integer", decimal(*idx)),
         )),
         Some(Loose::Valid(idx)) if *idx < 0.0 || *idx >= source_count as f64 => {
-            out.findings.push(finding(
+            out.findings.push(Finding::new(
                 FindingCode::EvidenceIdxOutOfRange,
                 Severity::Error,
                 format!("evidenceIdx {} is outside 0..{source_count}", decimal(*idx)),
@@ -113,7 +103,7 @@ pub fn check_fields(
             if !span_is_in_answer(span, answer, options.partial_span_chars) =>
         {
             out.hallucinated_span = true;
-            out.findings.push(finding(
+            out.findings.push(Finding::new(
                 FindingCode::SpanNotInAnswer,
                 Severity::Error,
                 "hallucinated span: spanInAnswer does not occur in the answer".into(),
@@ -163,7 +153,7 @@ pub fn check_fields(
 }
 
 fn missing(field: &str, what: &str) -> Finding {
-    finding(
+    Finding::new(
         FindingCode::MissingField,
         Severity::Warning,
         format!("{field} is missing: {what}"),
@@ -200,7 +190,7 @@ pub fn check_quote(
     let line_range = match &citation.line_range {
         Some(Loose::Valid(range)) => Some(*range),
         Some(Loose::Invalid(kind)) => {
-            out.findings.push(finding(
+            out.findings.push(Finding::new(
                 FindingCode::LineRangeInvalid,
                 Severity::Error,
                 format!("lineRange: expected [first, last] or \"first-last\", got {kind}"),
@@ -222,7 +212,7 @@ pub fn check_quote(
             || range.last > last_line
             || text.is_none()
         {
-            out.findings.push(finding(
+            out.findings.push(Finding::new(
                 FindingCode::LineRangeInvalid,
                 Severity::Error,
                 format!(
@@ -239,7 +229,7 @@ pub fn check_quote(
     let chars = quote.chars().count();
     if let Some([min, max]) = options.quote_length {
         if chars < min || chars > max {
-            out.findings.push(finding(
+            out.findings.push(Finding::new(
                 FindingCode::QuoteLength,
                 Severity::Warning,
                 format!("the quote has {chars} characters; {min}–{max} keeps it readable"),
@@ -258,14 +248,14 @@ pub fn check_quote(
     let location = locate_quote(quote, text, options.max_edit_ratio);
     out.quote = Some(location);
     match (location.kind, location.span) {
-        (MatchKind::None, _) | (_, None) => out.findings.push(finding(
+        (MatchKind::None, _) | (_, None) => out.findings.push(Finding::new(
             FindingCode::QuoteNotFound,
             Severity::Error,
             "the quote does not occur in the cited source".into(),
         )),
         (kind, Some(span)) => {
             if kind == MatchKind::Approximate {
-                out.findings.push(finding(
+                out.findings.push(Finding::new(
                     FindingCode::QuoteApproximate,
                     Severity::Warning,
                     format!(
@@ -283,7 +273,7 @@ pub fn check_quote(
                         .position(|l| l.end >= span.end)
                         .unwrap_or(lines.len() - 1) as i64;
                 if first < range.first || last > range.last {
-                    out.findings.push(finding(
+                    out.findings.push(Finding::new(
                         FindingCode::LineRangeMismatch,
                         Severity::Error,
                         format!(

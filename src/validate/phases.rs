@@ -342,13 +342,7 @@ fn answer_finding(code: FindingCode, message: String) -> Finding {
         FindingCode::DeclaredUnused => Severity::Warning,
         _ => Severity::Error,
     };
-    Finding {
-        code,
-        severity,
-        message,
-        citation: None,
-        span: None,
-    }
+    Finding::new(code, severity, message)
 }
 
 /// A citation whose source does not exist (as opposed to one with bad fields).
