@@ -26,14 +26,16 @@ pub struct Row {
 
 /// The rows of `data/expertqa/support-val.jsonl`.
 pub fn load() -> Vec<Row> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/expertqa/support-val.jsonl"
-    );
-    let text = std::fs::read_to_string(path)
+    read_jsonl("support-val.jsonl")
+}
+
+/// Every line of `data/expertqa/<file>`, read as a `T`.
+fn read_jsonl<T: serde::de::DeserializeOwned>(file: &str) -> Vec<T> {
+    let path = format!("{}/data/expertqa/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{path}: {e} (vendored in data/expertqa)"));
     text.lines()
-        .map(|l| serde_json::from_str(l).expect("a support-val row"))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}")))
         .collect()
 }
 
@@ -288,15 +290,7 @@ pub struct AnswerSource {
 
 /// The answers of `data/expertqa/answers-val.jsonl`.
 pub fn load_answers() -> Vec<Answer> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/expertqa/answers-val.jsonl"
-    );
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{path}: {e} (vendored in data/expertqa)"));
-    text.lines()
-        .map(|l| serde_json::from_str(l).expect("an answers-val row"))
-        .collect()
+    read_jsonl("answers-val.jsonl")
 }
 
 /// What the support checks said about one citation of a real answer whose claim the
