@@ -69,6 +69,11 @@ fn check(name: &str, provider: Provider) -> (Input, Report<'static>) {
         warnings, expected_warnings,
         "{name}: offset_mismatch warnings"
     );
+    let unknown = input
+        .warnings
+        .iter()
+        .find(|w| w.code == FindingCode::UnknownContent);
+    assert_eq!(unknown, None, "{name}: every part is of a documented type");
     (input.clone(), report)
 }
 
@@ -338,4 +343,42 @@ fn gemini_parts_marked_thought_false_are_answer_text() {
         adapt(Provider::Gemini, &json, None).unwrap().answer,
         "Answer."
     );
+}
+
+#[test]
+fn parts_of_unknown_types_are_read_past_and_counted_in_one_warning() {
+    let events = Json::parse(
+        r#"[{"type":"message_start","message":{"id":"m","model":"c"}},
+            {"type":"future_event"},
+            {"type":"content_block_start","index":0,"content_block":{"type":"future_block","text":"no"}},
+            {"type":"content_block_delta","index":0,"delta":{"type":"future_delta","text":"no"}},
+            {"type":"content_block_start","index":1,"content_block":{"type":"thinking","thinking":""}},
+            {"type":"content_block_delta","index":1,"delta":{"type":"thinking_delta","thinking":"hm"}},
+            {"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}},
+            {"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"Yes [1]."}},
+            {"type":"content_block_delta","index":2,"delta":{"type":"future_delta"}},
+            {"type":"message_stop"}]"#,
+    )
+    .unwrap();
+    let (_, input) = from_any(&events, None).unwrap();
+    assert_eq!(
+        input.answer, "Yes [1].",
+        "only the text block makes the answer"
+    );
+    let [warning] = &input.warnings[..] else {
+        panic!("one warning: {:?}", input.warnings);
+    };
+    assert_eq!(warning.code, FindingCode::UnknownContent);
+    assert_eq!(
+        warning.message,
+        "read past 4 parts of the response of a type this adapter does not know (event \
+         \"future_event\", content block \"future_block\", delta \"future_delta\" ×2); only \
+         the text and the citations it knows make the answer"
+    );
+    // Thinking is documented: read past without a word.
+    let known = Json::parse(
+        r#"{"type":"message","content":[{"type":"thinking"},{"type":"text","text":"Hi."}]}"#,
+    )
+    .unwrap();
+    assert!(from_any(&known, None).unwrap().1.warnings.is_empty());
 }

@@ -53,7 +53,7 @@ pub struct Input {
     #[serde(default, alias = "top_k")]
     pub top_k: Option<u32>,
     /// Warnings raised before validation, by the provider adapter that made this input
-    /// (`offset_mismatch`); `validate` copies them into the report's findings.
+    /// (`offset_mismatch`, `unknown_content`); `validate` copies them into the report's findings.
     #[serde(skip)]
     pub warnings: Vec<Finding>,
 }

@@ -90,6 +90,10 @@ pub enum FindingCode {
     /// A provider's offsets did not hold the text it named; the adapter placed the
     /// citation by searching near them, or could not place it (warning).
     OffsetMismatch,
+    /// The provider adapter read past parts of the response whose type it does not know
+    /// (a block, delta, annotation or chunk kind added after it was written), counted in
+    /// one finding (warning).
+    UnknownContent,
 }
 
 impl FindingCode {
@@ -119,6 +123,7 @@ impl FindingCode {
             FindingCode::InvalidMode => "invalid_mode",
             FindingCode::RequestInvalid => "request_invalid",
             FindingCode::OffsetMismatch => "offset_mismatch",
+            FindingCode::UnknownContent => "unknown_content",
         }
     }
 }

@@ -8,7 +8,8 @@
 //! `text_delta` / `citations_delta`, `content_block_stop`). Every other block and delta
 //! (`server_tool_use` with `input_json_delta`, `web_search_tool_result`, `tool_use`,
 //! `thinking` with `thinking_delta` / `signature_delta`, and types still to come) is
-//! read past: only text and its citations make the answer.
+//! read past: only text and its citations make the answer. A block, delta or event of a
+//! type not in the lists below is counted in the `unknown_content` warning.
 
 use std::collections::HashMap;
 
@@ -27,6 +28,21 @@ pub fn recognizes(response: &Json) -> bool {
     }
 }
 
+/// The content block types of the Messages API (the docs' `ContentBlock` union).
+const BLOCKS: &str = "text thinking redacted_thinking tool_use server_tool_use \
+     web_search_tool_result web_fetch_tool_result \
+     code_execution_tool_result bash_code_execution_tool_result \
+     text_editor_code_execution_tool_result tool_search_tool_result \
+     mcp_tool_use mcp_tool_result container_upload";
+
+/// The delta types of `content_block_delta`.
+const DELTAS: &str = "text_delta citations_delta input_json_delta thinking_delta \
+     signature_delta";
+
+/// The stream's event types.
+const EVENTS: &str = "message_start content_block_start content_block_delta \
+     content_block_stop message_delta message_stop ping error";
+
 /// One content block as the adapter needs it.
 enum Block<'a> {
     /// A text block and its citations.
@@ -42,8 +58,12 @@ enum Block<'a> {
     Other,
 }
 
-fn block(value: &Json) -> Block<'_> {
-    match value.text_at("type").as_deref() {
+fn block<'a>(value: &'a Json, out: &mut Builder) -> Block<'a> {
+    let kind = value.type_name();
+    if !out.knows("content block", kind, BLOCKS) {
+        return Block::Other;
+    }
+    match kind {
         Some("text") => Block::Text {
             text: value.text_at("text").unwrap_or_default(),
             citations: value.list("citations").iter().collect(),
@@ -62,7 +82,8 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
         None => {
             out.response_id = response.text_at("id");
             out.model = response.text_at("model");
-            response.list("content").iter().map(block).collect()
+            let content = response.list("content");
+            content.iter().map(|b| block(b, out)).collect()
         }
     };
     for block in blocks {
@@ -109,7 +130,8 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
 /// `content_block_start` opens block `index`, `text_delta` appends text to it,
 /// `citations_delta` a citation. Nothing in the events throws: a start without its
 /// block is an unknown block, and a text delta for a block that never started starts a
-/// text block (a stream spliced or cut by a proxy still yields its text).
+/// text block (a stream spliced or cut by a proxy still yields its text). Events, blocks
+/// and deltas of unknown types are counted for the `unknown_content` warning.
 fn from_events<'a>(events: &'a [Json], out: &mut Builder) -> Vec<Block<'a>> {
     let mut blocks: Vec<Block<'a>> = Vec::new();
     // A block's `index` in the message → its position in `blocks` (`u32` keys: the map
@@ -117,7 +139,11 @@ fn from_events<'a>(events: &'a [Json], out: &mut Builder) -> Vec<Block<'a>> {
     let mut position: HashMap<u32, usize> = HashMap::new();
     let key = |event: &Json| event.index_at("index").and_then(|i| u32::try_from(i).ok());
     for event in events {
-        match event.text_at("type").as_deref() {
+        let kind = event.type_name();
+        if !out.knows("event", kind, EVENTS) {
+            continue;
+        }
+        match kind {
             Some("message_start") => {
                 let message = event.field("message");
                 out.response_id = message.as_ref().and_then(|m| m.text_at("id"));
@@ -127,14 +153,16 @@ fn from_events<'a>(events: &'a [Json], out: &mut Builder) -> Vec<Block<'a>> {
                 if let Some(index) = key(event) {
                     position.insert(index, blocks.len());
                 }
-                blocks.push(event.field("content_block").map_or(Block::Other, block));
+                let started = event.field("content_block");
+                blocks.push(started.map_or(Block::Other, |b| block(b, out)));
             }
             Some("content_block_delta") => {
                 let Some(delta) = event.field("delta") else {
                     continue;
                 };
-                let kind = delta.text_at("type");
-                if !matches!(kind.as_deref(), Some("text_delta" | "citations_delta")) {
+                let kind = delta.type_name();
+                let known = out.knows("delta", kind, DELTAS);
+                if !known || !matches!(kind, Some("text_delta" | "citations_delta")) {
                     continue; // tool input, thinking, signatures, and types to come
                 }
                 let found = match key(event) {
@@ -152,7 +180,7 @@ fn from_events<'a>(events: &'a [Json], out: &mut Builder) -> Vec<Block<'a>> {
                     blocks.len() - 1
                 });
                 if let Block::Text { text, citations } = &mut blocks[at] {
-                    match kind.as_deref() {
+                    match kind {
                         Some("text_delta") => {
                             text.push_str(&delta.text_at("text").unwrap_or_default());
                         }

@@ -6,12 +6,25 @@
 //! docs do not name the unit of `start`/`end`; the adapter tries code points (Python
 //! `str` indices), then UTF-16, then bytes, keeps the first whose span is exactly
 //! `text`, and otherwise searches for `text` near the offsets (`offset_mismatch`).
+//! Content parts, citation sources and stream events of types not listed below are read
+//! past and counted in the `unknown_content` warning.
 
 use super::settle::{Expect, settle};
 use super::{Builder, Json};
 use crate::error::Error;
 use crate::model::Source;
 use crate::offsets::Unit;
+
+/// The content part types of a v2 message.
+const PARTS: &str = "text thinking";
+
+/// The source types of a v2 citation.
+const SOURCES: &str = "document tool";
+
+/// The v2 stream's event types.
+const EVENTS: &str = "message-start content-start content-delta content-end tool-plan-delta \
+     tool-call-start tool-call-delta tool-call-end citation-start \
+     citation-end message-end debug";
 
 /// A v2 chat response: a `message` with `content`, and `finish_reason`; or the list
 /// of a stream's events (`message-start`, `content-delta`, `citation-start`, …).
@@ -37,7 +50,8 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
     };
     let mut text = String::new();
     for part in message.list("content") {
-        if part.is("type", "text") {
+        let kind = part.type_name();
+        if out.knows("content part", kind, PARTS) && part.is("type", "text") {
             text.push_str(&part.text_at("text").unwrap_or_default());
         }
     }
@@ -57,7 +71,11 @@ fn from_events(events: &[Json], out: &mut Builder) -> Result<(), Error> {
     let mut text = String::new();
     let mut citations = Vec::new();
     for event in events {
-        match event.text_at("type").as_deref() {
+        let kind = event.type_name();
+        if !out.knows("event", kind, EVENTS) {
+            continue;
+        }
+        match kind {
             Some("content-delta") => {
                 let content = message(event).and_then(|m| m.field("content"));
                 text.push_str(&content.and_then(|c| c.text_at("text")).unwrap_or_default());
@@ -88,6 +106,9 @@ fn cited(text: &str, citations: &[&Json], out: &mut Builder) {
             _ => None,
         };
         for source in citation.list("sources") {
+            if !out.knows("citation source", source.type_name(), SOURCES) {
+                continue;
+            }
             let document = source.field("document");
             let field = |name: &'static str| document.as_ref().and_then(|d| d.text_at(name));
             let Some(id) = source.text_at("id").or_else(|| field("id")) else {

@@ -13,12 +13,28 @@
 //! `confidenceScores` are not carried over: as spec 004's `alignmentScore` they would
 //! make every citation a spec-004 one, whose required `relevance` and `quote` Gemini
 //! does not give (a warning per citation on a correct answer).
+//!
+//! Parts and grounding chunks are unions keyed by field name; one holding none of the
+//! kinds listed below is counted in the `unknown_content` warning. Such a part adds no
+//! text; such a chunk is still a source (read like a `web` chunk), since supports name
+//! chunks by their position.
 
 use super::settle::{Expect, settle};
 use super::{Builder, Json, bad, web_source};
 use crate::error::Error;
 use crate::model::{Source, SourceRef};
 use crate::offsets::Unit;
+
+/// What a part holds (its data field) besides text.
+const PARTS: &str = "text inlineData fileData functionCall functionResponse executableCode \
+     codeExecutionResult";
+
+/// A part's fields that describe its data rather than being it.
+const PART_METADATA: &str = "thought thoughtSignature videoMetadata partMetadata mediaResolution";
+
+/// The grounding chunk kinds: `web` (Google Search), `retrievedContext` (RAG, Vertex AI
+/// Search), `maps` (Google Maps: a place, its `placeId` kept as the source id).
+const CHUNKS: &str = "web retrievedContext maps";
 
 /// A response (`candidates`), or the list of `streamGenerateContent` chunks.
 pub fn recognizes(response: &Json) -> bool {
@@ -48,23 +64,23 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
             };
             bad(&format!("{at}.candidates"), "no candidate")
         })?;
-        let texts = candidate
-            .field("content")
-            .map(|c| c.list("parts"))
-            .unwrap_or_default()
-            .iter()
-            .map(|p| match p.field("thought") {
-                Some(Json::Bool(true)) => String::new(),
-                _ => p.text_at("text").unwrap_or_default(),
-            });
-        if response.items().is_some() {
-            let joined: String = texts.collect();
-            match parts.first_mut() {
-                Some(text) => text.push_str(&joined),
-                None => parts.push(joined),
+        // A whole response keeps its parts (`partIndex` counts them all); a stream's make
+        // one text. A thought, or a part of an unknown kind, adds no text.
+        let streamed = response.items().is_some();
+        if streamed && parts.is_empty() {
+            parts.push(String::new());
+        }
+        let content_parts = candidate.field("content").map(|c| c.list("parts"));
+        for part in content_parts.unwrap_or_default() {
+            let known = out.knows("part", part.kind_key(PART_METADATA), PARTS);
+            let text = match part.field("thought") {
+                Some(Json::Bool(true)) => None,
+                _ => part.field("text").and_then(Json::text).filter(|_| known),
+            };
+            match parts.last_mut() {
+                Some(joined) if streamed => joined.push_str(text.unwrap_or_default()),
+                _ => parts.push(text.unwrap_or_default().to_string()),
             }
-        } else {
-            parts.extend(texts);
         }
         metadata = candidate.field("groundingMetadata").or(metadata);
     }
@@ -86,11 +102,16 @@ pub fn grounding(
     let chunks = metadata.list("groundingChunks");
     let mut labels = Vec::with_capacity(chunks.len());
     for (i, chunk) in chunks.iter().enumerate() {
-        // `web` (Google Search), `retrievedContext` (RAG, Vertex AI Search), `maps`
-        // (Google Maps: a place, its `placeId` kept as the source id).
-        let web = ["web", "retrievedContext", "maps"]
-            .into_iter()
-            .find_map(|kind| chunk.field(kind));
+        // A kind still to come is counted, and read as the known ones are (its `uri`,
+        // `title`, `text`): supports name chunks by position, so each keeps its place.
+        let web = CHUNKS
+            .split(' ')
+            .find_map(|kind| chunk.field(kind))
+            .or_else(|| {
+                let kind = chunk.kind_key("");
+                out.read_past("grounding chunk", kind);
+                chunk.field(kind?)
+            });
         let url = web.as_ref().and_then(|w| w.text_at("uri"));
         let title = web.as_ref().and_then(|w| w.text_at("title"));
         let text = web.as_ref().and_then(|w| w.text_at("text"));

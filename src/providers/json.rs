@@ -109,6 +109,25 @@ impl Json {
         self.field(name).and_then(Json::items).unwrap_or_default()
     }
 
+    /// The `type` field, borrowed: what kind of block, event or part the value is.
+    #[inline(never)]
+    pub fn type_name(&self) -> Option<&str> {
+        self.field("type")?.text()
+    }
+
+    /// The name of the first field of an object that is neither `null` nor one of
+    /// `besides` (names separated by spaces): what a union keyed by field name (a Gemini
+    /// part or grounding chunk) holds.
+    pub fn kind_key(&self, besides: &str) -> Option<&str> {
+        match self {
+            Json::Object(fields) => fields
+                .iter()
+                .find(|(k, v)| *v != Json::Null && !besides.split(' ').any(|b| b == k))
+                .map(|(k, _)| k.as_str()),
+            _ => None,
+        }
+    }
+
     /// True when the string field `name` equals `value`.
     #[inline(never)]
     pub fn is(&self, name: &str, value: &str) -> bool {

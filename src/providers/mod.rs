@@ -17,6 +17,12 @@
 //! (`cited_text`, file-citation quotes) are declared: located in the source's text when
 //! there is one (the caller's sources, or source text the provider returned), else
 //! reported `unverified` (no finding) and shown by the citation card as stated.
+//!
+//! Forward compatible: a block, delta, event, annotation or chunk of a type the
+//! provider's docs name but that is not part of the answer (tool use, thinking, …) is
+//! read past silently; one of a type the adapter does not know is read past too, and
+//! counted, with all the others of its response, in one `unknown_content` warning. Only
+//! a response in which nothing is recognisable is an error.
 
 mod anthropic;
 mod cohere;
@@ -32,7 +38,9 @@ pub use json::Json;
 use std::collections::HashMap;
 
 use crate::error::{Error, ErrorCode};
-use crate::model::{DeclaredCitation, Finding, Input, Loose, Source, SourceRef, Span};
+use crate::model::{
+    DeclaredCitation, Finding, FindingCode, Input, Loose, Severity, Source, SourceRef, Span,
+};
 
 /// The APIs citeproof reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,6 +161,9 @@ struct Builder {
     labels: HashMap<String, u32>,
     citations: Vec<DeclaredCitation>,
     warnings: Vec<Finding>,
+    /// Parts read past because their type is unknown: (the kind of part and its type,
+    /// how many), in the order first met.
+    unknown: Vec<(String, u32)>,
     response_id: Option<String>,
     model: Option<String>,
 }
@@ -166,9 +177,64 @@ impl Builder {
             labels: HashMap::new(),
             citations: Vec::new(),
             warnings: Vec::new(),
+            unknown: Vec::new(),
             response_id: None,
             model: None,
         }
+    }
+
+    /// Whether `kind`, the `type` of a `part` ("content block", "delta", …) of the
+    /// response, is one of the `known` types (names separated by spaces: a list of
+    /// `&str` costs the module twice the bytes); a type that is not (or none) is counted
+    /// for the `unknown_content` warning.
+    #[inline(never)]
+    fn knows(&mut self, part: &str, kind: Option<&str>, known: &str) -> bool {
+        let knows = kind.is_some_and(|kind| known.split(' ').any(|k| k == kind));
+        if !knows {
+            self.read_past(part, kind);
+        }
+        knows
+    }
+
+    /// Counts a `part` of the response of an unknown type `kind` (or none) for the
+    /// `unknown_content` warning.
+    #[inline(never)]
+    fn read_past(&mut self, part: &str, kind: Option<&str>) {
+        let name = match kind {
+            Some(kind) => format!("{part} \"{kind}\""),
+            None => format!("{part} without a type"),
+        };
+        match self.unknown.iter_mut().find(|(seen, _)| *seen == name) {
+            Some((_, count)) => *count += 1,
+            None => self.unknown.push((name, 1)),
+        }
+    }
+
+    /// The `unknown_content` warning counting the parts read past, if any.
+    #[inline(never)]
+    fn unknown_content(&self) -> Option<Finding> {
+        let total: u32 = self.unknown.iter().map(|(_, count)| count).sum();
+        let mut message = format!("read past {total} part");
+        message.push_str(match total {
+            0 => return None,
+            1 => " of the response of a type this adapter does not know (",
+            _ => "s of the response of a type this adapter does not know (",
+        });
+        for (i, (name, count)) in self.unknown.iter().enumerate() {
+            if i > 0 {
+                message.push_str(", ");
+            }
+            message.push_str(name);
+            if *count > 1 {
+                message.push_str(&format!(" ×{count}"));
+            }
+        }
+        message.push_str("); only the text and the citations it knows make the answer");
+        Some(Finding::new(
+            FindingCode::UnknownContent,
+            Severity::Warning,
+            message,
+        ))
     }
 
     /// Appends a piece of the answer; returns the byte where it starts.
@@ -237,7 +303,8 @@ impl Builder {
         });
     }
 
-    fn finish(self) -> Input {
+    fn finish(mut self) -> Input {
+        self.warnings.extend(self.unknown_content());
         Input {
             answer: self.answer,
             sources: self.sources,

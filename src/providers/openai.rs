@@ -12,6 +12,10 @@
 //! them near the offsets and warns (`offset_mismatch`). `file_citation.index` and
 //! `file_path.index` (Responses) are documented as "the index of the file in the list of
 //! files", not as a text position, so those citations carry no span.
+//!
+//! Output items, content parts and annotations of types not listed below, and stream
+//! events outside the Responses API's `response.…` family, are read past and counted in
+//! the `unknown_content` warning.
 
 use std::collections::HashMap;
 
@@ -23,6 +27,18 @@ use crate::offsets::Unit;
 
 /// The units OpenAI's offsets are tried in.
 const UNITS: [Unit; 3] = [Unit::CodePoint, Unit::Utf16, Unit::Utf8];
+
+/// The Responses API's output item types.
+const OUTPUT_ITEMS: &str = "message reasoning web_search_call file_search_call function_call \
+     custom_tool_call computer_call code_interpreter_call \
+     image_generation_call local_shell_call shell_call apply_patch_call \
+     mcp_call mcp_list_tools mcp_approval_request";
+
+/// The content part types of a Responses message and of an Assistants message.
+const PARTS: &str = "output_text refusal text image_file image_url";
+
+/// The annotation types of all three APIs.
+const ANNOTATIONS: &str = "url_citation file_citation container_file_citation file_path";
 
 /// A chat completion (`choices[].message`), the list of its stream chunks
 /// (`"object": "chat.completion.chunk"`), a response (`output`), the list of its stream
@@ -54,6 +70,9 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
     out.model = response.text_at("model");
     if let Some(output) = response.field("output") {
         for (i, item) in output.items().unwrap_or_default().iter().enumerate() {
+            if !out.knows("output item", item.type_name(), OUTPUT_ITEMS) {
+                continue;
+            }
             if item.is("type", "web_search_call") {
                 searched(item, out);
                 continue;
@@ -62,7 +81,8 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
                 continue;
             }
             for (j, part) in item.list("content").iter().enumerate() {
-                if part.is("type", "output_text") {
+                let kind = part.type_name();
+                if out.knows("content part", kind, PARTS) && part.is("type", "output_text") {
                     let text = part.text_at("text").ok_or_else(|| {
                         bad(&format!(".output[{i}].content[{j}].text"), "missing")
                     })?;
@@ -72,6 +92,9 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
         }
     } else if response.is("object", "thread.message") {
         for part in response.list("content") {
+            if !out.knows("content part", part.type_name(), PARTS) {
+                continue;
+            }
             if let Some(text) = part.field("text").filter(|_| part.is("type", "text")) {
                 let value = text.text_at("value").unwrap_or_default();
                 annotated(&value, text.list("annotations"), out);
@@ -109,7 +132,7 @@ fn searched(call: &Json, out: &mut Builder) {
 /// An event of a streamed response (`"type": "response.created"`, …).
 fn is_response_event(event: &Json) -> bool {
     event
-        .text_at("type")
+        .type_name()
         .is_some_and(|t| t.starts_with("response."))
 }
 
@@ -117,17 +140,24 @@ fn is_response_event(event: &Json) -> bool {
 /// `response.incomplete` / `response.failed`, whose output is what was written), read as
 /// a response; before one arrives, the `response.output_text.delta` pieces of each
 /// output text in order, with the `response.output_text.annotation.added` annotations
-/// (indexed into that whole text). Every other event is read past.
+/// (indexed into that whole text). Every other event is read past (counted when it is
+/// not of the `response.…` family, or `error`).
 fn from_response_events(events: &[Json], out: &mut Builder) -> Result<(), Error> {
+    for event in events {
+        let kind = event.type_name();
+        if kind != Some("error") && !is_response_event(event) {
+            out.read_past("event", kind);
+        }
+    }
     let done = [
         "response.completed",
         "response.incomplete",
         "response.failed",
     ];
     let last = events.iter().rev().find_map(|event| {
-        let kind = event.text_at("type")?;
+        let kind = event.type_name()?;
         let response = event.field("response")?;
-        done.contains(&kind.as_str())
+        done.contains(&kind)
             .then_some(response)
             .filter(|r| r.field("output").is_some())
     });
@@ -143,7 +173,7 @@ fn from_response_events(events: &[Json], out: &mut Builder) -> Result<(), Error>
     // uses, not one more instantiation in the module); past 65,535 they name nothing.
     let mut position: HashMap<u32, usize> = HashMap::new();
     for event in events {
-        let kind = event.text_at("type").unwrap_or_default();
+        let kind = event.type_name().unwrap_or_default();
         if kind != "response.output_text.delta" && kind != "response.output_text.annotation.added" {
             continue;
         }
@@ -204,7 +234,11 @@ enum Anchor {
 fn annotated(text: &str, annotations: &[Json], out: &mut Builder) {
     let base = out.push_text(text);
     for annotation in annotations {
-        let kind = annotation.text_at("type").unwrap_or_default();
+        let kind = annotation.type_name();
+        if !out.knows("annotation", kind, ANNOTATIONS) {
+            continue;
+        }
+        let kind = kind.unwrap_or_default();
         // Chat Completions nest the fields under the type's name; the Responses API
         // and Assistants keep offsets at the top.
         let body = ["url_citation", "file_citation", "file_path"]
@@ -221,7 +255,7 @@ fn annotated(text: &str, annotations: &[Json], out: &mut Builder) {
                 .index_at(name)
                 .or_else(|| body.as_ref().and_then(|b| b.index_at(name)))
         };
-        let (source, anchor) = match kind.as_str() {
+        let (source, anchor) = match kind {
             "url_citation" => {
                 let Some(url) = field("url") else { continue };
                 let title = field("title");

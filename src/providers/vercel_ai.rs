@@ -13,6 +13,9 @@
 //! which the Gemini adapter reads (bytes of the text). Without either, `[n]` markers in
 //! the text cite the n-th source; an answer without markers is declared to cite every
 //! source as a whole.
+//!
+//! Parts (of a result's `content`, a message, or a stream) of types not listed below are
+//! read past and counted in the `unknown_content` warning.
 
 use std::collections::HashMap;
 
@@ -21,6 +24,21 @@ use super::{Builder, Json, gemini, web_source};
 use crate::error::Error;
 use crate::model::{Source, SourceRef};
 use crate::offsets::Unit;
+
+/// The part types of the SDK's results, UI messages and both streams (v4 to v7);
+/// besides, every `tool-…` (a UI message's tool parts) and `data-…` (custom data) part.
+const PARTS: &str = "text text-start text-delta text-end reasoning reasoning-start \
+     reasoning-delta reasoning-end redacted-reasoning reasoning-signature \
+     source source-url source-document file dynamic-tool start finish \
+     start-step finish-step step-start step-finish stream-start \
+     response-metadata message-metadata raw error abort";
+
+/// Whether a part's type is one the SDK defines; one that is not is counted.
+fn known(part: &Json, out: &mut Builder) -> bool {
+    let kind = part.type_name();
+    let family = |k: &str| k.starts_with("tool-") || k.starts_with("data-");
+    kind.is_some_and(family) || out.knows("part", kind, PARTS)
+}
 
 /// A text of the answer and the citations that index into it.
 struct Block<'a> {
@@ -46,8 +64,8 @@ pub fn recognizes(response: &Json) -> bool {
 
 pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
     let (blocks, sources) = match response.items() {
-        Some(parts) => streamed(parts),
-        None => whole(response),
+        Some(parts) => streamed(parts, out),
+        None => whole(response, out),
     };
     let labels: Vec<SourceRef> = sources.iter().map(|s| label(s, out)).collect();
     let mut texts = Vec::with_capacity(blocks.len());
@@ -94,11 +112,12 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
 
 /// A result or a message: its text parts (one block of `text` when no part carries
 /// citations) and its sources.
-fn whole(response: &Json) -> (Vec<Block<'_>>, Vec<&Json>) {
+fn whole<'a>(response: &'a Json, out: &mut Builder) -> (Vec<Block<'a>>, Vec<&'a Json>) {
     let parts = match response.field("parts") {
         Some(parts) => parts.items().unwrap_or_default(),
         None => response.list("content"),
     };
+    let parts: Vec<&Json> = parts.iter().filter(|p| known(p, out)).collect();
     let text_parts = parts.iter().filter(|p| p.is("type", "text"));
     let blocks = if text_parts.clone().any(|p| p.field("citations").is_some()) {
         text_parts
@@ -119,7 +138,7 @@ fn whole(response: &Json) -> (Vec<Block<'_>>, Vec<&Json>) {
     let sources = response
         .list("sources")
         .iter()
-        .chain(parts.iter().filter(|p| is_source(p)))
+        .chain(parts.iter().copied().filter(|p| is_source(p)))
         .collect();
     (blocks, sources)
 }
@@ -127,20 +146,17 @@ fn whole(response: &Json) -> (Vec<Block<'_>>, Vec<&Json>) {
 /// A stream's parts: the text of each text block (by `id`, in the order they start),
 /// the citations its `text-end` carries, and the source parts. Every other part (tool
 /// calls, reasoning, steps, …) is read past.
-fn streamed(parts: &[Json]) -> (Vec<Block<'_>>, Vec<&Json>) {
+fn streamed<'a>(parts: &'a [Json], out: &mut Builder) -> (Vec<Block<'a>>, Vec<&'a Json>) {
     let mut blocks: Vec<Block<'_>> = Vec::new();
     let mut by_id: HashMap<String, u32> = HashMap::new();
     let mut sources = Vec::new();
-    for part in parts {
+    for part in parts.iter().filter(|p| known(p, out)) {
         if is_source(part) {
             sources.push(part);
             continue;
         }
-        let kind = part.text_at("type");
-        if !matches!(
-            kind.as_deref(),
-            Some("text-start" | "text-delta" | "text-end")
-        ) {
+        let kind = part.type_name();
+        if !matches!(kind, Some("text-start" | "text-delta" | "text-end")) {
             continue;
         }
         let id = part.text_at("id").unwrap_or_default();
@@ -152,7 +168,7 @@ fn streamed(parts: &[Json]) -> (Vec<Block<'_>>, Vec<&Json>) {
             blocks.len() as u32 - 1
         }) as usize;
         let block = &mut blocks[at];
-        match kind.as_deref() {
+        match kind {
             // `text` in `fullStream`, `delta` in a UI message stream, `textDelta` before v5.
             Some("text-delta") => {
                 let delta = ["text", "delta", "textDelta"]

@@ -492,22 +492,26 @@ fn read_declared(tape: &mut Tape, path: &str) -> Result<DeclaredCitation, JsValu
     })
 }
 
-/// One warning a provider adapter left in its `Input` (`offset_mismatch`); its span is
-/// in the caller's unit until [`Input::spans_to_bytes`].
+/// One warning a provider adapter left in its `Input` (`offset_mismatch`,
+/// `unknown_content`); its span is in the caller's unit until [`Input::spans_to_bytes`].
 fn read_warning(tape: &mut Tape, path: &str) -> Result<Finding, JsValue> {
     match tape.value() {
         Value::Object => {}
         other => return Err(not_an_object(path, &other)),
     }
     let fields = Fields { path };
-    let code = FindingCode::OffsetMismatch;
-    if fields.string(tape, &["code"])?.as_deref() != Some(code.name()) {
-        return Err(invalid(
-            CODE,
-            &format!("{path}.code"),
-            "expected \"offset_mismatch\" (the warning provider adapters raise)",
-        ));
-    }
+    let code = match fields.string(tape, &["code"])?.as_deref() {
+        Some("offset_mismatch") => FindingCode::OffsetMismatch,
+        Some("unknown_content") => FindingCode::UnknownContent,
+        _ => {
+            return Err(invalid(
+                CODE,
+                &format!("{path}.code"),
+                "expected \"offset_mismatch\" or \"unknown_content\" (the warnings provider \
+                 adapters raise)",
+            ));
+        }
+    };
     let span = match tape.field(&["span"]) {
         None => None,
         Some((_, Value::Object)) => {

@@ -6,7 +6,9 @@
 // from both, the answer the provider wrote, spans that slice to the text each citation
 // covers, every cited source resolved, stated quotes kept, and no offset_mismatch (every
 // recorded offset here is right: the expectation script checks them against the
-// provider's own copy of the text where it gives one).
+// provider's own copy of the text where it gives one), and no unknown_content (every
+// recorded part is of a type its provider documents). Then each, with parts of types to
+// come added, is read the same, with those parts counted in one warning.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -54,7 +56,9 @@ for (const file of claimed) {
     assert.deepEqual(pkg[ADAPTER[expected.provider]](recorded), input, "fromAny and the named adapter");
     assert.equal(input.answer, expected.answer);
     const report = validate(input, { requireCitations: false });
-    assert.deepEqual(report.findings.filter((f) => f.code === "offset_mismatch"), []);
+    // No adapter warning: the offsets are right and every part's type is known.
+    const adapterWarnings = ["offset_mismatch", "unknown_content"];
+    assert.deepEqual(report.findings.filter((f) => adapterWarnings.includes(f.code)), []);
 
     // The sources: every one the response lists or cites, by URL.
     const urls = new Set(input.sources.map((s) => s.url));
@@ -106,3 +110,84 @@ test("citeproofTransform over the recorded Anthropic web-search SSE: the answer 
   const last = text.trim().split("\n\n").find((b) => b.startsWith("event: citations"));
   assert.equal(JSON.parse(last.slice(last.indexOf("data:") + 5)).report.status, "pass");
 });
+
+/**
+ * The recorded response with parts of types no adapter knows put where its API has typed
+ * parts (as a later API version might send them): the response and what the warning
+ * must name. Perplexity's chunks carry no typed parts: null.
+ */
+function withFutureTypes(provider, recorded) {
+  const r = structuredClone(recorded);
+  const stream = Array.isArray(r);
+  const parts = [];
+  const put = (list, item, name) => {
+    if (!list) return;
+    list.push(item);
+    parts.push(name);
+  };
+  if (provider === "anthropic" && stream) {
+    r.splice(1, 0, { type: "future_event" },
+      { type: "content_block_start", index: 90, content_block: { type: "future_block" } },
+      { type: "content_block_delta", index: 90, delta: { type: "future_delta", future: "x" } });
+    parts.push('event "future_event"', 'content block "future_block"', 'delta "future_delta"');
+  } else if (provider === "anthropic") {
+    put(r.content, { type: "future_block", text: "not answer text" }, 'content block "future_block"');
+  } else if (provider === "openai" && stream && r[0].object === "chat.completion.chunk") {
+    const annotation = { type: "future_annotation", start_index: 0, end_index: 1 };
+    r.push({ ...r[0], choices: [{ index: 0, delta: { annotations: [annotation] } }] });
+    parts.push('annotation "future_annotation"');
+  } else if (provider === "openai" && !r.output && !stream) {
+    put((r.choices[0].message.annotations ??= []), { type: "future_annotation" }, 'annotation "future_annotation"');
+  } else if (provider === "openai") {
+    const response = stream ? r.findLast((e) => e.type === "response.completed").response : r;
+    if (stream) put(r, { type: "future.event" }, 'event "future.event"');
+    const message = response.output.find((item) => item.type === "message");
+    put(message.content.find((p) => p.type === "output_text").annotations, { type: "future_annotation" }, 'annotation "future_annotation"');
+    put(message.content, { type: "future_part", text: "not answer text" }, 'content part "future_part"');
+    put(response.output, { type: "future_item" }, 'output item "future_item"');
+  } else if (provider === "gemini") {
+    const candidates = (stream ? r : [r]).map((chunk) => chunk.candidates[0]);
+    put(candidates[0].content.parts, { futurePart: { text: "not answer text" } }, 'part "futurePart"');
+    const grounded = candidates.findLast((c) => c.groundingMetadata?.groundingChunks);
+    const chunk = { futureChunk: { uri: "https://future.example/", title: "Future" } };
+    put(grounded?.groundingMetadata.groundingChunks, chunk, 'grounding chunk "futureChunk"');
+  } else if (provider === "cohere" && stream) {
+    r.splice(1, 0, { type: "future-event" });
+    parts.push('event "future-event"');
+  } else if (provider === "cohere") {
+    put(r.message.content, { type: "future_part", text: "not answer text" }, 'content part "future_part"');
+    put(r.message.citations?.[0]?.sources, { type: "future_source", id: "future" }, 'citation source "future_source"');
+  } else {
+    return null;
+  }
+  return { response: r, parts };
+}
+
+for (const file of claimed) {
+  const { provider } = originOf(file);
+  const future = withFutureTypes(provider, response(file));
+  if (!future) continue;
+  test(`${file}: parts of types to come are read past and counted in one warning`, () => {
+    const before = fromAny(response(file));
+    assert.deepEqual(before.warnings?.filter((w) => w.code === "unknown_content") ?? [], [], "the recorded types are all known");
+    const after = fromAny(future.response);
+    assert.deepEqual(pkg[ADAPTER[provider]](future.response), after, "fromAny and the named adapter");
+    assert.equal(after.answer, before.answer);
+    assert.deepEqual(after.citations, before.citations);
+    // A grounding chunk of a kind to come is still a source (supports name chunks by
+    // position): it is listed after the others.
+    assert.deepEqual(after.sources.slice(0, before.sources.length), before.sources);
+    const extra = after.sources.slice(before.sources.length).map((s) => s.url);
+    assert.deepEqual(extra, future.parts.some((p) => p.startsWith("grounding chunk")) ? ["https://future.example/"] : []);
+
+    const counted = after.warnings.filter((w) => w.code === "unknown_content");
+    assert.equal(counted.length, 1, "one warning for all of them");
+    const n = future.parts.length;
+    assert.match(counted[0].message, new RegExp(`^read past ${n} parts? of the response `));
+    for (const part of future.parts) assert.ok(counted[0].message.includes(part), `${part} in: ${counted[0].message}`);
+    const report = validate(after, { requireCitations: false });
+    assert.equal(report.findings.filter((f) => f.code === "unknown_content").length, 1, "the warning reaches the report");
+    assert.equal(report.findings.find((f) => f.code === "unknown_content").severity, "warning");
+    assert.equal(report.status, validate(before, { requireCitations: false }).status, "no effect on the gate");
+  });
+}

@@ -75,6 +75,18 @@ test("streamText's fullStream parts: text deltas, sources and the citations of t
   assert.equal(input.answer, await result.text);
   assert.deepEqual(cited(input), EXPECTED);
   assert.equal(validate(input).status, "pass");
+  assert.deepEqual(input.warnings ?? [], [], "every part type the SDK sends is known");
+
+  // Parts of types a later SDK might add are read past and counted in one warning.
+  const future = [{ type: "future-part", id: "t1", text: "not answer text" }, ...parts, { type: "future-part" }, { type: "x-other" }];
+  const read = fromVercelAI(future);
+  assert.equal(read.answer, input.answer);
+  assert.deepEqual(read.citations, input.citations);
+  assert.deepEqual(read.warnings.map((w) => [w.code, w.severity]), [["unknown_content", "warning"]]);
+  assert.match(read.warnings[0].message, /^read past 3 parts of the response .*\(part "future-part" ×2, part "x-other"\)/);
+  const report = validate(read);
+  assert.equal(report.status, "pass", "a warning, no effect on the gate");
+  assert.deepEqual(report.findings.map((f) => f.code), ["unknown_content"]);
 });
 
 test("generateText's result: text parts with citations, and sources", async () => {
@@ -84,6 +96,7 @@ test("generateText's result: text parts with citations, and sources", async () =
   assert.deepEqual(fromAny(given), input);
   assert.equal(input.answer, TEXT);
   assert.deepEqual(cited(input), EXPECTED);
+  assert.deepEqual(input.warnings ?? [], [], "every content part type the SDK returns is known");
 });
 
 test("a UI message stream (toUIMessageStream): text deltas and source-url parts", async () => {
@@ -95,6 +108,7 @@ test("a UI message stream (toUIMessageStream): text deltas and source-url parts"
   assert.deepEqual(fromAny(chunks), input);
   assert.equal(input.answer, TEXT);
   assert.deepEqual(input.sources.map((s) => s.url), [boil.url, tokyo.url]);
+  assert.deepEqual(input.warnings ?? [], [], "every chunk type the SDK sends is known");
 });
 
 test("a citation whose offsets fall outside its text is placed nowhere and warned, not thrown", async () => {
