@@ -29,8 +29,12 @@ import { fileURLToPath } from "node:url";
 // forward-compatible adapters (the types each provider documents, every other one
 // counted in one `unknown_content` warning) measured +2.2 KB (198,366 → 200,571 B, after
 // the type lists went from `&[&str]` to one string each and the type read borrowed):
-// 196 KiB. The goal stays 100 KB (issue 25's lean browser entry).
-const BUDGET_GZIP = 196 * 1024;
+// 196 KiB. Issue 21's markdown fixes found by the differential harness's paragraph-end
+// documents (inline raw HTML and `<code>`/`<pre>` content end with their paragraph, link
+// text goes on past an unclosed backtick run, an HTML block's brackets are never links)
+// measured +0.8 KB (200,597 → 201,408 B): 197 KiB. The goal stays 100 KB (issue 25's lean
+// browser entry).
+const BUDGET_GZIP = 197 * 1024;
 // The module the lean browser entry will load (issue 25), built by `node
 // scripts/build-pkg.mjs web --no-default-features --out target/pkg-browser`: parse,
 // validate (quotes, claim support), stream and render, without the provider adapters,

@@ -690,3 +690,40 @@ fn a_fence_ends_with_its_block_quote_or_list_item() {
         vec![("[2]", n(&[2]))]
     );
 }
+
+// ---- inline constructs end with their paragraph (CommonMark §6; verdicts from
+// markdown-it and commonmark.js, the `boundaries` set of tests/reference/markdown.mjs) --
+
+#[test]
+fn raw_html_whose_closer_is_past_the_paragraph_is_text() {
+    for text in [
+        "x <!a [1]\n\n>",
+        "x <!a [1]\n```\n>",
+        "x <?a [1]\n\n?>",
+        "x <!-- [1]\n\n-->",
+        "x <![CDATA[ [1]\n# h\n]]>",
+    ] {
+        assert_eq!(found(text), vec![("[1]", n(&[1]))], "{text:?}");
+    }
+    none("x <!a [1]\ny >"); // one paragraph: a declaration
+    none("x <!-- [1]\ny -->");
+}
+
+#[test]
+fn code_element_content_is_code_only_up_to_an_end_tag_in_its_paragraph() {
+    none("a <code> [1] b\nc </code> d");
+    assert_eq!(found("a <code> [1] b\n\nc </code> d"), vec![("[1]", n(&[1]))]);
+    assert_eq!(found("a <code> b\n```\n</code> [1]\n"), vec![], "the fence is code");
+    none("a <script> [1]\n\n</script>"); // a browser reads script to its end tag
+}
+
+#[test]
+fn link_text_goes_on_past_an_unclosed_backtick_run() {
+    none("a [x [1]```\nd ](u) e");
+    none("a [x b\n[1]``\nd ](u) e");
+}
+
+#[test]
+fn brackets_in_an_html_block_are_markers_never_links() {
+    assert_eq!(found("a\n<div>\nd [1](u) e"), vec![("[1]", n(&[1]))]);
+}

@@ -10,7 +10,7 @@ use super::bracket::MAX_BODY;
 use super::html::{self, Read};
 use super::markdown::{
     MAX_DESTINATION, NeedMore, code_span_end, find_ascii_ci, is_escape, is_escaped, line_start,
-    paragraph_goes_on, quote_depth, run_length,
+    paragraph_goes_on, paragraph_through, quote_depth, run_length,
 };
 use crate::casefold::fold_case;
 
@@ -48,7 +48,10 @@ pub fn link_text_close(bytes: &[u8], open: usize, inner: &mut Inner, growing: bo
                 let len = run_length(window, q, b'`');
                 q = match code_span_end(window, q, len, growing) {
                     Ok(end) => end,
-                    Err(stop) if stop >= limit && limit == bytes.len() => return Read::Truncated,
+                    // Unclosed up to the end of a text that may grow: it may still close.
+                    Err(stop) if growing && stop >= limit && limit == bytes.len() => {
+                        return Read::Truncated;
+                    }
                     Err(_) => q + len,
                 };
             }
@@ -100,7 +103,15 @@ pub fn link_text_close(bytes: &[u8], open: usize, inner: &mut Inner, growing: bo
 fn raw_html_end(window: &[u8], q: usize, growing: bool) -> Read {
     if let Some((closer, from)) = html::fixed_closer(&window[q..]) {
         let cut = if growing { Read::Truncated } else { Read::No };
-        return find_ascii_ci(window, q + from, closer.text()).map_or(cut, Read::End);
+        let Some(end) = find_ascii_ci(window, q + from, closer.text()) else {
+            return cut;
+        };
+        // It ends with its paragraph: a closer past the paragraph's end closes nothing.
+        return match paragraph_through(window, q, end, growing) {
+            Ok(()) => Read::End(end),
+            Err(Some(_)) => Read::No,
+            Err(None) => Read::Truncated,
+        };
     }
     if window.get(q + 1) == Some(&b'/') {
         html::closing_tag(window, q)

@@ -338,6 +338,29 @@ pub fn code_span_end(bytes: &[u8], pos: usize, len: usize, growing: bool) -> Res
     Err(bytes.len())
 }
 
+/// Whether the paragraph holding `pos` goes on through `to`: `Err(Some(line))` names the
+/// start of the line that ends it first, `Err(None)` says the last line of a growing text
+/// may still end it. Inline constructs end with their paragraph.
+pub fn paragraph_through(
+    bytes: &[u8],
+    pos: usize,
+    to: usize,
+    growing: bool,
+) -> Result<(), Option<usize>> {
+    let mut depth = None; // of the line holding `pos`, read at the first line break
+    let mut p = pos;
+    while let Some(at) = bytes[p..to].iter().position(|&b| b == b'\n') {
+        let line = p + at + 1;
+        let depth = *depth.get_or_insert_with(|| quote_depth(bytes, line_start(bytes, pos)));
+        match paragraph_goes_on(bytes, line, depth, growing) {
+            Some(true) => p = line,
+            Some(false) => return Err(Some(line)),
+            None => return Err(None),
+        }
+    }
+    Ok(())
+}
+
 /// Whether the paragraph whose lines sit `depth` block quotes deep goes on at the line
 /// starting at `line`: not when that line is blank or opens a block that interrupts a
 /// paragraph (a setext underline, a thematic break, a heading, a fence, a deeper block

@@ -6,7 +6,7 @@
 
 use super::{Inside, Markers, Resume};
 use crate::model::Marker;
-use crate::parse::bracket::MAX_BODY;
+use crate::parse::bracket::{MAX_BODY, square};
 use crate::parse::html_block::*;
 use crate::parse::link::definition;
 use crate::parse::markdown::*;
@@ -141,7 +141,7 @@ impl<'t> Markers<'_, 't> {
                     None => self.pos = p + 1,
                 }
             }
-            b'[' => return self.bracket(),
+            b'[' => return self.html_block_bracket(),
             0xE3 if self.bytes[p..].starts_with("【".as_bytes()) => return self.lenticular(),
             0xEF if self.bytes[p..].starts_with("［".as_bytes()) => return self.fullwidth(),
             0xEE if self.bytes[p..].starts_with("\u{E200}".as_bytes()) => {
@@ -154,6 +154,28 @@ impl<'t> Markers<'_, 't> {
             _ => self.pos += 1,
         }
         None
+    }
+
+    /// A `[` in an HTML block, where markdown is text: a marker when its body is one
+    /// (`[1]`, `[doc2]`), never a link, an image or a reference label.
+    fn html_block_bracket(&mut self) -> Option<Marker<'t>> {
+        let (bytes, p) = (self.bytes, self.pos);
+        self.pos = p + 1;
+        let end = self.html_block_end.min(p + 1 + MAX_BODY);
+        let close = bytes[p + 1..end]
+            .iter()
+            .position(|&b| matches!(b, b']' | b'[' | b'\n'))
+            .map(|at| p + 1 + at);
+        let Some(close) = close.filter(|&c| bytes[c] == b']') else {
+            if close.is_none() && self.open && end == bytes.len() {
+                self.wait(p); // the body is still being written
+            }
+            return None;
+        };
+        let ids = &self.source_ids;
+        let (refs, kind) = square(&self.text[p + 1..close], &|id: &str| ids.contains(id))?;
+        self.pos = close + 1;
+        Some(self.marker(p, close + 1, refs, kind))
     }
 
     /// Goes on, in a scan that resumes a stream, with the fence, HTML block or markup the

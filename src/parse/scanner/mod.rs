@@ -63,9 +63,15 @@ pub struct Markers<'p, 't> {
     /// `no_closer[c]`: the closer of [`Closer`] `c` (`-->`, `]]>`, …) no longer occurs
     /// after the current position, so an opener of that kind is text.
     no_closer: [bool; Closer::COUNT],
+    /// `closer_past[c]`: (the end of the closer of [`Closer`] `c` that an opener before
+    /// found, the start of the line that ended the opener's paragraph before it): an
+    /// opener of that kind before that line is text too (its first closer is the same).
+    closer_past: [(usize, usize); Closer::COUNT],
     /// `no_end_tag[v]`: the closing tag of [`Verbatim`] `v` (`</code>`, …) no longer
     /// occurs after the current position.
     no_end_tag: [bool; Verbatim::ALL.len()],
+    /// `end_tag_past[v]`: as `closer_past`, for the end tag of [`Verbatim`] `v`.
+    end_tag_past: [(usize, usize); Verbatim::ALL.len()],
     /// Just after the `]` of a bracket that a reference label `[N]` may follow
     /// (anything but a plain numeric marker, docs/architecture.md §3).
     label_may_follow: Option<usize>,
@@ -144,7 +150,9 @@ impl<'p, 't> Markers<'p, 't> {
             definitions,
             code_fail: [0; CODE_RUNS],
             no_closer: [false; Closer::COUNT],
+            closer_past: [(0, 0); Closer::COUNT],
             no_end_tag: [false; Verbatim::ALL.len()],
+            end_tag_past: [(0, 0); Verbatim::ALL.len()],
             label_may_follow: resume.label_may_follow,
             url_clear_until: resume.url_clear_until,
             html_block_end: resume.html_block_end,
@@ -357,15 +365,26 @@ impl<'p, 't> Markers<'p, 't> {
         let bytes = self.bytes;
         let rest = &bytes[p..];
         if let Some((closer, from)) = fixed_closer(rest) {
-            if self.no_closer[closer.index()] {
+            let (found, paragraph_end) = self.closer_past[closer.index()];
+            let closer_start = found.saturating_sub(closer.text().len());
+            if self.no_closer[closer.index()] || (p < paragraph_end && p + from <= closer_start) {
                 return Read::No;
             }
-            let end = find_ascii_ci(bytes, p + from, closer.text());
-            self.no_closer[closer.index()] = end.is_none();
-            if end.is_none() {
+            let Some(end) = find_ascii_ci(bytes, p + from, closer.text()) else {
+                self.no_closer[closer.index()] = true;
                 self.unclosed(p, closes::fixed(closer));
-            }
-            return end.map_or(Read::No, Read::End);
+                return Read::No;
+            };
+            // Raw HTML ends with its paragraph (CommonMark §6.6): a closer past the
+            // paragraph's end closes nothing here.
+            return match paragraph_through(bytes, p, end, self.open) {
+                Ok(()) => Read::End(end),
+                Err(Some(line)) => {
+                    self.closer_past[closer.index()] = (end, line);
+                    Read::No
+                }
+                Err(None) => Read::Truncated,
+            };
         }
         if rest.get(1) == Some(&b'/') {
             return closing_tag(bytes, p);
@@ -377,15 +396,30 @@ impl<'p, 't> Markers<'p, 't> {
         let Some(element) = Verbatim::of(&bytes[p + 1..name_end]) else {
             return read;
         };
-        if self.no_end_tag[element.index()] {
+        let (found, paragraph_end) = self.end_tag_past[element.index()];
+        let end_start = found.saturating_sub(element.closer().len());
+        if self.no_end_tag[element.index()] || (p < paragraph_end && tag_end <= end_start) {
             return read;
         }
-        let end = find_ascii_ci(bytes, tag_end, element.closer());
-        self.no_end_tag[element.index()] = end.is_none();
-        if end.is_none() {
+        let Some(end) = find_ascii_ci(bytes, tag_end, element.closer()) else {
+            self.no_end_tag[element.index()] = true;
             self.unclosed(p, closes::end_tag(element));
+            return read;
+        };
+        // A browser reads script and style to their end tag whatever lies between; code
+        // and pre hold code only up to an end tag in their own paragraph: past it, what
+        // follows the tag is prose (docs/markers.md, "Markup").
+        if matches!(element, Verbatim::Script | Verbatim::Style) {
+            return Read::End(end);
         }
-        Read::End(end.unwrap_or(tag_end))
+        match paragraph_through(bytes, p, end, self.open) {
+            Ok(()) => Read::End(end),
+            Err(Some(line)) => {
+                self.end_tag_past[element.index()] = (end, line);
+                read
+            }
+            Err(None) => Read::Truncated,
+        }
     }
 
     /// Skips a region that is not prose (markup, a link, a code span) ending at `end`;
