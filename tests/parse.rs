@@ -712,8 +712,15 @@ fn raw_html_whose_closer_is_past_the_paragraph_is_text() {
 #[test]
 fn code_element_content_is_code_only_up_to_an_end_tag_in_its_paragraph() {
     none("a <code> [1] b\nc </code> d");
-    assert_eq!(found("a <code> [1] b\n\nc </code> d"), vec![("[1]", n(&[1]))]);
-    assert_eq!(found("a <code> b\n```\n</code> [1]\n"), vec![], "the fence is code");
+    assert_eq!(
+        found("a <code> [1] b\n\nc </code> d"),
+        vec![("[1]", n(&[1]))]
+    );
+    assert_eq!(
+        found("a <code> b\n```\n</code> [1]\n"),
+        vec![],
+        "the fence is code"
+    );
     none("a <script> [1]\n\n</script>"); // a browser reads script to its end tag
 }
 

@@ -522,3 +522,37 @@ fn a_closing_fence_being_written_decides_nothing_until_its_line_ends() {
         }
     }
 }
+
+#[test]
+fn every_fuzz_seed_streams_as_one_shot_validation_says() {
+    // The `stream` fuzz target's seeds (fuzz/corpus/stream, the inputs it once failed on
+    // among them), read as it reads them: a header byte (policy, renumbering), up to four
+    // piece lengths cycled, then the answer. Every promise of `check_stream` holds.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/corpus/stream");
+    let mut seeds = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let data = std::fs::read(entry.unwrap().path()).unwrap();
+        let Some((&header, rest)) = data.split_first() else {
+            continue;
+        };
+        let (lengths, text) = rest.split_at(rest.len().min(4));
+        let Ok(answer) = std::str::from_utf8(text) else {
+            continue;
+        };
+        let (mut pieces, mut start, mut k) = (Vec::new(), 0, 0);
+        while start < answer.len() {
+            let length = lengths
+                .get(k % lengths.len().max(1))
+                .map_or(answer.len(), |&l| usize::from(l).max(1));
+            let mut end = (start + length).min(answer.len());
+            while !answer.is_char_boundary(end) {
+                end += 1;
+            }
+            pieces.push(answer[start..end].to_string());
+            (start, k) = (end, k + 1);
+        }
+        check_stream(&pieces, options(header % 3, header & 4 != 0)).unwrap();
+        seeds += 1;
+    }
+    assert!(seeds >= 10, "{seeds} seeds");
+}

@@ -46,10 +46,12 @@ pub fn link_text_close(bytes: &[u8], open: usize, inner: &mut Inner, growing: bo
             b'\\' if is_escape(window, q) => q += 2,
             b'`' => {
                 let len = run_length(window, q, b'`');
-                q = match code_span_end(window, q, len, growing) {
+                // The window's end is no text's end: only a growing text's may still grow.
+                let grows = growing && limit == bytes.len();
+                q = match code_span_end(window, q, len, grows) {
                     Ok(end) => end,
                     // Unclosed up to the end of a text that may grow: it may still close.
-                    Err(stop) if growing && stop >= limit && limit == bytes.len() => {
+                    Err(stop) if grows && stop >= limit => {
                         return Read::Truncated;
                     }
                     Err(_) => q + len,
