@@ -83,10 +83,11 @@ test("a wrong value at every input and option field: a report or a coded Error",
 
 test("costly shapes scale linearly: many markers, long answers, deep brackets, regex bombs", async (t) => {
   const sources = [{ text: "Some text." }];
-  // The report-building shapes (validate over tens of thousands of markers) measured
-  // 5-16x for 8x the input from run to run (docs/perf-log.md, "Limits…": a step from about
-  // 20,000 markers of unknown cause), so they keep the check that held before issue 21,
-  // 10x the input in at most 25x the time; meeting 8x in 10x there is still open.
+  // The report-building shapes (validate over tens of thousands of markers) take 8.2-9.9x
+  // for 8x natively, but up to 20x through wasm: materialising a report of 80,000
+  // citations is about 600,000 JS objects, and V8's garbage collector took half the time
+  // in a profile (docs/perf-log.md, "Inline constructs at a paragraph's end…"). So they
+  // keep 10x the input in at most 25x the time (quadratic would be 100x).
   const reports = { grow: 10, limit: 25 };
   await assertLinear(t, "10k/100k markers", (k) => {
     const answer = "Claim [1] and [2]. ".repeat(5_000 * k);
