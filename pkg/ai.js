@@ -3,8 +3,9 @@
 // the text parts are cleaned per the policy, and the report rides in `providerMetadata`
 // under `citeproof`. The middleware is a plain object of the SDK's middleware
 // specification (v4, the `ai` package's seventh major); this module imports nothing of
-// the SDK.
-import { CitationStream, fromVercelAI, validate } from "citeproof";
+// the SDK. It reads the SDK's parts with the provider adapter, so it loads the module with
+// everything (`citeproof/full`: in Node, workerd and Deno the module `citeproof` itself).
+import { CitationStream, fromVercelAI, validate } from "citeproof/full";
 
 const error = (code, message) => Object.assign(new Error(message), { code });
 

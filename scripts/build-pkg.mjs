@@ -1,15 +1,21 @@
-// Builds the npm package in pkg/: one release build of the crate, then per target
-// wasm-bindgen, wasm-opt, and a trim to what the package's conditional exports need.
+// Builds the npm package in pkg/: two release builds of the crate (everything, and the
+// browser core without the provider adapters, edge helpers and markerPatterns), then per
+// output wasm-bindgen, wasm-opt, and a trim to what the package's conditional exports need
+// (docs/architecture.md §9):
 //
-//   node scripts/build-pkg.mjs                 all targets (web, bundler, node)
-//   node scripts/build-pkg.mjs node            just one
+//   node/          everything, nodejs target   (Node: `citeproof`, `citeproof/full`)
+//   web/           everything, web target      (workerd, Deno, `citeproof/web`)
+//   bundler/       the core, bundler target    (browsers and bundlers: `citeproof`)
+//   bundler-full/  everything, bundler target  (browsers: `citeproof/full`, hence
+//                                               `citeproof/providers`, `citeproof/edge`)
+//
+//   node scripts/build-pkg.mjs                 the whole package
+//   node scripts/build-pkg.mjs node            one target of the full build, into pkg/
 //   node scripts/build-pkg.mjs node --features test-trap --out target/pkg-trap
 //                                              a test-only build elsewhere (own cargo
 //                                              target dir, so pkg/'s build stays cached)
 //   node scripts/build-pkg.mjs web --no-default-features --out target/pkg-browser
-//                                              the module without the provider adapters,
-//                                              the edge helpers and markerPatterns: what
-//                                              the lean browser entry will load (issue 25)
+//                                              the core, web target (its tests and size)
 //
 // The node and web targets are generated with wasm-bindgen's
 // `--experimental-reset-state-function`, and their `citeproof.js` is a wrapper around the
@@ -39,30 +45,47 @@ const features = flag("--features");
 const noDefault = args.includes("--no-default-features");
 if (noDefault) args.splice(args.indexOf("--no-default-features"), 1);
 const outRoot = resolve(root, flag("--out") ?? "pkg");
-const wanted = args.length ? args : Object.keys(targets);
-for (const dir of wanted) {
-  if (!targets[dir]) throw new Error(`unknown target ${dir}; expected one of ${Object.keys(targets)}`);
+for (const target of args) {
+  if (!targets[target]) throw new Error(`unknown target ${target}; expected one of ${Object.keys(targets)}`);
 }
+const full = { noDefault, features };
+// `{ dir, target, build }`: what goes where, from which build.
+const outputs = args.length
+  ? args.map((target) => ({ dir: target, target, build: full }))
+  : [
+      { dir: "node", target: "node", build: full },
+      { dir: "web", target: "web", build: full },
+      { dir: "bundler", target: "bundler", build: { noDefault: true } },
+      { dir: "bundler-full", target: "bundler", build: full },
+    ];
 
 // The npm package binaryen provides a working wasm-opt (docs/toolchain.md).
 const env = { ...process.env, PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH}` };
 const run = (cmd, argv) => execFileSync(cmd, argv, { cwd: root, env, stdio: "inherit" });
 
-const variant = [noDefault && "no-default", features?.replace(/\W+/g, "-")].filter(Boolean).join("-");
-const targetDir = variant ? join(root, "target", `features-${variant}`) : join(root, "target");
-run("cargo", [
-  "build", "--release", "--lib", "--target", "wasm32-unknown-unknown", "--target-dir", targetDir,
-  ...(noDefault ? ["--no-default-features"] : []),
-  ...(features ? ["--features", features] : []),
-]);
-const built = join(targetDir, "wasm32-unknown-unknown", "release", "citeproof.wasm");
+/** Builds the crate (once per set of flags); returns the path of its wasm. */
+const builds = new Map();
+function cargoBuild({ noDefault, features }) {
+  const variant = [noDefault && "no-default", features?.replace(/\W+/g, "-")].filter(Boolean).join("-");
+  if (builds.has(variant)) return builds.get(variant);
+  const targetDir = variant ? join(root, "target", `features-${variant}`) : join(root, "target");
+  run("cargo", [
+    "build", "--release", "--lib", "--target", "wasm32-unknown-unknown", "--target-dir", targetDir,
+    ...(noDefault ? ["--no-default-features"] : []),
+    ...(features ? ["--features", features] : []),
+  ]);
+  const built = join(targetDir, "wasm32-unknown-unknown", "release", "citeproof.wasm");
+  builds.set(variant, built);
+  return built;
+}
 
-for (const dir of wanted) {
+for (const { dir, target, build } of outputs) {
+  const built = cargoBuild(build);
   const out = join(outRoot, dir);
   rmSync(out, { recursive: true, force: true });
   run("wasm-bindgen", [
-    built, "--target", targets[dir], "--out-dir", out, "--out-name", "citeproof",
-    ...(recoverable.has(dir) ? ["--experimental-reset-state-function"] : []),
+    built, "--target", targets[target], "--out-dir", out, "--out-name", "citeproof",
+    ...(recoverable.has(target) ? ["--experimental-reset-state-function"] : []),
   ]);
   const wasm = join(out, "citeproof_bg.wasm");
   // `--converge` repeats -Oz until it stops shrinking the module (-0.4 KB gzip, a few
@@ -70,7 +93,7 @@ for (const dir of wanted) {
   run("wasm-opt", ["-Oz", "--converge", "--strip-producers", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", wasm, "-o", wasm]);
   // The node target is CommonJS; the others are ES modules. The JS snippets of
   // src/wasm/ are ES modules in every target: Node >= 20.19 require()s them as such.
-  writeFileSync(join(out, "package.json"), JSON.stringify({ type: dir === "node" ? "commonjs" : "module" }) + "\n");
+  writeFileSync(join(out, "package.json"), JSON.stringify({ type: target === "node" ? "commonjs" : "module" }) + "\n");
   if (existsSync(join(out, "snippets"))) {
     writeFileSync(join(out, "snippets", "package.json"), JSON.stringify({ type: "module" }) + "\n");
   }
@@ -78,16 +101,16 @@ for (const dir of wanted) {
   // ES2022/ES2023 lack (an error under skipLibCheck: false): the reference brings it in.
   const types = join(out, "citeproof.d.ts");
   writeFileSync(types, '/// <reference lib="esnext.disposable" />\n' + readFileSync(types, "utf8"));
-  if (recoverable.has(dir)) await wrap(dir, out);
+  if (recoverable.has(target)) await wrap(target, out);
 }
 
 /** Moves the glue aside and writes `citeproof.js`: every export guarded by recover.mjs. */
-async function wrap(dir, out) {
+async function wrap(target, out) {
   renameSync(join(out, "citeproof.js"), join(out, "citeproof_glue.js"));
   copyFileSync(join(root, "src", "wasm", "recover.mjs"), join(out, "recover.mjs"));
   const types = join(out, "citeproof.d.ts");
   writeFileSync(types, readFileSync(types, "utf8").replace(/^export function __wbg_reset_state\(\): void;\n/m, ""));
-  const glue = dir === "node"
+  const glue = target === "node"
     ? createRequire(import.meta.url)(join(out, "citeproof_glue.js"))
     : await import(pathToFileURL(join(out, "citeproof_glue.js")));
   const unguarded = new Set(["default", "initSync", "__wbg_reset_state"]);
@@ -96,7 +119,7 @@ async function wrap(dir, out) {
     "// Generated by scripts/build-pkg.mjs: the wasm-bindgen glue (citeproof_glue.js) with",
     "// every export guarded by recover.mjs, which recreates the instance after a trap.",
   ];
-  const lines = dir === "node"
+  const lines = target === "node"
     ? [
         ...header,
         'const glue = require("./citeproof_glue.js");',
@@ -116,8 +139,8 @@ async function wrap(dir, out) {
   writeFileSync(join(out, "citeproof.js"), lines.join("\n") + "\n");
 }
 
-const web = join(outRoot, "web", "citeproof_bg.wasm");
-if (existsSync(web)) {
-  const gzip = execFileSync("gzip", ["-9", "-c", web], { maxBuffer: 64 * 1024 * 1024 }).length;
-  console.log(`wasm: ${readFileSync(web).length} B, gzip -9: ${gzip} B`);
+for (const { dir } of outputs) {
+  const wasm = join(outRoot, dir, "citeproof_bg.wasm");
+  const gzip = execFileSync("gzip", ["-9", "-c", wasm], { maxBuffer: 64 * 1024 * 1024 }).length;
+  console.log(`${dir}: wasm ${readFileSync(wasm).length} B, gzip -9 ${gzip} B`);
 }

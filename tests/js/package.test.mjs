@@ -4,7 +4,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync, cpSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync, cpSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { launchChromium, pageResult, pkgDir, root, serveStatic, startWrangler, tempDir } from "./helpers.mjs";
@@ -24,6 +24,23 @@ const CHECK = `(parse) => {
     return [m.raw, m.refs];
   });
 }`;
+
+/** A Gemini response as the adapter reads it, and the check on what it yields. */
+const GEMINI = {
+  candidates: [{
+    content: { parts: [{ text: "Spain won Euro 2024." }] },
+    groundingMetadata: {
+      groundingChunks: [{ web: { uri: "https://uefa.example/", title: "UEFA" } }],
+      groundingSupports: [{ segment: { endIndex: 20, text: "Spain won Euro 2024." }, groundingChunkIndices: [0] }],
+    },
+  }],
+};
+const PROVIDER_CHECK = `(fromAny, validate, auditRecord) => {
+  const input = fromAny(${JSON.stringify(GEMINI)});
+  const report = validate(input);
+  return [input.provider, report.status, report.citations[0].span, auditRecord(report, { input }).validation_result.status];
+}`;
+const PROVIDED = ["gemini", "pass", { start: 0, end: 20 }, "PASS"];
 
 /** The stream check: a response body through citeproofTransform (Vite/Chromium, workerd). */
 const STREAM_CHECK = `async (citeproofTransform) => {
@@ -60,6 +77,23 @@ test("Node CJS: require('citeproof')", () => {
   assert.deepEqual(JSON.parse(execFileSync("node", [file], { cwd: project, encoding: "utf8" })), EXPECTED);
 });
 
+test("Node: citeproof/providers and citeproof/edge are the functions of citeproof itself", () => {
+  const file = join(project, "subpaths.mjs");
+  writeFileSync(
+    file,
+    `import * as main from "citeproof";
+import { fromAny } from "citeproof/providers";
+import { auditRecord } from "citeproof/edge";
+import * as full from "citeproof/full";
+const same = fromAny === main.fromAny && auditRecord === main.auditRecord && full.validate === main.validate;
+console.log(JSON.stringify({ same, checked: (${PROVIDER_CHECK})(fromAny, main.validate, auditRecord) }));`,
+  );
+  assert.deepEqual(JSON.parse(execFileSync("node", [file], { cwd: project, encoding: "utf8" })), { same: true, checked: PROVIDED });
+  const cjs = join(project, "subpaths.cjs");
+  writeFileSync(cjs, `const { fromGemini } = require("citeproof/providers");\nconsole.log(fromGemini === require("citeproof").fromGemini);`);
+  assert.equal(execFileSync("node", [cjs], { cwd: project, encoding: "utf8" }).trim(), "true");
+});
+
 test("the installed package's bin runs `citeproof check --gate`", () => {
   const file = join(project, "answers.jsonl");
   writeFileSync(file, `${JSON.stringify({ answer: "A fine claim [1].", sources: [{ text: "t" }] })}\n`);
@@ -87,25 +121,61 @@ document.body.dataset.result = JSON.stringify((${CHECK})(parseCitations));
   }
 });
 
-test("Vite build (bundler target) runs in Chromium", async () => {
-  const dir = join(project, "vite-app");
+/** Builds `main` (an app's main.js) with Vite and vite-plugin-wasm; returns its dist dir. */
+function viteBuild(name, main) {
+  const dir = join(project, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "index.html"), `<!doctype html><body><script type="module" src="./main.js"></script></body>`);
-  writeFileSync(
-    join(dir, "main.js"),
-    `import { parseCitations, citeproofTransform } from "citeproof";
-const streamed = await (${STREAM_CHECK})(citeproofTransform);
-document.body.dataset.result = JSON.stringify({ markers: (${CHECK})(parseCitations), streamed });\n`,
-  );
+  writeFileSync(join(dir, "main.js"), main);
   const plugin = pathToFileURL(join(root, "node_modules", "vite-plugin-wasm", "exports", "import.mjs")).href;
   writeFileSync(
     join(dir, "vite.config.mjs"),
     `import wasm from ${JSON.stringify(plugin)};\nexport default { plugins: [wasm()], build: { target: "esnext" }, logLevel: "warn" };\n`,
   );
   execFileSync(bin("vite"), ["build"], { cwd: dir, stdio: "pipe" });
-  const server = await serveStatic(join(dir, "dist"));
+  return join(dir, "dist");
+}
+
+/** The wasm modules a built app downloads, by which of the package's modules they are. */
+function wasmShipped(dist) {
+  const assets = readdirSync(join(dist, "assets")).filter((f) => f.endsWith(".wasm"));
+  const core = readFileSync(join(pkgDir, "bundler", "citeproof_bg.wasm"));
+  const full = readFileSync(join(pkgDir, "bundler-full", "citeproof_bg.wasm"));
+  return assets.map((f) => {
+    const bytes = readFileSync(join(dist, "assets", f));
+    return bytes.equals(core) ? "core" : bytes.equals(full) ? "full" : `unknown ${f}`;
+  });
+}
+
+test("Vite build (bundler target) runs in Chromium, and ships the core module alone", async () => {
+  const dist = viteBuild(
+    "vite-app",
+    `import { parseCitations, citeproofTransform } from "citeproof";
+const streamed = await (${STREAM_CHECK})(citeproofTransform);
+document.body.dataset.result = JSON.stringify({ markers: (${CHECK})(parseCitations), streamed });\n`,
+  );
+  // An app that does not import citeproof/providers or citeproof/edge never downloads them.
+  assert.deepEqual(wasmShipped(dist), ["core"]);
+  const server = await serveStatic(dist);
   try {
     assert.deepEqual(await pageResult(browser, `${server.url}/index.html`), { markers: EXPECTED, streamed: STREAMED });
+  } finally {
+    await server.close();
+  }
+});
+
+test("Vite build importing citeproof/providers and citeproof/edge runs in Chromium", async () => {
+  const dist = viteBuild(
+    "vite-app-providers",
+    `import { validate } from "citeproof";
+import { fromAny } from "citeproof/providers";
+import { auditRecord } from "citeproof/edge";
+document.body.dataset.result = JSON.stringify((${PROVIDER_CHECK})(fromAny, validate, auditRecord));\n`,
+  );
+  assert.deepEqual(wasmShipped(dist).sort(), ["core", "full"]);
+  const server = await serveStatic(dist);
+  try {
+    assert.deepEqual(await pageResult(browser, `${server.url}/index.html`), PROVIDED);
   } finally {
     await server.close();
   }
@@ -158,16 +228,22 @@ test("workerd: the 'workerd' export condition under wrangler dev on 127.0.0.1", 
   mkdirSync(join(dir, "src"), { recursive: true });
   writeFileSync(
     join(dir, "src", "index.js"),
-    `import { parseCitations, citeproofTransform } from "citeproof";
+    `import { parseCitations, citeproofTransform, validate } from "citeproof";
+import { fromAny } from "citeproof/providers";
+import { auditRecord } from "citeproof/edge";
 export default {
-  fetch: async () => Response.json({ markers: (${CHECK})(parseCitations), streamed: await (${STREAM_CHECK})(citeproofTransform) }),
+  fetch: async () => Response.json({
+    markers: (${CHECK})(parseCitations),
+    streamed: await (${STREAM_CHECK})(citeproofTransform),
+    provided: (${PROVIDER_CHECK})(fromAny, validate, auditRecord),
+  }),
 };\n`,
   );
   writeFileSync(join(dir, "wrangler.toml"), `name = "citeproof-test"\nmain = "src/index.js"\ncompatibility_date = "2025-01-01"\n`);
   const worker = await startWrangler(dir);
   try {
     const body = await (await fetch(`${worker.url}/`)).json();
-    assert.deepEqual(body, { markers: EXPECTED, streamed: STREAMED }, `wrangler log:\n${worker.log()}`);
+    assert.deepEqual(body, { markers: EXPECTED, streamed: STREAMED, provided: PROVIDED }, `wrangler log:\n${worker.log()}`);
   } finally {
     worker.stop();
   }

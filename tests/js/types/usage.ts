@@ -1,7 +1,10 @@
 // Compiled with `tsc --noEmit -p tests/js/types`: the generated declarations must type
 import { citeproofMiddleware } from "citeproof/ai";
 // real usage, and reject wrong usage (each @ts-expect-error fails the build if unneeded).
-import { CitationParser, fromAny, fromGemini, parseCitations, validate, validateAsync } from "citeproof";
+import { CitationParser, parseCitations, validate, validateAsync } from "citeproof";
+import { fromAny, fromGemini } from "citeproof/providers";
+import { Metrics, auditRecord } from "citeproof/edge";
+import * as full from "citeproof/full";
 import type { Chip, Input } from "citeproof";
 import type { CiteproofError, Marker, MarkerKind, ParseOptions, Report } from "citeproof";
 import init, { parseCitations as parseWeb } from "citeproof/web";
@@ -127,3 +130,10 @@ function Listing() {
 void MyChip;
 void Listing;
 void useCardPlacement;
+
+// The subpaths carry the same functions as the module with everything.
+const sameAdapter: typeof full.fromAny = fromAny;
+const metrics = new Metrics();
+metrics.record(validate({ answer: "x [1]", sources: [{}] }));
+const sameAudit: typeof full.auditRecord = auditRecord;
+void [sameAdapter, sameAudit, metrics];
