@@ -5,8 +5,9 @@
 // list is read only once its length is within its limit (src/wasm/untrusted.js).
 //
 // The tape is a list of numbers. A field is 0 when absent (undefined or null under each
-// of its names), else 1 + the index of the name it was found under, then its value. A
-// value is a tag and what the tag needs:
+// of its names), else 1 + the index of the name it was found under, then its value; a
+// field given under two of its names is that plus TWICE × (1 + the index of the other),
+// and no value. A value is a tag and what the tag needs:
 //   STRING                 the next string (strings are copied separately, in order)
 //   NUMBER n
 //   PAIR type a b          two numbers: a line range [a, b] or a span {start, end}
@@ -26,6 +27,9 @@ const LIST = 4;
 const OBJECT = 5;
 const OTHER = 6;
 const LONG = 7;
+
+// A field found under two of its names: its tape entry is `at + TWICE * other`.
+const TWICE = 256;
 
 // What `field` counts as present: anything but undefined and null.
 const present = (value) => value !== undefined && value !== null;
@@ -68,7 +72,8 @@ class Walk {
     this.push(b);
   }
 
-  // Writes the field's presence and returns its value (undefined when absent).
+  // Writes the field's presence and returns its value (undefined when absent, and when
+  // given under two of its names: the reader refuses it).
   field(object, names) {
     for (let i = 0; i < names.length; i++) {
       let value;
@@ -78,6 +83,18 @@ class Walk {
         continue;
       }
       if (present(value)) {
+        for (let j = i + 1; j < names.length; j++) {
+          let other;
+          try {
+            other = object[names[j]];
+          } catch {
+            continue;
+          }
+          if (present(other)) {
+            this.push(i + 1 + TWICE * (j + 1));
+            return undefined;
+          }
+        }
         this.push(i + 1);
         return value;
       }
@@ -130,143 +147,186 @@ class Walk {
     }
   }
 
-  // Writes a field found under name `at` (1-based; 0: absent) with its value.
+  // Writes a field found under name `at` (1-based; 0: absent) with its value (none
+  // when it was given twice).
   put(at, value) {
     this.push(at);
-    if (at !== 0) this.scalar(value);
+    if (at !== 0 && at < TWICE) this.scalar(value);
   }
 
-  // The same reads as `scalars` with the source's field names, written out: each name
-  // is read at its own site, whose inline cache stays monomorphic over a request's
-  // same-shaped sources (a keyed read over many names is megamorphic: 2.6 µs of a
-  // typical `validate`, docs/perf-log.md). Per field, its names in the order `field` tries
-  // them: `at` is the name found (1-based), 0 while none is.
   source(s) {
     if (!isObject(s)) return this.other(s);
     this.push(OBJECT);
-    let v;
-    let at;
-    at = 0;
-    if (!at) { try { v = s.chapter; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = s.chapter_id; } catch { v = undefined; } if (present(v)) at = 2; }
-    this.put(at, v);
-    at = 0;
-    if (!at) { try { v = s.index; } catch { v = undefined; } if (present(v)) at = 1; }
-    this.put(at, v);
-    at = 0;
-    if (!at) { try { v = s.id; } catch { v = undefined; } if (present(v)) at = 1; }
-    this.put(at, v);
-    at = 0;
-    if (!at) { try { v = s.docId; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = s.doc_id; } catch { v = undefined; } if (present(v)) at = 2; }
-    this.put(at, v);
-    at = 0;
-    if (!at) { try { v = s.chunkId; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = s.chunk_id; } catch { v = undefined; } if (present(v)) at = 2; }
-    this.put(at, v);
-    at = 0;
-    if (!at) { try { v = s.title; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = s.doc_title; } catch { v = undefined; } if (present(v)) at = 2; }
-    if (!at) { try { v = s.section_title; } catch { v = undefined; } if (present(v)) at = 3; }
-    this.put(at, v);
-    at = 0;
-    if (!at) { try { v = s.url; } catch { v = undefined; } if (present(v)) at = 1; }
-    this.put(at, v);
-    at = 0;
-    if (!at) { try { v = s.slug; } catch { v = undefined; } if (present(v)) at = 1; }
-    this.put(at, v);
-    at = 0;
-    if (!at) { try { v = s.payloadId; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = s.payload_id; } catch { v = undefined; } if (present(v)) at = 2; }
-    this.put(at, v);
-    at = 0;
-    if (!at) { try { v = s.chunkType; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = s.chunk_type; } catch { v = undefined; } if (present(v)) at = 2; }
-    this.put(at, v);
-    at = 0;
-    if (!at) { try { v = s.text; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = s.content; } catch { v = undefined; } if (present(v)) at = 2; }
-    if (!at) { try { v = s.excerpt; } catch { v = undefined; } if (present(v)) at = 3; }
-    if (!at) { try { v = s.page_content; } catch { v = undefined; } if (present(v)) at = 4; }
-    this.put(at, v);
-    at = 0;
-    if (!at) { try { v = s.section; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = s.section_number; } catch { v = undefined; } if (present(v)) at = 2; }
-    this.put(at, v);
-    at = 0;
-    if (!at) { try { v = s.relevance; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = s.relevance_score; } catch { v = undefined; } if (present(v)) at = 2; }
-    this.put(at, v);
-    at = 0;
-    if (!at) { try { v = s.firstLine; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = s.first_line; } catch { v = undefined; } if (present(v)) at = 2; }
-    this.put(at, v);
+    this.sourceFields(s);
   }
 
-  // Like `source`: names read at their own sites, in the order `field` tries them.
   citation(value) {
     if (typeof value === "number") return this.push2(NUMBER, value);
     if (!isObject(value)) return this.other(value);
     this.push(OBJECT);
+    this.declaredCitationFields(value);
+  }
+
+  // `{ start, end }`: two numbers, else the value for the error to name.
+  span(span) {
+    let start;
+    let end;
+    try {
+      start = span.start;
+      end = span.end;
+    } catch {
+      // read as no bounds
+    }
+    if (typeof span !== "string" && typeof start === "number" && typeof end === "number") {
+      this.push2(PAIR, typeCode(span));
+      this.push2(start, end);
+    } else {
+      this.other(span);
+    }
+  }
+
+  // The fields with aliases, from src/wasm/schema.mjs: each name is read at its own
+  // site, whose inline cache stays monomorphic over a request's same-shaped sources (a
+  // keyed read over many names is megamorphic: 2.6 µs of a typical `validate`,
+  // docs/perf-log.md). Per field, its names in order: `at` is the name found (1-based),
+  // 0 while none is.
+  // <generated by scripts/gen-schema.mjs from src/wasm/schema.mjs: edit those, not this>
+  inputFields(o) {
     let v;
     let at;
     at = 0;
-    if (!at) { try { v = value.source; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = value.index; } catch { v = undefined; } if (present(v)) at = 2; }
+    if (!at) { try { v = o.question; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.query; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.query)) at += TWICE * 2; } catch { /* absent */ } }
     this.put(at, v);
     at = 0;
-    if (!at) { try { v = value.docId; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = value.doc_id; } catch { v = undefined; } if (present(v)) at = 2; }
+    if (!at) { try { v = o.mode; } catch { v = undefined; } if (present(v)) at = 1; }
     this.put(at, v);
     at = 0;
-    if (!at) { try { v = value.chunkId; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = value.chunk_id; } catch { v = undefined; } if (present(v)) at = 2; }
+    if (!at) { try { v = o.requestId; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.request_id; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.request_id)) at += TWICE * 2; } catch { /* absent */ } }
     this.put(at, v);
     at = 0;
-    if (!at) { try { v = value.quote; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = value.snippet; } catch { v = undefined; } if (present(v)) at = 2; }
-    if (!at) { try { v = value.cited_text; } catch { v = undefined; } if (present(v)) at = 3; }
-    this.put(at, v);
-    const range = this.field(value, ["lineRange", "line_range"]);
-    if (range !== undefined) this.lineRange(range);
-    at = 0;
-    if (!at) { try { v = value.evidenceIdx; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = value.evidence_idx; } catch { v = undefined; } if (present(v)) at = 2; }
+    if (!at) { try { v = o.sessionId; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.session_id; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.session_id)) at += TWICE * 2; } catch { /* absent */ } }
     this.put(at, v);
     at = 0;
-    if (!at) { try { v = value.alignmentScore; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = value.alignment_score; } catch { v = undefined; } if (present(v)) at = 2; }
+    if (!at) { try { v = o.responseId; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.response_id; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.response_id)) at += TWICE * 2; } catch { /* absent */ } }
     this.put(at, v);
     at = 0;
-    if (!at) { try { v = value.spanInAnswer; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = value.span_in_answer; } catch { v = undefined; } if (present(v)) at = 2; }
+    if (!at) { try { v = o.modelVersion; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.model_version; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.model_version)) at += TWICE * 2; } catch { /* absent */ } }
     this.put(at, v);
     at = 0;
-    if (!at) { try { v = value.relevance; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = value.relevance_score; } catch { v = undefined; } if (present(v)) at = 2; }
+    if (!at) { try { v = o.topK; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.top_k; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.top_k)) at += TWICE * 2; } catch { /* absent */ } }
     this.put(at, v);
-    at = 0;
-    if (!at) { try { v = value.claim; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = value.claim_text; } catch { v = undefined; } if (present(v)) at = 2; }
-    this.put(at, v);
-    const span = this.field(value, ["span"]);
-    if (span !== undefined) {
-      let start;
-      let end;
-      try {
-        start = span.start;
-        end = span.end;
-      } catch {
-        // read as no bounds
-      }
-      if (typeof span !== "string" && typeof start === "number" && typeof end === "number") {
-        this.push2(PAIR, typeCode(span));
-        this.push2(start, end);
-      } else {
-        this.other(span);
-      }
-    }
   }
+
+  sourceFields(o) {
+    let v;
+    let at;
+    at = 0;
+    if (!at) { try { v = o.chapter; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.chapter_id; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.chapter_id)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.index; } catch { v = undefined; } if (present(v)) at = 1; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.id; } catch { v = undefined; } if (present(v)) at = 1; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.docId; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.doc_id; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.doc_id)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.chunkId; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.chunk_id; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.chunk_id)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.title; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.doc_title; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.doc_title)) at += TWICE * 2; } catch { /* absent */ } }
+    if (!at) { try { v = o.section_title; } catch { v = undefined; } if (present(v)) at = 3; } else if (at < TWICE) { try { if (present(o.section_title)) at += TWICE * 3; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.url; } catch { v = undefined; } if (present(v)) at = 1; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.slug; } catch { v = undefined; } if (present(v)) at = 1; }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.payloadId; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.payload_id; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.payload_id)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.chunkType; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.chunk_type; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.chunk_type)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.text; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.content; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.content)) at += TWICE * 2; } catch { /* absent */ } }
+    if (!at) { try { v = o.excerpt; } catch { v = undefined; } if (present(v)) at = 3; } else if (at < TWICE) { try { if (present(o.excerpt)) at += TWICE * 3; } catch { /* absent */ } }
+    if (!at) { try { v = o.page_content; } catch { v = undefined; } if (present(v)) at = 4; } else if (at < TWICE) { try { if (present(o.page_content)) at += TWICE * 4; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.section; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.section_number; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.section_number)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.relevance; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.relevance_score; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.relevance_score)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.firstLine; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.first_line; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.first_line)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+  }
+
+  declaredCitationFields(o) {
+    let v;
+    let at;
+    at = 0;
+    if (!at) { try { v = o.source; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.index; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.index)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.docId; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.doc_id; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.doc_id)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.chunkId; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.chunk_id; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.chunk_id)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.quote; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.snippet; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.snippet)) at += TWICE * 2; } catch { /* absent */ } }
+    if (!at) { try { v = o.cited_text; } catch { v = undefined; } if (present(v)) at = 3; } else if (at < TWICE) { try { if (present(o.cited_text)) at += TWICE * 3; } catch { /* absent */ } }
+    this.put(at, v);
+    { const value = this.field(o, ["lineRange", "line_range"]); if (value !== undefined) this.lineRange(value); }
+    at = 0;
+    if (!at) { try { v = o.evidenceIdx; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.evidence_idx; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.evidence_idx)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.alignmentScore; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.alignment_score; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.alignment_score)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.spanInAnswer; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.span_in_answer; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.span_in_answer)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.relevance; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.relevance_score; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.relevance_score)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    at = 0;
+    if (!at) { try { v = o.claim; } catch { v = undefined; } if (present(v)) at = 1; }
+    if (!at) { try { v = o.claim_text; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.claim_text)) at += TWICE * 2; } catch { /* absent */ } }
+    this.put(at, v);
+    { const value = this.field(o, ["span"]); if (value !== undefined) this.span(value); }
+  }
+// </generated>
 
   // `[first, last]`: two numbers, read only from an array of exactly two items.
   lineRange(range) {
@@ -318,16 +378,7 @@ class Walk {
     if (sources !== undefined) this.list(sources, this.source, maxSources);
     const citations = this.field(value, ["citations"]);
     if (citations !== undefined) this.list(citations, this.citation, this.maxItems);
-    this.scalars(
-      value,
-      ["question", "query"],
-      ["mode"],
-      ["requestId", "request_id"],
-      ["sessionId", "session_id"],
-      ["responseId", "response_id"],
-      ["modelVersion", "model_version"],
-      ["topK", "top_k"],
-    );
+    this.inputFields(value);
     const warnings = this.field(value, ["warnings"]);
     if (warnings !== undefined) this.list(warnings, this.warning, this.maxItems);
   }

@@ -12,6 +12,7 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 use super::errors::{invalid, shown};
+use super::input_names::{declared_citation, input, source};
 use super::read::{LIST_CEILING, MAX_LIST_ITEMS, REVOKED, TYPES, count_of, item_path, too_many};
 use crate::model::{
     DeclaredCitation, Finding, FindingCode, Input, LineRange, Loose, LooseValue, Options, Severity,
@@ -107,6 +108,8 @@ enum Value<'t> {
     Other(&'static str),
     /// A string of this many UTF-16 units, over its limit and not copied.
     Long(f64),
+    /// A field given under two of its names as well, this one: no value follows.
+    Twice(&'static str),
 }
 
 impl Value<'_> {
@@ -117,6 +120,7 @@ impl Value<'_> {
             Value::Pair(kind, ..) | Value::Other(kind) => kind,
             Value::List(_) => "array",
             Value::Object => "object",
+            Value::Twice(_) => "a second name",
         }
     }
 
@@ -129,6 +133,9 @@ impl Value<'_> {
         }
     }
 }
+
+/// A field given under two of its names is written as `found + TWICE × other` (input.js).
+const TWICE: usize = 256;
 
 /// The walk's tape and its strings, read front to back.
 struct Tape {
@@ -190,11 +197,16 @@ impl Tape {
         }
     }
 
-    /// The next field: `None` if absent, else the name it was found under and its value.
+    /// The next field: `None` if absent, else the name it was found under and its value
+    /// ([`Value::Twice`] when it was given under two of its names).
     fn field(&mut self, names: &[&'static str]) -> Option<(&'static str, Value<'_>)> {
         let found = self.number() as usize;
-        let name = names.get(found.checked_sub(1)?).copied().unwrap_or("?");
-        Some((name, self.value()))
+        let name = |at: usize| names.get(at.wrapping_sub(1)).copied().unwrap_or("?");
+        match found {
+            0 => None,
+            TWICE.. => Some((name(found % TWICE), Value::Twice(name(found / TWICE)))),
+            _ => Some((name(found), self.value())),
+        }
     }
 }
 
@@ -205,11 +217,11 @@ struct Fields<'p> {
 
 impl Fields<'_> {
     fn error(&self, name: &str, expected: &str, got: &Value) -> JsValue {
-        invalid(
-            CODE,
-            &format!("{}.{name}", self.path),
-            &format!("expected {expected}, got {}", got.shown()),
-        )
+        let message = match got {
+            Value::Twice(other) => format!("given twice, as `{name}` and as `{other}`: give one"),
+            _ => format!("expected {expected}, got {}", got.shown()),
+        };
+        invalid(CODE, &format!("{}.{name}", self.path), &message)
     }
 
     fn string(&self, tape: &mut Tape, names: &[&'static str]) -> Result<Option<String>, JsValue> {
@@ -252,21 +264,23 @@ impl Fields<'_> {
         let Some((name, value)) = tape.field(names) else {
             return Ok(None);
         };
-        self.refuse_revoked(name, &value)?;
+        self.refuse(name, &value)?;
         Ok(Some(match convert(&value) {
             Some(valid) => Loose::Valid(valid),
             None => Loose::Invalid(value.type_name()),
         }))
     }
 
-    /// The error for field `name` if `value` is a revoked Proxy. Not inlined: one copy,
-    /// not one per instance of [`Fields::loose`] (the module's size is budgeted).
+    /// The error for field `name` if `value` is a revoked Proxy or was given twice. Not
+    /// inlined: one copy, not one per instance of [`Fields::loose`] (the module's size is
+    /// budgeted).
     #[inline(never)]
-    fn refuse_revoked(&self, name: &str, value: &Value) -> Result<(), JsValue> {
+    fn refuse(&self, name: &str, value: &Value) -> Result<(), JsValue> {
         match value {
             Value::Other(kind) if *kind == TYPES[REVOKED] => {
                 Err(self.error(name, "a value", value))
             }
+            Value::Twice(_) => Err(self.error(name, "one value", value)),
             _ => Ok(()),
         }
     }
@@ -353,13 +367,13 @@ pub fn read_input_with(
         answer,
         sources,
         citations,
-        question: fields.string(&mut tape, &["question", "query"])?,
-        mode: fields.string(&mut tape, &["mode"])?,
-        request_id: fields.string(&mut tape, &["requestId", "request_id"])?,
-        session_id: fields.string(&mut tape, &["sessionId", "session_id"])?,
-        response_id: fields.string(&mut tape, &["responseId", "response_id"])?,
-        model_version: fields.string(&mut tape, &["modelVersion", "model_version"])?,
-        top_k: fields.count(&mut tape, &["topK", "top_k"])?,
+        question: fields.string(&mut tape, input::QUESTION)?,
+        mode: fields.string(&mut tape, input::MODE)?,
+        request_id: fields.string(&mut tape, input::REQUEST_ID)?,
+        session_id: fields.string(&mut tape, input::SESSION_ID)?,
+        response_id: fields.string(&mut tape, input::RESPONSE_ID)?,
+        model_version: fields.string(&mut tape, input::MODEL_VERSION)?,
+        top_k: fields.count(&mut tape, input::TOP_K)?,
         warnings: list_field(&mut tape, &fields, "warnings", list_limit, read_warning)?
             .unwrap_or_default(),
     })
@@ -418,7 +432,7 @@ fn read_source(tape: &mut Tape, path: &str) -> Result<Source, JsValue> {
         other => return Err(not_an_object(path, &other)),
     }
     let fields = Fields { path };
-    let chapter = match tape.field(&["chapter", "chapter_id"]) {
+    let chapter = match tape.field(source::CHAPTER) {
         None => None,
         Some((_, Value::String(text))) => Some(text.to_owned()),
         Some((_, Value::Number(n))) if n.fract() == 0.0 && n.is_finite() => {
@@ -427,20 +441,20 @@ fn read_source(tape: &mut Tape, path: &str) -> Result<Source, JsValue> {
         Some((name, other)) => return Err(fields.error(name, "a string or an integer", &other)),
     };
     Ok(Source {
-        index: fields.count(tape, &["index"])?,
-        id: fields.string(tape, &["id"])?,
-        doc_id: fields.string(tape, &["docId", "doc_id"])?,
-        chunk_id: fields.string(tape, &["chunkId", "chunk_id"])?,
-        title: fields.string(tape, &["title", "doc_title", "section_title"])?,
-        url: fields.string(tape, &["url"])?,
-        slug: fields.string(tape, &["slug"])?,
-        payload_id: fields.string(tape, &["payloadId", "payload_id"])?,
-        chunk_type: fields.string(tape, &["chunkType", "chunk_type"])?,
-        text: fields.string(tape, &["text", "content", "excerpt", "page_content"])?,
+        index: fields.count(tape, source::INDEX)?,
+        id: fields.string(tape, source::ID)?,
+        doc_id: fields.string(tape, source::DOC_ID)?,
+        chunk_id: fields.string(tape, source::CHUNK_ID)?,
+        title: fields.string(tape, source::TITLE)?,
+        url: fields.string(tape, source::URL)?,
+        slug: fields.string(tape, source::SLUG)?,
+        payload_id: fields.string(tape, source::PAYLOAD_ID)?,
+        chunk_type: fields.string(tape, source::CHUNK_TYPE)?,
+        text: fields.string(tape, source::TEXT)?,
         chapter,
-        section: fields.count(tape, &["section", "section_number"])?,
-        relevance: fields.number(tape, &["relevance", "relevance_score"])?,
-        first_line: fields.count(tape, &["firstLine", "first_line"])?,
+        section: fields.count(tape, source::SECTION)?,
+        relevance: fields.number(tape, source::RELEVANCE)?,
+        first_line: fields.count(tape, source::FIRST_LINE)?,
     })
 }
 
@@ -461,15 +475,15 @@ fn read_declared(tape: &mut Tape, path: &str) -> Result<DeclaredCitation, JsValu
         _ => None,
     };
     Ok(DeclaredCitation {
-        source: fields.loose(tape, &["source", "index"], |v| match v {
+        source: fields.loose(tape, declared_citation::SOURCE, |v| match v {
             Value::Number(n) => Some(SourceRef::Number(*n)),
             Value::String(name) => Some(SourceRef::Name((*name).to_owned())),
             _ => None,
         })?,
-        doc_id: fields.loose(tape, &["docId", "doc_id"], string)?,
-        chunk_id: fields.loose(tape, &["chunkId", "chunk_id"], string)?,
-        quote: fields.loose(tape, &["quote", "snippet", "cited_text"], string)?,
-        line_range: fields.loose(tape, &["lineRange", "line_range"], |v| match v {
+        doc_id: fields.loose(tape, declared_citation::DOC_ID, string)?,
+        chunk_id: fields.loose(tape, declared_citation::CHUNK_ID, string)?,
+        quote: fields.loose(tape, declared_citation::QUOTE, string)?,
+        line_range: fields.loose(tape, declared_citation::LINE_RANGE, |v| match v {
             Value::String(text) => LineRange::from_str_range(text),
             Value::Pair(_, first, last) => {
                 let whole = |n: f64| (n.fract() == 0.0 && n.abs() < 1e15).then_some(n as i64);
@@ -480,12 +494,12 @@ fn read_declared(tape: &mut Tape, path: &str) -> Result<DeclaredCitation, JsValu
             }
             _ => None,
         })?,
-        evidence_idx: fields.loose(tape, &["evidenceIdx", "evidence_idx"], number)?,
-        alignment_score: fields.loose(tape, &["alignmentScore", "alignment_score"], number)?,
-        span_in_answer: fields.loose(tape, &["spanInAnswer", "span_in_answer"], string)?,
-        relevance: fields.loose(tape, &["relevance", "relevance_score"], number)?,
-        claim: fields.loose(tape, &["claim", "claim_text"], string)?,
-        span: fields.loose(tape, &["span"], |v| match v {
+        evidence_idx: fields.loose(tape, declared_citation::EVIDENCE_IDX, number)?,
+        alignment_score: fields.loose(tape, declared_citation::ALIGNMENT_SCORE, number)?,
+        span_in_answer: fields.loose(tape, declared_citation::SPAN_IN_ANSWER, string)?,
+        relevance: fields.loose(tape, declared_citation::RELEVANCE, number)?,
+        claim: fields.loose(tape, declared_citation::CLAIM, string)?,
+        span: fields.loose(tape, declared_citation::SPAN, |v| match v {
             Value::Pair(_, start, end) => Span::from_range(*start, *end),
             _ => None,
         })?,

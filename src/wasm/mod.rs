@@ -9,6 +9,7 @@ mod embed;
 mod errors;
 mod fields;
 mod input;
+mod input_names;
 mod locate;
 mod options;
 #[cfg(feature = "providers")]

@@ -112,3 +112,54 @@ export const types = {
     ],
   },
 };
+
+// The input's objects as they cross the other way, field by field in the order the input
+// tape carries them (src/wasm/input.js writes it, src/wasm/input.rs reads it). A field is
+// `[rustName, jsNames, read?]`: the first JS name is the documented one (the serde name
+// of src/model/input.rs, camelCase), the others its aliases (serde's `alias`es there,
+// checked by tests/js/schema.test.mjs); `read` names the walk's method for a value that
+// is not a scalar ("lineRange", "span"). `node scripts/gen-schema.mjs` writes from this:
+// - src/wasm/input_names.rs: the names per field, for the Rust reader and its errors;
+// - the readers block of src/wasm/input.js: each name read at its own site;
+// - the `SOURCE_NAMES` block of src/wasm/untrusted.js, which the renderer reads sources by.
+// Answer, sources, citations and warnings (no aliases) are read by hand around these.
+export const inputs = {
+  Input: [
+    ["question", ["question", "query"]],
+    ["mode", ["mode"]],
+    ["request_id", ["requestId", "request_id"]],
+    ["session_id", ["sessionId", "session_id"]],
+    ["response_id", ["responseId", "response_id"]],
+    ["model_version", ["modelVersion", "model_version"]],
+    ["top_k", ["topK", "top_k"]],
+  ],
+  Source: [
+    ["chapter", ["chapter", "chapter_id"]],
+    ["index", ["index"]],
+    ["id", ["id"]],
+    ["doc_id", ["docId", "doc_id"]],
+    ["chunk_id", ["chunkId", "chunk_id"]],
+    ["title", ["title", "doc_title", "section_title"]],
+    ["url", ["url"]],
+    ["slug", ["slug"]],
+    ["payload_id", ["payloadId", "payload_id"]],
+    ["chunk_type", ["chunkType", "chunk_type"]],
+    ["text", ["text", "content", "excerpt", "page_content"]],
+    ["section", ["section", "section_number"]],
+    ["relevance", ["relevance", "relevance_score"]],
+    ["first_line", ["firstLine", "first_line"]],
+  ],
+  DeclaredCitation: [
+    ["source", ["source", "index"]],
+    ["doc_id", ["docId", "doc_id"]],
+    ["chunk_id", ["chunkId", "chunk_id"]],
+    ["quote", ["quote", "snippet", "cited_text"]],
+    ["line_range", ["lineRange", "line_range"], "lineRange"],
+    ["evidence_idx", ["evidenceIdx", "evidence_idx"]],
+    ["alignment_score", ["alignmentScore", "alignment_score"]],
+    ["span_in_answer", ["spanInAnswer", "span_in_answer"]],
+    ["relevance", ["relevance", "relevance_score"]],
+    ["claim", ["claim", "claim_text"]],
+    ["span", ["span"], "span"],
+  ],
+};

@@ -1,12 +1,58 @@
-// The report's boundary schema (src/wasm/schema.mjs) drives the Rust tape writers, the
-// JS readers and the TypeScript interfaces; the generated files must be what it gives.
+// The boundary schema (src/wasm/schema.mjs) drives the Rust tape writers, the JS readers
+// and the TypeScript interfaces of the report, and the names of the input's fields on
+// both sides; the generated files must be what it gives, and the two places it cannot
+// write (serde's aliases for the CLI, the Rust reader's field order) must agree with it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "./helpers.mjs";
+import { inputs } from "../../src/wasm/schema.mjs";
+
+const snake = (name) => name.replace(/[A-Z]/g, (c, i) => (i ? "_" : "") + c.toLowerCase());
+const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 
 test("the files generated from src/wasm/schema.mjs are up to date", () => {
   const run = spawnSync(process.execPath, [join(root, "scripts", "gen-schema.mjs"), "--check"], { encoding: "utf8" });
   assert.equal(run.status, 0, run.stderr);
+});
+
+/** `{ field: [serde name, ...aliases] }` of a struct of src/model/input.rs (camelCase). */
+function serdeNames(source, struct) {
+  const start = source.indexOf(`pub struct ${struct} {`);
+  assert.ok(start >= 0, struct);
+  const body = source.slice(start, source.indexOf("\n}\n", start));
+  const names = {};
+  let attributes = "";
+  for (const line of body.split("\n").slice(1)) {
+    const field = /^ {4}pub (\w+):/.exec(line);
+    if (field) {
+      const aliases = [...attributes.matchAll(/alias = "(\w+)"/g)].map((m) => m[1]);
+      if (!/#\[serde\([^)]*\bskip\b/.test(attributes)) names[field[1]] = [camel(field[1]), ...aliases];
+      attributes = "";
+    } else if (/^ {4}#\[/.test(line)) attributes += line;
+  }
+  return names;
+}
+
+test("serde reads every input field under the names the schema gives it, and no other", () => {
+  const source = readFileSync(join(root, "src", "model", "input.rs"), "utf8");
+  for (const [type, fields] of Object.entries(inputs)) {
+    const serde = serdeNames(source, type);
+    for (const [rust, names] of fields) assert.deepEqual(serde[rust], names, `${type}.${rust}`);
+    // A field serde knows under an alias is in the schema (answer, sources, … have none).
+    const declared = new Set(fields.map(([rust]) => rust));
+    for (const [rust, names] of Object.entries(serde)) {
+      if (names.length > 1) assert.ok(declared.has(rust), `${type}.${rust}: aliases ${names.slice(1)} not in the schema`);
+    }
+  }
+});
+
+test("the Rust reader takes the input's fields in the schema's order", () => {
+  const reader = readFileSync(join(root, "src", "wasm", "input.rs"), "utf8");
+  for (const [type, fields] of Object.entries(inputs)) {
+    const used = [...reader.matchAll(new RegExp(`\\b${snake(type)}::([A-Z_]+)\\b`, "g"))].map((m) => m[1].toLowerCase());
+    assert.deepEqual(used, fields.map(([rust]) => rust), type);
+  }
 });

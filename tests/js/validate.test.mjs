@@ -140,7 +140,7 @@ test("fields are read from plain objects, null-prototype objects and class insta
   assert.throws(() => validate({ ...plain, sources: [{ text: 5 }] }), { code: "invalid_input", message: /^input\.sources\[0\]\.text: expected a string, got number/ });
 });
 
-test("a source's and a citation's fields are read under each of their names, the first present one winning", () => {
+test("a source's and a citation's fields are read under each of their names", () => {
   const answer = "Water boils at 100 °C [1].";
   const cite = (source) => validate({ answer, sources: [source], citations: [{ source: 1, quote: "boils at 100" }] }, { policy: "flag" });
   const text = "Water boils at 100 °C.";
@@ -151,10 +151,9 @@ test("a source's and a citation's fields are read under each of their names, the
   for (const name of ["title", "doc_title", "section_title"]) {
     assert.equal(cite({ text, [name]: "The title" }).segments[1].title, "The title", name);
   }
-  // The first name present wins; null counts as absent; a getter that throws reads as
-  // absent and the next name is tried.
-  assert.equal(cite({ text, title: "first", doc_title: "second" }).segments[1].title, "first");
-  assert.equal(cite({ text, title: null, doc_title: "second", section_title: "third" }).segments[1].title, "second");
+  // Null counts as absent (two names present are refused: the test below); a getter that
+  // throws reads as absent and the next name is tried.
+  assert.equal(cite({ text, title: null, doc_title: "second", section_title: null }).segments[1].title, "second");
   const throwing = {
     get text() {
       throw new Error("not loaded");
@@ -288,4 +287,20 @@ test("memory stays flat over repeated validate calls after warm-up", async () =>
   const before = memoryBytes();
   run(20 * answers.length);
   assert.equal(memoryBytes(), before, "linear memory grew: something is kept between calls");
+});
+
+test("a field given under two of its names is refused, naming both (as the CLI's serde refuses it)", () => {
+  const refused = (input, path, names) =>
+    assert.throws(
+      () => validate(input),
+      (e) => e.code === "invalid_input" && e.message === `input.${path}: given twice, as \`${names[0]}\` and as \`${names[1]}\`: give one`,
+      path,
+    );
+  refused({ answer: "x [1]", sources: [{ text: "a", page_content: "b" }] }, "sources[0].text", ["text", "page_content"]);
+  refused({ answer: "x [1]", sources: [{ doc_title: "a", section_title: "b" }] }, "sources[0].doc_title", ["doc_title", "section_title"]);
+  refused({ answer: "x [1]", sources: [{}], citations: [{ source: 1, claim: "a", claim_text: "b" }] }, "citations[0].claim", ["claim", "claim_text"]);
+  refused({ answer: "x [1]", sources: [{}], citations: [{ span: { start: 0, end: 1 }, source: 1, index: 1 }] }, "citations[0].source", ["source", "index"]);
+  refused({ answer: "x", sources: [], topK: 3, top_k: 3 }, "topK", ["topK", "top_k"]);
+  // null under the other name is absent, as everywhere.
+  assert.equal(validate({ answer: "x [1]", sources: [{ text: "a", content: null }] }).status, "pass");
 });
