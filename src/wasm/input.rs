@@ -198,7 +198,9 @@ impl Tape {
     }
 
     /// The next field: `None` if absent, else the name it was found under and its value
-    /// ([`Value::Twice`] when it was given under two of its names).
+    /// ([`Value::Twice`] when it was given under two of its names). Not inlined: one
+    /// copy, not one per field read (the module's size is budgeted).
+    #[inline(never)]
     fn field(&mut self, names: &[&'static str]) -> Option<(&'static str, Value<'_>)> {
         let found = self.number() as usize;
         let name = |at: usize| names.get(at.wrapping_sub(1)).copied().unwrap_or("?");
@@ -293,9 +295,11 @@ fn items<T>(
     path: &str,
     mut item: impl FnMut(&mut Tape, &str) -> Result<T, JsValue>,
 ) -> Result<Vec<T>, JsValue> {
-    (0..length)
-        .map(|i| item(tape, &item_path(path, i)))
-        .collect()
+    let mut out = Vec::with_capacity(length);
+    for i in 0..length {
+        out.push(item(tape, &item_path(path, i))?);
+    }
+    Ok(out)
 }
 
 /// The error for a value that should have been an object.
@@ -425,7 +429,9 @@ pub fn read_sources(value: &JsValue, path: &str) -> Result<Vec<Source>, JsValue>
     items(&mut tape, length, path, read_source)
 }
 
-/// One retrieved source.
+/// One retrieved source. Not inlined: one copy for `validate`'s input and the edge
+/// helpers' source lists (the module's size is budgeted).
+#[inline(never)]
 fn read_source(tape: &mut Tape, path: &str) -> Result<Source, JsValue> {
     match tape.value() {
         Value::Object => {}
@@ -458,7 +464,8 @@ fn read_source(tape: &mut Tape, path: &str) -> Result<Source, JsValue> {
     })
 }
 
-/// One declared citation: a bare label or an object.
+/// One declared citation: a bare label or an object. Not inlined, as [`read_source`].
+#[inline(never)]
 fn read_declared(tape: &mut Tape, path: &str) -> Result<DeclaredCitation, JsValue> {
     match tape.value() {
         Value::Number(label) => return Ok(DeclaredCitation::label(label)),
