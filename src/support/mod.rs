@@ -86,6 +86,9 @@ struct Profile {
     chars: usize,
     /// 5-grams in the text, kept or not (0: too short to compare).
     gram_count: usize,
+    /// The text's sentences with their content terms (those a claim may have), for the
+    /// evidence sentence of a citation.
+    sentences: Vec<(Span, Vec<u64>)>,
 }
 
 impl Profile {
@@ -97,11 +100,16 @@ impl Profile {
             Collector::new(keep),
             Collector::new(keep),
         );
+        let mut sentences = Sentences::new(text);
         let mut previous: Option<u64> = None;
         for token in tokens(text) {
             let h = token.hash;
+            sentences.token(&token);
             if !token.stop {
                 terms.add(h);
+                if keep.is_none_or(|v| v.slot(h).is_some()) {
+                    sentences.term(h);
+                }
             }
             if let Some(p) = previous {
                 pairs.add(pair_hash(p, h));
@@ -119,6 +127,7 @@ impl Profile {
             grams: grams.finish(),
             chars,
             gram_count,
+            sentences: sentences.finish(),
         }
     }
 }
@@ -140,15 +149,34 @@ fn vocabulary(claims: &[&str]) -> Vocabulary {
     Vocabulary::new(hashes)
 }
 
-/// The sentences of `text` (split in the gaps between words at `.`, `!`, `?`, a line
-/// break or `。`, each ending after its terminators and closing quotes) with their
-/// content terms.
-fn sentences(text: &str) -> Vec<(Span, Vec<u64>)> {
-    let mut sentences = Vec::new();
-    let mut sentence = (0, Vec::new());
-    let mut gap_start = 0;
-    for token in tokens(text) {
-        let gap = &text[gap_start..token.start];
+/// The sentences of a text, split as its words go by: in the gaps between words at `.`,
+/// `!`, `?`, a line break or `。`, each ending after its terminators and closing quotes,
+/// with the content terms given for it.
+struct Sentences<'t> {
+    text: &'t str,
+    done: Vec<(Span, Vec<u64>)>,
+    /// Where the current sentence starts, and its terms so far.
+    start: usize,
+    terms: Vec<u64>,
+    /// The end of the last word.
+    gap_start: usize,
+}
+
+impl<'t> Sentences<'t> {
+    fn new(text: &'t str) -> Sentences<'t> {
+        Sentences {
+            text,
+            done: Vec::new(),
+            start: 0,
+            terms: Vec::new(),
+            gap_start: 0,
+        }
+    }
+
+    /// The next word: a sentence ends in the gap before it when the gap holds a
+    /// terminator.
+    fn token(&mut self, token: &words::Token) {
+        let gap = &self.text[self.gap_start..token.start];
         if let Some(at) = gap.find(['.', '!', '?', '\n', '。']) {
             // The sentence ends after its terminators and closing quotes or brackets;
             // what else the gap holds (an emoji, a bullet) is left out.
@@ -157,17 +185,24 @@ fn sentences(text: &str) -> Vec<(Span, Vec<u64>)> {
                 .take_while(|c| ".!?。\"'”’)]".contains(*c))
                 .map(char::len_utf8)
                 .sum::<usize>();
-            let done = std::mem::take(&mut sentence.1);
-            sentences.push((Span::new(sentence.0, gap_start + at + closers.max(1)), done));
-            sentence.0 = token.start;
+            let end = self.gap_start + at + closers.max(1);
+            let terms = std::mem::take(&mut self.terms);
+            self.done.push((Span::new(self.start, end), terms));
+            self.start = token.start;
         }
-        if !token.stop {
-            sentence.1.push(token.hash);
-        }
-        gap_start = token.end;
+        self.gap_start = token.end;
     }
-    sentences.push((Span::new(sentence.0, text.len()), sentence.1));
-    sentences
+
+    /// A content term of the current sentence.
+    fn term(&mut self, hash: u64) {
+        self.terms.push(hash);
+    }
+
+    fn finish(mut self) -> Vec<(Span, Vec<u64>)> {
+        self.done
+            .push((Span::new(self.start, self.text.len()), self.terms));
+        self.done
+    }
 }
 
 /// The claim side of a comparison, computed once per claim.
@@ -474,7 +509,8 @@ impl<'a> SupportScorer<'a> {
     fn sentence_of(&self, claim_terms: &HashList, i: usize) -> Option<Span> {
         let text = self.sources[i];
         let hits = |terms: &[u64]| terms.iter().filter(|t| claim_terms.contains(t)).count();
-        let (_, best) = sentences(text)
+        let (_, best) = self.profiles[i]
+            .sentences
             .iter()
             .map(|(span, terms)| (hits(terms), *span))
             .fold((0, None), |best, next| {
@@ -547,6 +583,9 @@ mod tests {
         let known = SupportScorer::for_claims(&sources, &claims);
         for claim in claims {
             assert_eq!(full.scores(claim), known.scores(claim), "{claim}");
+            // The evidence sentences too: a known scorer keeps only the claims' terms of
+            // each sentence, which are all the choice counts.
+            assert_eq!(full.support_all(claim), known.support_all(claim), "{claim}");
         }
     }
 
