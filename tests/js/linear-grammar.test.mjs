@@ -31,9 +31,14 @@ test("the markdown grammar's adversarial families parse in linear time (issue 21
     ["code spans cut by a list item", "a `b\n- c y\n", 4_000],
     ["autolink-shaped openers", "<ab:cd y ", 4_000],
     ["reference links to no definition", "[x [y]][z] ", 4_000],
+    // Openers whose one closer comes after the last paragraph's end: each paragraph's
+    // opener must not search the whole text again for it.
+    ["comments closed only past their paragraph", "x <!-- a\n\n", 4_000],
+    ["instructions closed only past their paragraph", "x <?a a\n\n", 4_000],
+    ["code elements closed only past their paragraph", "x <code> a\n\n", 4_000],
   ]) {
     await assertLinear(t, what, (k) => {
-      const answer = `${unit.repeat(count * k)}\n\nEnd [1].`;
+      const answer = `${unit.repeat(count * k)}\n\nEnd [1]. --> ?> </code>`;
       return { run: () => assert.equal(parseCitations(answer).at(-1)?.raw, "[1]") };
     });
   }

@@ -63,9 +63,11 @@ pub struct Markers<'p, 't> {
     /// `no_closer[c]`: the closer of [`Closer`] `c` (`-->`, `]]>`, …) no longer occurs
     /// after the current position, so an opener of that kind is text.
     no_closer: [bool; Closer::COUNT],
-    /// `closer_past[c]`: (the end of the closer of [`Closer`] `c` that an opener before
-    /// found, the start of the line that ended the opener's paragraph before it): an
-    /// opener of that kind before that line is text too (its first closer is the same).
+    /// `closer_past[c]`: (where the closer of [`Closer`] `c` that an opener before found
+    /// starts, the start of the line that ended that opener's paragraph before it). An
+    /// opener of that kind whose search starts at or before that closer finds the same
+    /// one (there is none between), without searching again; one before that line is
+    /// text too. So a text of many paragraphs with an opener each stays linear.
     closer_past: [(usize, usize); Closer::COUNT],
     /// `no_end_tag[v]`: the closing tag of [`Verbatim`] `v` (`</code>`, …) no longer
     /// occurs after the current position.
@@ -365,12 +367,11 @@ impl<'p, 't> Markers<'p, 't> {
         let bytes = self.bytes;
         let rest = &bytes[p..];
         if let Some((closer, from)) = fixed_closer(rest) {
-            let (found, paragraph_end) = self.closer_past[closer.index()];
-            let closer_start = found.saturating_sub(closer.text().len());
-            if self.no_closer[closer.index()] || (p < paragraph_end && p + from <= closer_start) {
+            let past = self.closer_past[closer.index()];
+            if self.no_closer[closer.index()] || (p < past.1 && p + from <= past.0) {
                 return Read::No;
             }
-            let Some(end) = find_ascii_ci(bytes, p + from, closer.text()) else {
+            let Some(end) = first_closer(bytes, p + from, closer.text(), past) else {
                 self.no_closer[closer.index()] = true;
                 self.unclosed(p, closes::fixed(closer));
                 return Read::No;
@@ -380,7 +381,7 @@ impl<'p, 't> Markers<'p, 't> {
             return match paragraph_through(bytes, p, end, self.open) {
                 Ok(()) => Read::End(end),
                 Err(Some(line)) => {
-                    self.closer_past[closer.index()] = (end, line);
+                    self.closer_past[closer.index()] = (end - closer.text().len(), line);
                     Read::No
                 }
                 Err(None) => Read::Truncated,
@@ -396,12 +397,11 @@ impl<'p, 't> Markers<'p, 't> {
         let Some(element) = Verbatim::of(&bytes[p + 1..name_end]) else {
             return read;
         };
-        let (found, paragraph_end) = self.end_tag_past[element.index()];
-        let end_start = found.saturating_sub(element.closer().len());
-        if self.no_end_tag[element.index()] || (p < paragraph_end && tag_end <= end_start) {
+        let past = self.end_tag_past[element.index()];
+        if self.no_end_tag[element.index()] || (p < past.1 && tag_end <= past.0) {
             return read;
         }
-        let Some(end) = find_ascii_ci(bytes, tag_end, element.closer()) else {
+        let Some(end) = first_closer(bytes, tag_end, element.closer(), past) else {
             self.no_end_tag[element.index()] = true;
             self.unclosed(p, closes::end_tag(element));
             return read;
@@ -415,7 +415,7 @@ impl<'p, 't> Markers<'p, 't> {
         match paragraph_through(bytes, p, end, self.open) {
             Ok(()) => Read::End(end),
             Err(Some(line)) => {
-                self.end_tag_past[element.index()] = (end, line);
+                self.end_tag_past[element.index()] = (end - element.closer().len(), line);
                 read
             }
             Err(None) => Read::Truncated,
@@ -507,4 +507,13 @@ impl<'t> Iterator for Markers<'_, 't> {
 #[inline]
 fn skip_plain(bytes: &[u8], from: usize, stop: usize) -> usize {
     INTERESTING.find(bytes, from, stop)
+}
+
+/// The end of the first `closer` at or after `from`: the one found before (`past.0`, where
+/// it starts) when the search would reach it first, else searched for.
+fn first_closer(bytes: &[u8], from: usize, closer: &[u8], past: (usize, usize)) -> Option<usize> {
+    if past.1 > 0 && from <= past.0 {
+        return Some(past.0 + closer.len());
+    }
+    find_ascii_ci(bytes, from, closer)
 }
