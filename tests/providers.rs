@@ -382,3 +382,43 @@ fn parts_of_unknown_types_are_read_past_and_counted_in_one_warning() {
     .unwrap();
     assert!(from_any(&known, None).unwrap().1.warnings.is_empty());
 }
+
+#[test]
+fn gemini_parts_of_kinds_to_come_keep_their_place_and_never_hide_a_text() {
+    // A support names its part by index: a part of an unknown kind before the text still
+    // counts, and a field the adapter does not know beside a text does not hide it.
+    let response = Json::parse(
+        r#"{"candidates": [{"content": {"parts": [
+            {"functionCall": {"name": "f"}},
+            {"futurePart": {"x": 1}},
+            {"newMeta": {"y": 2}, "text": "Spain won Euro 2024."},
+            {"thoughtSignature": "abc"}
+          ]},
+          "groundingMetadata": {
+            "groundingChunks": [{"web": {"uri": "https://uefa.example/", "title": "UEFA"}}],
+            "groundingSupports": [{"segment": {"partIndex": 2, "endIndex": 20, "text": "Spain won Euro 2024."},
+                                   "groundingChunkIndices": [0]}]}}]}"#,
+    )
+    .unwrap();
+    let (_, input) = from_any(&response, None).unwrap();
+    assert_eq!(input.answer, "Spain won Euro 2024.");
+    let report = validate(&input).unwrap();
+    let span = report.citations[0].span.unwrap();
+    assert_eq!(&input.answer[span.range()], "Spain won Euro 2024.");
+    // Only the part with nothing known counts; a part of metadata alone is no news.
+    let [warning] = &input.warnings[..] else {
+        panic!("one warning: {:?}", input.warnings);
+    };
+    assert!(
+        warning
+            .message
+            .starts_with("read past 1 part of the response"),
+        "{}",
+        warning.message
+    );
+    assert!(
+        warning.message.contains("part \"futurePart\""),
+        "{}",
+        warning.message
+    );
+}

@@ -14,10 +14,11 @@
 //! make every citation a spec-004 one, whose required `relevance` and `quote` Gemini
 //! does not give (a warning per citation on a correct answer).
 //!
-//! Parts and grounding chunks are unions keyed by field name; one holding none of the
-//! kinds listed below is counted in the `unknown_content` warning. Such a part adds no
-//! text; such a chunk is still a source (read like a `web` chunk), since supports name
-//! chunks by their position.
+//! Parts and grounding chunks are unions keyed by field name. A part holding none of the
+//! kinds listed below but a field besides their metadata, and a chunk of none of the
+//! listed kinds, are counted in the `unknown_content` warning. Such a part adds no text
+//! but keeps its place (`partIndex` counts every part); such a chunk is still a source
+//! (read like a `web` chunk), since supports name chunks by their position.
 
 use super::settle::{Expect, settle};
 use super::{Builder, Json, bad, web_source};
@@ -72,10 +73,16 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
         }
         let content_parts = candidate.field("content").map(|c| c.list("parts"));
         for part in content_parts.unwrap_or_default() {
-            let known = out.knows("part", part.kind_key(PART_METADATA), PARTS);
+            // A part holding none of the known kinds, but something besides metadata, is
+            // of a kind still to come; a text is read whatever else the part holds.
+            if !PARTS.split(' ').any(|kind| part.field(kind).is_some()) {
+                if let Some(kind) = part.kind_key(PART_METADATA) {
+                    out.count_unknown("part", Some(kind));
+                }
+            }
             let text = match part.field("thought") {
                 Some(Json::Bool(true)) => None,
-                _ => part.field("text").and_then(Json::text).filter(|_| known),
+                _ => part.field("text").and_then(Json::text),
             };
             match parts.last_mut() {
                 Some(joined) if streamed => joined.push_str(text.unwrap_or_default()),
@@ -109,7 +116,7 @@ pub fn grounding(
             .find_map(|kind| chunk.field(kind))
             .or_else(|| {
                 let kind = chunk.kind_key("");
-                out.read_past("grounding chunk", kind);
+                out.count_unknown("grounding chunk", kind);
                 chunk.field(kind?)
             });
         let url = web.as_ref().and_then(|w| w.text_at("uri"));

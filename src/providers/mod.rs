@@ -191,7 +191,7 @@ impl Builder {
     fn knows(&mut self, part: &str, kind: Option<&str>, known: &str) -> bool {
         let knows = kind.is_some_and(|kind| known.split(' ').any(|k| k == kind));
         if !knows {
-            self.read_past(part, kind);
+            self.count_unknown(part, kind);
         }
         knows
     }
@@ -199,7 +199,7 @@ impl Builder {
     /// Counts a `part` of the response of an unknown type `kind` (or none) for the
     /// `unknown_content` warning.
     #[inline(never)]
-    fn read_past(&mut self, part: &str, kind: Option<&str>) {
+    fn count_unknown(&mut self, part: &str, kind: Option<&str>) {
         let name = match kind {
             Some(kind) => format!("{part} \"{kind}\""),
             None => format!("{part} without a type"),

@@ -146,7 +146,7 @@ fn from_response_events(events: &[Json], out: &mut Builder) -> Result<(), Error>
     for event in events {
         let kind = event.type_name();
         if kind != Some("error") && !is_response_event(event) {
-            out.read_past("event", kind);
+            out.count_unknown("event", kind);
         }
     }
     let done = [
