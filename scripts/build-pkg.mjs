@@ -10,7 +10,7 @@
 //                                               `citeproof/providers`, `citeproof/edge`)
 //
 //   node scripts/build-pkg.mjs                 the whole package
-//   node scripts/build-pkg.mjs node            one target of the full build, into pkg/
+//   node scripts/build-pkg.mjs node bundler    some of its outputs (by directory name)
 //   node scripts/build-pkg.mjs node --features test-trap --out target/pkg-trap
 //                                              a test-only build elsewhere (own cargo
 //                                              target dir, so pkg/'s build stays cached)
@@ -45,19 +45,23 @@ const features = flag("--features");
 const noDefault = args.includes("--no-default-features");
 if (noDefault) args.splice(args.indexOf("--no-default-features"), 1);
 const outRoot = resolve(root, flag("--out") ?? "pkg");
-for (const target of args) {
-  if (!targets[target]) throw new Error(`unknown target ${target}; expected one of ${Object.keys(targets)}`);
-}
-const full = { noDefault, features };
 // `{ dir, target, build }`: what goes where, from which build.
-const outputs = args.length
-  ? args.map((target) => ({ dir: target, target, build: full }))
-  : [
-      { dir: "node", target: "node", build: full },
-      { dir: "web", target: "web", build: full },
-      { dir: "bundler", target: "bundler", build: { noDefault: true } },
-      { dir: "bundler-full", target: "bundler", build: full },
-    ];
+const PACKAGE = [
+  { dir: "node", target: "node", build: {} },
+  { dir: "web", target: "web", build: {} },
+  { dir: "bundler", target: "bundler", build: { noDefault: true } },
+  { dir: "bundler-full", target: "bundler", build: {} },
+];
+// With build flags, each target named is built with them (a test build, elsewhere).
+const flagged = noDefault || features !== undefined || outRoot !== resolve(root, "pkg");
+const outputs = flagged
+  ? args.map((target) => ({ dir: target, target, build: { noDefault, features } }))
+  : PACKAGE.filter(({ dir }) => args.length === 0 || args.includes(dir));
+for (const name of args) {
+  const known = flagged ? targets[name] : PACKAGE.some(({ dir }) => dir === name);
+  if (!known) throw new Error(`unknown output ${name}; expected one of ${flagged ? Object.keys(targets) : PACKAGE.map(({ dir }) => dir)}`);
+}
+if (outputs.length === 0) throw new Error("nothing to build: name a target");
 
 // The npm package binaryen provides a working wasm-opt (docs/toolchain.md).
 const env = { ...process.env, PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH}` };

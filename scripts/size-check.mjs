@@ -100,6 +100,10 @@ for (const [entry, budget, goal] of entries) {
     over = true;
   }
 }
+// An app that imports the core and an adapter entry loads both modules (the package
+// README says so and points to citeproof/full, one module, for such apps).
+const both = [...new Set([...graph(".").wasm, ...graph("./providers").wasm])];
+console.log(`citeproof with citeproof/providers in a browser: wasm ${both.reduce((sum, file) => sum + gzipSize(file), 0)} B gzip -9 (${both.length} modules; citeproof/full alone: one)`);
 const full = join(pkg, "web", "citeproof_bg.wasm");
 console.log(`the full module for Node, workerd and Deno (web/): ${gzipSize(full)} B gzip -9 (budget ${BUDGET_GZIP} B)`);
 if (gzipSize(full) > BUDGET_GZIP) {

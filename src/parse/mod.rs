@@ -110,12 +110,14 @@ fn compile_pattern(i: usize, pattern: &str) -> Result<Regex, Error> {
     Ok(regex)
 }
 
-/// Without the `patterns` feature (the browser build), every pattern is refused.
+/// Without the `patterns` feature (the npm package's browser core), every pattern is
+/// refused, naming the entry that has them.
 #[cfg(not(feature = "patterns"))]
 fn compile_pattern(i: usize, _pattern: &str) -> Result<Regex, Error> {
     Err(Error::new(
         ErrorCode::InvalidOption,
         format!("markerPatterns[{i}]"),
-        "this build has no markerPatterns (the `patterns` feature)",
+        "this build has no markerPatterns (the crate's `patterns` feature; in a browser, \
+         import from citeproof/full)",
     ))
 }

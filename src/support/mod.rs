@@ -87,7 +87,9 @@ struct Profile {
     /// 5-grams in the text, kept or not (0: too short to compare).
     gram_count: usize,
     /// The text's sentences with their content terms (those a claim may have), for the
-    /// evidence sentence of a citation.
+    /// evidence sentence of a citation: split in the same pass over the words, for every
+    /// source, at the cost of a second copy of its terms (cheaper than splitting a cited
+    /// source again for each citation, docs/perf-log.md).
     sentences: Vec<(Span, Vec<u64>)>,
 }
 

@@ -82,12 +82,14 @@ function readArguments(report, options, limit) {
       if (typeof stated === "string") quotes.set(label, { stated });
     }
   });
+  // A card shows these of a source; its other fields are not read.
+  const DISPLAYED = ["index", "title", "url", "slug", "text"];
   const sources = option.list(options, "sources", "options", (value, path) => {
     if (!value) return null;
     const source = {};
-    for (const [name, names] of Object.entries(SOURCE_NAMES)) {
+    for (const name of DISPLAYED) {
       // Under the first of its names present (`doc_title`, `page_content`, …).
-      for (const alias of names) {
+      for (const alias of SOURCE_NAMES[name]) {
         source[name] = option.scalar(value, alias, path);
         if (source[name] !== undefined && source[name] !== null) break;
       }

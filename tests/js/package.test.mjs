@@ -3,7 +3,7 @@
 // web target in Chromium without a bundler, and the workerd export under wrangler dev.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync, cpSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -92,6 +92,41 @@ console.log(JSON.stringify({ same, checked: (${PROVIDER_CHECK})(fromAny, main.va
   const cjs = join(project, "subpaths.cjs");
   writeFileSync(cjs, `const { fromGemini } = require("citeproof/providers");\nconsole.log(fromGemini === require("citeproof").fromGemini);`);
   assert.equal(execFileSync("node", [cjs], { cwd: project, encoding: "utf8" }).trim(), "true");
+});
+
+test("TypeScript sees what each runtime loads: the core for bundlers, everything for Node", () => {
+  const dir = join(project, "ts");
+  mkdirSync(dir, { recursive: true });
+  const tsc = (file, resolution) => {
+    const config = {
+      compilerOptions: {
+        strict: true, noEmit: true, target: "ES2022", lib: ["ESNext", "DOM"], skipLibCheck: false, types: [],
+        ...(resolution === "bundler" ? { module: "ESNext", moduleResolution: "Bundler" } : { module: "Node16", moduleResolution: "Node16" }),
+      },
+      files: [file],
+    };
+    writeFileSync(join(dir, `tsconfig.${resolution}.json`), JSON.stringify(config));
+    return spawnSync(bin("tsc"), ["-p", join(dir, `tsconfig.${resolution}.json`)], { cwd: dir, encoding: "utf8" });
+  };
+  writeFileSync(
+    join(dir, "portable.mts"),
+    `import { validate, type Report } from "citeproof";
+import { fromAny } from "citeproof/providers";
+import { auditRecord } from "citeproof/edge";
+const report: Report = validate(fromAny({}));
+auditRecord(report, {});\n`,
+  );
+  writeFileSync(join(dir, "adapter-from-main.mts"), `import { fromAny } from "citeproof";\nfromAny({});\n`);
+  for (const resolution of ["bundler", "node16"]) {
+    const ok = tsc("portable.mts", resolution);
+    assert.equal(ok.status, 0, `${resolution}: ${ok.stdout}`);
+  }
+  // A bundler resolves \`citeproof\` to the core, whose types have no adapters; Node's has.
+  const bundler = tsc("adapter-from-main.mts", "bundler");
+  assert.notEqual(bundler.status, 0);
+  assert.match(bundler.stdout, /has no exported member '?fromAny'?/);
+  const node = tsc("adapter-from-main.mts", "node16");
+  assert.equal(node.status, 0, node.stdout);
 });
 
 test("the installed package's bin runs `citeproof check --gate`", () => {
