@@ -213,13 +213,15 @@ impl Builder {
     /// The `unknown_content` warning counting the parts read past, if any.
     #[inline(never)]
     fn unknown_content(&self) -> Option<Finding> {
+        if self.unknown.is_empty() {
+            return None;
+        }
         let total: u32 = self.unknown.iter().map(|(_, count)| count).sum();
-        let mut message = format!("read past {total} part");
-        message.push_str(match total {
-            0 => return None,
-            1 => " of the response of a type this adapter does not know (",
-            _ => "s of the response of a type this adapter does not know (",
-        });
+        let plural = if total == 1 { "" } else { "s" };
+        let mut message = format!(
+            "read past {total} part{plural} of the response of a type this adapter does not \
+             know ("
+        );
         for (i, (name, count)) in self.unknown.iter().enumerate() {
             if i > 0 {
                 message.push_str(", ");

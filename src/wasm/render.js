@@ -4,6 +4,9 @@
 // ever escaped, and a URL becomes a link only when it parses as http: or https:.
 import { REVOKED, SOURCE_NAMES, codedError, fieldOf, listItems, typeCode } from "./untrusted.js";
 
+// The fields of a source a card shows; its other fields are not read.
+const DISPLAYED = ["index", "title", "url", "slug", "text"];
+
 const CHIP = "\uFFFC"; // stands for the next chip while the markdown is parsed
 
 /**
@@ -82,8 +85,6 @@ function readArguments(report, options, limit) {
       if (typeof stated === "string") quotes.set(label, { stated });
     }
   });
-  // A card shows these of a source; its other fields are not read.
-  const DISPLAYED = ["index", "title", "url", "slug", "text"];
   const sources = option.list(options, "sources", "options", (value, path) => {
     if (!value) return null;
     const source = {};
