@@ -28,6 +28,7 @@
 //! ```
 
 mod sets;
+mod stopwords;
 mod words;
 
 use std::collections::HashMap;
@@ -107,11 +108,8 @@ impl Profile {
         for token in tokens(text) {
             let h = token.hash;
             sentences.token(&token);
-            if !token.stop {
-                terms.add(h);
-                if keep.is_none_or(|v| v.slot(h).is_some()) {
-                    sentences.term(h);
-                }
+            if !token.stop && terms.add(h) {
+                sentences.term(h);
             }
             if let Some(p) = previous {
                 pairs.add(pair_hash(p, h));

@@ -109,14 +109,20 @@ impl<'v> Collector<'v> {
         }
     }
 
+    /// Records `h`; true when it is kept (always without a vocabulary).
     #[inline(always)]
-    pub(super) fn add(&mut self, h: u64) {
+    pub(super) fn add(&mut self, h: u64) -> bool {
         match self {
-            Collector::Hashes(hashes) => hashes.push(h),
+            Collector::Hashes(hashes) => {
+                hashes.push(h);
+                true
+            }
             Collector::Slots(vocabulary, bits) => {
-                if let Some(slot) = vocabulary.slot(h) {
+                let slot = vocabulary.slot(h);
+                if let Some(slot) = slot {
                     bits[slot / 64] |= 1 << (slot % 64);
                 }
+                slot.is_some()
             }
         }
     }

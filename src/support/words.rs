@@ -1,5 +1,6 @@
 //! The words and character n-grams that support scoring compares, and their hashes.
 
+use super::stopwords::is_stopword_hash;
 use crate::casefold::fold_case;
 
 /// Character n-gram length.
@@ -77,7 +78,7 @@ pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) -> usize {
         .wrapping_mul(BASE)
         .wrapping_mul(BASE)
         .wrapping_mul(BASE);
-    let mut window = [0u64; GRAM];
+    let mut window = [0u64; 8];
     let mut filled = 0usize;
     let mut rolling: u64 = 0;
     let mut last_space = true;
@@ -107,12 +108,13 @@ pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) -> usize {
         }
         last_space = space;
         let code = u64::from(if space { u32::from(b' ') } else { folded }) + 1;
-        let slot = filled % GRAM;
+        // The window's oldest code leaves as the new one enters: the codes are kept in
+        // a ring of eight (a mask, not a division by 5, finds a slot).
+        let oldest = window[filled.wrapping_sub(GRAM) % 8];
+        window[filled % 8] = code;
         rolling = rolling
             .wrapping_mul(BASE)
-            .wrapping_add(code)
-            .wrapping_sub(window[slot].wrapping_mul(DROP));
-        window[slot] = code;
+            .wrapping_add(code.wrapping_sub(oldest.wrapping_mul(DROP)));
         filled += 1;
         if filled >= GRAM {
             f(mix(rolling));
@@ -212,10 +214,15 @@ fn ascii_term(buf: &mut [u8; WORD_BUFFER], n: usize, number: bool) -> (u64, bool
     if number {
         return (hash_in_buffer(buf, n), false, true);
     }
-    let stop = n < 2 || (n <= 10 && is_stopword_hash(hash_in_buffer(buf, n)));
+    let whole = hash_in_buffer(buf, n);
+    let stop = n < 2 || (n <= 10 && is_stopword_hash(whole));
+    let (keep, suffix) = stem_len(&buf[..n]);
+    if keep == n {
+        // Most words are not stemmed: the word's hash is its term's.
+        return (whole, stop, false);
+    }
     // The stem is written over the word's end: the kept part, then the replacement
     // suffix (never longer than the suffix it replaces).
-    let (keep, suffix) = stem_len(&buf[..n]);
     let stemmed = keep + suffix.len();
     buf[keep..stemmed].copy_from_slice(suffix.as_bytes());
     (hash_in_buffer(buf, stemmed), stop, false)
@@ -235,39 +242,6 @@ fn term(raw: &str) -> (u64, bool, bool) {
     };
     (hash(normalised.as_bytes()), stop, number)
 }
-
-/// True when `word_hash` is the hash of a lower-case function word. Compares hashes,
-/// not strings (a string binary search per word was a tenth of support scoring), in an
-/// open-addressing table built at compile time: a probe or two per word.
-fn is_stopword_hash(word_hash: u64) -> bool {
-    let key = word_hash | 1;
-    let mut at = key as usize % STOPWORD_SLOTS;
-    while STOPWORD_TABLE[at] != 0 {
-        if STOPWORD_TABLE[at] == key {
-            return true;
-        }
-        at = (at + 1) % STOPWORD_SLOTS;
-    }
-    false
-}
-
-const STOPWORD_SLOTS: usize = 1024;
-
-/// [`STOPWORDS`] hashed (`| 1`, so 0 marks an empty slot) into [`STOPWORD_SLOTS`] slots.
-static STOPWORD_TABLE: [u64; STOPWORD_SLOTS] = {
-    let mut table = [0u64; STOPWORD_SLOTS];
-    let mut i = 0;
-    while i < STOPWORDS.len() {
-        let h = hash(STOPWORDS[i].as_bytes()) | 1;
-        let mut at = h as usize % STOPWORD_SLOTS;
-        while table[at] != 0 {
-            at = (at + 1) % STOPWORD_SLOTS;
-        }
-        table[at] = h;
-        i += 1;
-    }
-    table
-};
 
 /// How much of `word` the stemmer keeps, and what it appends.
 fn stem_len(word: &[u8]) -> (usize, &'static str) {
@@ -322,143 +296,9 @@ fn stem(mut word: String) -> String {
     word
 }
 
-/// Function words that carry no claim content (sorted for binary search).
-const STOPWORDS: &[&str] = &[
-    "a",
-    "about",
-    "above",
-    "after",
-    "again",
-    "against",
-    "all",
-    "also",
-    "am",
-    "an",
-    "and",
-    "any",
-    "are",
-    "as",
-    "at",
-    "be",
-    "because",
-    "been",
-    "before",
-    "being",
-    "below",
-    "between",
-    "both",
-    "but",
-    "by",
-    "can",
-    "could",
-    "did",
-    "do",
-    "does",
-    "doing",
-    "down",
-    "during",
-    "each",
-    "few",
-    "for",
-    "from",
-    "further",
-    "had",
-    "has",
-    "have",
-    "having",
-    "he",
-    "her",
-    "here",
-    "hers",
-    "herself",
-    "him",
-    "himself",
-    "his",
-    "how",
-    "however",
-    "i",
-    "if",
-    "in",
-    "into",
-    "is",
-    "it",
-    "its",
-    "itself",
-    "just",
-    "may",
-    "me",
-    "might",
-    "more",
-    "most",
-    "must",
-    "my",
-    "myself",
-    "no",
-    "nor",
-    "not",
-    "now",
-    "of",
-    "off",
-    "on",
-    "once",
-    "only",
-    "or",
-    "other",
-    "our",
-    "ours",
-    "ourselves",
-    "out",
-    "over",
-    "own",
-    "same",
-    "shall",
-    "she",
-    "should",
-    "so",
-    "some",
-    "such",
-    "than",
-    "that",
-    "the",
-    "their",
-    "theirs",
-    "them",
-    "themselves",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "those",
-    "through",
-    "to",
-    "too",
-    "under",
-    "until",
-    "up",
-    "very",
-    "was",
-    "we",
-    "were",
-    "what",
-    "when",
-    "where",
-    "which",
-    "while",
-    "who",
-    "whom",
-    "why",
-    "will",
-    "with",
-    "would",
-    "you",
-    "your",
-    "yours",
-    "yourself",
-];
-
 #[cfg(test)]
 mod tests {
+    use super::super::stopwords::STOPWORDS;
     use super::*;
 
     /// The term of a one-word text through the tokenizer (the ASCII fast path for ASCII
@@ -522,11 +362,6 @@ mod tests {
             );
         }
         assert_ne!(hash(b"ab"), hash(b"ab\0"), "the length counts");
-    }
-
-    #[test]
-    fn stopwords_are_listed_once_in_order() {
-        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
