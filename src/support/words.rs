@@ -211,10 +211,10 @@ pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
 /// commas): its hash, whether it is a stopword, whether it is a number. The same result
 /// as [`term`] on the raw word.
 fn ascii_term(buf: &mut [u8; WORD_BUFFER], n: usize, number: bool) -> (u64, bool, bool) {
-    if number {
-        return (hash_in_buffer(buf, n), false, true);
-    }
     let whole = hash_in_buffer(buf, n);
+    if number {
+        return (whole, false, true);
+    }
     let stop = n < 2 || (n <= 10 && is_stopword_hash(whole));
     let (keep, suffix) = stem_len(&buf[..n]);
     if keep == n {
