@@ -7,9 +7,7 @@
 
 use serde::Serialize;
 
-use crate::model::{
-    Finding, FindingCode, Input, Report, Severity, Source, Status, decimal, source_position,
-};
+use crate::model::{Finding, FindingCode, Input, Report, Severity, Source, Status, decimal};
 
 /// Ids and times the caller supplies for an audit record.
 #[derive(Clone, Debug, Default)]
@@ -131,9 +129,7 @@ impl ReportFacts {
                 .iter()
                 .map(|c| CitationFacts {
                     claim: c.claim.map(|s| input.answer[s.range()].to_string()),
-                    source: c
-                        .source_index
-                        .and_then(|label| source_position(&input.sources, label)),
+                    source: c.source_position,
                     label: c.label.clone(),
                     declared: c.declared,
                     valid: c.valid,

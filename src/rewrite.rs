@@ -193,6 +193,11 @@ impl Rewriter {
             label: text,
             refs: labels,
             source_index: first.map(|(p, s)| s.label(p)),
+            source_positions: if self.flag {
+                fate.refs.iter().map(|&(_, p)| p).collect()
+            } else {
+                kept().map(Some).collect()
+            },
             title: first.and_then(|(_, s)| s.title.clone()),
             url: first.and_then(|(_, s)| s.url.clone()),
             valid: all_valid,

@@ -19,7 +19,10 @@ use crate::offsets::{OffsetMap, Unit};
 /// };
 /// assert_eq!(input.sources.len(), 1);
 /// ```
-#[derive(Clone, Debug, Default, Deserialize)]
+///
+/// It serialises with its documented (camelCase) names, leaving out what is absent: the
+/// form in which the provider adapters return it to JS.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Input {
     /// The model's answer, markdown.
@@ -29,33 +32,50 @@ pub struct Input {
     pub sources: Vec<Source>,
     /// What the model declared, when its output is structured: objects, or bare source
     /// labels (`[1, 2]`, spec 002).
-    #[serde(default, deserialize_with = "declared_citations")]
+    #[serde(
+        default,
+        deserialize_with = "declared_citations",
+        skip_serializing_if = "no_citations"
+    )]
     pub citations: Option<Vec<DeclaredCitation>>,
     /// The user's question (spec 000), used by `validateRequest` and the audit record.
-    #[serde(default, alias = "query")]
+    #[serde(default, skip_serializing_if = "Option::is_none", alias = "query")]
     pub question: Option<String>,
     /// `answer`, `clarify` or `refuse` (spec 003); anything else is an `invalid_mode`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
     /// Caller's request id, copied to the audit record.
-    #[serde(default, alias = "request_id")]
+    #[serde(default, skip_serializing_if = "Option::is_none", alias = "request_id")]
     pub request_id: Option<String>,
     /// Caller's session id, copied to the audit record (spec 001).
-    #[serde(default, alias = "session_id")]
+    #[serde(default, skip_serializing_if = "Option::is_none", alias = "session_id")]
     pub session_id: Option<String>,
     /// The model response's id, copied to the audit record (spec 001).
-    #[serde(default, alias = "response_id")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        alias = "response_id"
+    )]
     pub response_id: Option<String>,
     /// The model that wrote the answer, copied to the audit record (spec 001).
-    #[serde(default, alias = "model_version")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        alias = "model_version"
+    )]
     pub model_version: Option<String>,
     /// How many sources retrieval asked for (spec 003's log fields).
-    #[serde(default, alias = "top_k")]
+    #[serde(default, skip_serializing_if = "Option::is_none", alias = "top_k")]
     pub top_k: Option<u32>,
     /// Warnings raised before validation, by the provider adapter that made this input
     /// (`offset_mismatch`, `unknown_content`); `validate` copies them into the report's findings.
-    #[serde(skip)]
+    #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Finding>,
+}
+
+/// Whether there are no declared citations to write.
+fn no_citations(citations: &Option<Vec<DeclaredCitation>>) -> bool {
+    citations.as_ref().is_none_or(Vec::is_empty)
 }
 
 impl Input {
@@ -80,6 +100,22 @@ impl Input {
         }
         for warning in &mut self.warnings {
             warning.span = warning.span.and_then(convert);
+        }
+    }
+
+    /// Converts the byte spans of declared citations and warnings to `unit`: the
+    /// reverse of [`Input::spans_to_bytes`], for an input handed back to a caller.
+    pub fn spans_to_unit(&mut self, unit: Unit) {
+        let map = OffsetMap::new(&self.answer);
+        for citation in self.citations.iter_mut().flatten() {
+            if let Some(Loose::Valid(span)) = &mut citation.span {
+                *span = map.span_to_unit(*span, unit);
+            }
+        }
+        for warning in &mut self.warnings {
+            if let Some(span) = &mut warning.span {
+                *span = map.span_to_unit(*span, unit);
+            }
         }
     }
 }
@@ -181,55 +217,65 @@ impl Source {
     }
 }
 
-/// The position in `sources` of the source labelled `label` (its `index`, or its
-/// position + 1).
-pub fn source_position(sources: &[Source], label: u32) -> Option<usize> {
-    sources
-        .iter()
-        .enumerate()
-        .position(|(i, s)| s.label(i) == label)
-}
-
 /// A citation the model declared in structured output (specs 002–004). Fields that
 /// spec 004 checks for type and range are [`Loose`]: a wrong type there is an
 /// `invalid_field` finding, not an error.
-#[derive(Clone, Debug, Default, Deserialize)]
+///
+/// It serialises with its documented names, leaving out absent fields and those of the
+/// wrong type.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct DeclaredCitation {
     /// The source: a label (number) or an id/title (string).
+    #[serde(skip_serializing_if = "not_valid")]
     #[serde(alias = "index")]
     pub source: Option<Loose<SourceRef>>,
     /// Document id (spec 003).
+    #[serde(skip_serializing_if = "not_valid")]
     #[serde(alias = "doc_id")]
     pub doc_id: Option<Loose<String>>,
     /// Chunk id (spec 003): must be one of the retrieved chunks.
+    #[serde(skip_serializing_if = "not_valid")]
     #[serde(alias = "chunk_id")]
     pub chunk_id: Option<Loose<String>>,
     /// Text copied from the source (`snippet` in spec 003, `cited_text` in Anthropic's API).
+    #[serde(skip_serializing_if = "not_valid")]
     #[serde(alias = "snippet", alias = "cited_text")]
     pub quote: Option<Loose<String>>,
     /// Lines of the source the quote comes from (spec 001): `[45, 120]` or `"45-120"`.
+    #[serde(skip_serializing_if = "not_valid")]
     #[serde(alias = "line_range")]
     pub line_range: Option<Loose<LineRange>>,
     /// 0-based index into the sources (spec 004).
+    #[serde(skip_serializing_if = "not_valid")]
     #[serde(alias = "evidence_idx")]
     pub evidence_idx: Option<Loose<f64>>,
     /// The model's own alignment score in 0–1 (spec 004).
+    #[serde(skip_serializing_if = "not_valid")]
     #[serde(alias = "alignment_score")]
     pub alignment_score: Option<Loose<f64>>,
     /// The answer text this citation backs; must occur in the answer (spec 004).
+    #[serde(skip_serializing_if = "not_valid")]
     #[serde(alias = "span_in_answer")]
     pub span_in_answer: Option<Loose<String>>,
     /// Relevance in 0–1 (spec 004).
+    #[serde(skip_serializing_if = "not_valid")]
     #[serde(alias = "relevance_score")]
     pub relevance: Option<Loose<f64>>,
     /// The claim this citation supports (spec 002's `claim_text`).
+    #[serde(skip_serializing_if = "not_valid")]
     #[serde(alias = "claim_text")]
     pub claim: Option<Loose<String>>,
     /// Where in the answer the citation applies: the exact span a provider adapter found
     /// (`{ start, end }`). `validate` reads it in bytes; readers of JS and CLI input hold
     /// it in the caller's unit until [`Input::spans_to_bytes`].
+    #[serde(skip_serializing_if = "not_valid")]
     pub span: Option<Loose<Span>>,
+}
+
+/// Whether a [`Loose`] field is absent or of the wrong type: not written.
+fn not_valid<T>(field: &Option<Loose<T>>) -> bool {
+    field.as_ref().and_then(Loose::valid).is_none()
 }
 
 impl DeclaredCitation {
@@ -251,13 +297,31 @@ pub enum SourceRef {
     Name(String),
 }
 
+/// A label as a number, a name as a string.
+impl Serialize for SourceRef {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            SourceRef::Number(label) => s.serialize_f64(*label),
+            SourceRef::Name(name) => s.serialize_str(name),
+        }
+    }
+}
+
 /// Lines `first..=last` of a source (spec 001).
+///
+/// It serialises as `[first, last]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineRange {
     /// First line, inclusive.
     pub first: i64,
     /// Last line, inclusive.
     pub last: i64,
+}
+
+impl Serialize for LineRange {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (self.first, self.last).serialize(s)
+    }
 }
 
 impl LineRange {
@@ -284,6 +348,17 @@ pub enum Loose<T> {
     Valid(T),
     /// Something else: `"boolean"`, `"number"`, `"string"`, `"array"` or `"object"`.
     Invalid(&'static str),
+}
+
+/// The value, when it has the expected type; else `null` (a field that may be of the
+/// wrong type is left out instead, see [`DeclaredCitation`]).
+impl<T: Serialize> Serialize for Loose<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Loose::Valid(value) => value.serialize(s),
+            Loose::Invalid(_) => s.serialize_none(),
+        }
+    }
 }
 
 impl<T> Loose<T> {

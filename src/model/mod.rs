@@ -10,9 +10,7 @@ mod marker;
 mod options;
 mod report;
 
-pub use input::{
-    DeclaredCitation, Input, LineRange, Loose, LooseValue, Mode, Source, SourceRef, source_position,
-};
+pub use input::{DeclaredCitation, Input, LineRange, Loose, LooseValue, Mode, Source, SourceRef};
 pub use marker::{Labels, Marker, MarkerKind, Refs};
 pub use options::{Options, Policy};
 pub use report::{

@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde::ser::Serializer;
 
-use super::{Input, Marker, Span, source_position};
+use super::{Input, Marker, Span};
 use crate::offsets::{OffsetMap, Unit};
 
 /// The gate (spec 004): the audit record maps these to PASS / REVIEW / REJECT.
@@ -242,6 +242,10 @@ pub struct CitationResult {
     /// The resolved source's label (1-based), when it was retrieved.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_index: Option<u32>,
+    /// The resolved source's position in the input's `sources` (0-based): where a
+    /// renderer finds it, whatever its label and however the answer was renumbered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_position: Option<usize>,
     /// The resolved source's id, when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_id: Option<String>,
@@ -330,6 +334,9 @@ pub enum Segment {
         /// The first cited source's label, when it was retrieved.
         #[serde(skip_serializing_if = "Option::is_none")]
         source_index: Option<u32>,
+        /// For each of `refs`, the position in the input's `sources` (0-based) of the
+        /// source it resolved to, `None` for one that resolved to none.
+        source_positions: Vec<Option<usize>>,
         /// That source's title.
         #[serde(skip_serializing_if = "Option::is_none")]
         title: Option<String>,
@@ -418,9 +425,9 @@ impl Report<'_> {
                 }
             }
             let source_text = citation
-                .source_index
-                .and_then(|label| source_position(&input.sources, label))
-                .and_then(|p| input.sources[p].text.as_deref());
+                .source_position
+                .and_then(|p| input.sources.get(p))
+                .and_then(|s| s.text.as_deref());
             if let Some(text) = source_text {
                 let source = OffsetMap::new(text);
                 let quote = citation.quote.as_mut().and_then(|q| q.span.as_mut());

@@ -381,6 +381,7 @@ fn citation_result(
     CitationResult {
         label,
         source_index: resolved.map(|i| index.label(i)),
+        source_position: resolved,
         source_id: resolved.and_then(|i| index.source(i).id.clone()),
         marker,
         span,

@@ -8,7 +8,7 @@ use super::errors::invalid;
 use super::input::{Limits, read_input, read_sources};
 use super::read::{Obj, read_unit};
 use super::report_view::ReportView;
-use super::value_out::to_js;
+use super::tape::to_js;
 use crate::audit::{self, AuditContext};
 use crate::metrics::Metrics as CoreMetrics;
 use crate::model::Input;

@@ -14,7 +14,7 @@ use super::enter;
 use super::errors::{invalid, to_js_error};
 use super::input::{Limits, read_input};
 use super::read::{MAX_LIST_ITEMS, Obj, is_revoked, read_options};
-use super::report_out::report_to_js;
+use super::tape::report_to_js;
 use super::validate::{InputArg, validator_for};
 use crate::model::Input;
 use crate::offsets::Unit;

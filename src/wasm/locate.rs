@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::invalid;
 use super::read::{Obj, read_unit};
-use super::value_out::to_js;
+use super::tape::to_js;
 use super::{enter, read_text_at};
 use crate::offsets::Unit;
 

@@ -4,7 +4,6 @@
 
 #[cfg(feature = "edge")]
 mod around;
-mod dto;
 mod embed;
 mod errors;
 mod fields;
@@ -17,12 +16,12 @@ mod providers;
 mod read;
 mod render;
 mod report_fields;
-mod report_out;
 #[cfg(feature = "edge")]
 mod report_view;
 mod stream;
+mod tape;
+mod tape_serde;
 mod validate;
-mod value_out;
 
 #[cfg(feature = "edge")]
 pub use around::{
@@ -112,7 +111,7 @@ pub fn parse_citations(
     let string = read_text_at(&text, "text")?;
     let options = ParseOptions::read(options.as_deref(), "options")?;
     let parser = cached_parser(&options.marker_patterns)?;
-    Ok(parse_to_js(&parser, &text, &string, &options))
+    Ok(parse_to_js(&parser, &string, &options))
 }
 
 /// A marker parser whose options (`markerPatterns`, `sourceIds`, `offsets`) are read and
@@ -143,7 +142,7 @@ impl CitationParser {
     ) -> Result<JsValue, JsValue> {
         enter();
         let string = read_text_at(&text, "text")?;
-        Ok(parse_to_js(&self.parser, &text, &string, &self.options))
+        Ok(parse_to_js(&self.parser, &string, &self.options))
     }
 }
 
@@ -172,7 +171,7 @@ fn utf8_of(text: &js_sys::JsString) -> Option<String> {
     String::from_utf8(buffer).ok()
 }
 
-fn parse_to_js(parser: &Parser, js_text: &JsValue, text: &str, options: &ParseOptions) -> JsValue {
+fn parse_to_js(parser: &Parser, text: &str, options: &ParseOptions) -> JsValue {
     let ids: Vec<&str> = options.source_ids.iter().map(String::as_str).collect();
-    dto::markers_to_js(js_text, text, parser.find_iter(text, &ids), options.offsets)
+    tape::markers_to_js(text, parser.find_iter(text, &ids), options.offsets)
 }

@@ -9,9 +9,9 @@ use super::enter;
 use super::errors::{invalid, to_js_error};
 use super::input::read_sources;
 use super::read::{MAX_LIST_ITEMS, Obj, json_text, read_unit};
-use super::value_out::to_js;
-use crate::model::{Input, Loose, Source, SourceRef, Span};
-use crate::offsets::{OffsetMap, Unit};
+use super::tape::to_js;
+use crate::model::Input;
+use crate::offsets::Unit;
 use crate::providers::{self, Json, Provider};
 
 #[wasm_bindgen]
@@ -24,96 +24,13 @@ extern "C" {
     pub type SourcesArg;
 }
 
-/// The `Input` as JS sees it: camelCase, spans in the caller's unit, absent fields
-/// left out.
+/// What an adapter returns to JS: the provider's name, then the input's fields as the
+/// model writes them (`Input`'s serde form), spans in the caller's unit.
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct InputView<'a> {
+struct Adapted<'a> {
     provider: &'static str,
-    answer: &'a str,
-    sources: &'a [Source],
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    citations: Vec<DeclaredView<'a>>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    warnings: Vec<WarningView<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    response_id: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    model_version: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-#[serde(untagged)]
-enum RefView<'a> {
-    Number(f64),
-    Name(&'a str),
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct DeclaredView<'a> {
-    source: Option<RefView<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    span: Option<Span>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    quote: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    span_in_answer: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    evidence_idx: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    alignment_score: Option<f64>,
-}
-
-#[derive(Serialize)]
-struct WarningView<'a> {
-    code: &'static str,
-    severity: &'static str,
-    message: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    span: Option<Span>,
-}
-
-fn view(provider: Provider, input: &Input, unit: Unit) -> InputView<'_> {
-    let map = OffsetMap::new(&input.answer);
-    let span = |s: Option<Span>| s.map(|s| map.span_to_unit(s, unit));
-    InputView {
-        provider: provider.name(),
-        answer: &input.answer,
-        sources: &input.sources,
-        citations: input
-            .citations
-            .iter()
-            .flatten()
-            .map(|c| DeclaredView {
-                source: c.source.as_ref().and_then(Loose::valid).map(|s| match s {
-                    SourceRef::Number(n) => RefView::Number(*n),
-                    SourceRef::Name(name) => RefView::Name(name),
-                }),
-                span: span(c.span.as_ref().and_then(Loose::valid).copied()),
-                quote: c.quote.as_ref().and_then(Loose::valid).map(String::as_str),
-                span_in_answer: c
-                    .span_in_answer
-                    .as_ref()
-                    .and_then(Loose::valid)
-                    .map(String::as_str),
-                evidence_idx: c.evidence_idx.as_ref().and_then(Loose::valid).copied(),
-                alignment_score: c.alignment_score.as_ref().and_then(Loose::valid).copied(),
-            })
-            .collect(),
-        warnings: input
-            .warnings
-            .iter()
-            .map(|w| WarningView {
-                code: w.code.name(),
-                severity: w.severity_name(),
-                message: &w.message,
-                span: span(w.span),
-            })
-            .collect(),
-        response_id: input.response_id.as_deref(),
-        model_version: input.model_version.as_deref(),
-    }
+    #[serde(flatten)]
+    input: &'a Input,
 }
 
 /// Runs `provider`'s adapter (or detects it) on `response`.
@@ -150,8 +67,12 @@ fn adapt_js(
         Some(p) => providers::adapt(p, &response, sources).map(|input| (p, input)),
         None => providers::from_any(&response, sources),
     };
-    let (provider, input) = adapted.map_err(|e| to_js_error(&e))?;
-    to_js(&view(provider, &input, unit))
+    let (provider, mut input) = adapted.map_err(|e| to_js_error(&e))?;
+    input.spans_to_unit(unit);
+    to_js(&Adapted {
+        provider: provider.name(),
+        input: &input,
+    })
 }
 
 macro_rules! adapter {

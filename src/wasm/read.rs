@@ -17,7 +17,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::errors::{invalid, shown};
-use super::fields::{field_summary, get_field, name_bit};
+use super::fields::get_field;
 use super::utf8_of;
 use crate::model::{Options, Policy};
 use crate::offsets::Unit;
@@ -67,6 +67,9 @@ pub(super) const TYPES: [&str; 10] = [
     "array with an unreadable length",
 ];
 
+/// The index of "object" (not an array) in [`TYPES`].
+const OBJECT: usize = 6;
+
 /// The index of "revoked Proxy" in [`TYPES`].
 pub(super) const REVOKED: usize = 8;
 
@@ -83,10 +86,6 @@ pub(super) fn too_many(path: &str, length: usize, limit: usize, limit_name: &str
 /// A JS object being read, the path that names it, and the error code for bad fields.
 pub struct Obj {
     value: JsValue,
-    /// A plain object's own field names, summarised: bit [`name_bit`] of each. A name
-    /// whose bit is clear is absent without asking the engine. `None`: ask for every
-    /// name.
-    field_summary: Option<u64>,
     path: String,
     code: &'static str,
     /// Every name asked for so far: what [`Obj::reject_unknown`] knows.
@@ -149,8 +148,7 @@ pub(super) fn read_list(
 impl Obj {
     /// `value` must be a plain object (not an array).
     pub fn new(value: &JsValue, path: &str, code: &'static str) -> Result<Obj, JsValue> {
-        let summary = field_summary(value);
-        if summary == -1.0 {
+        if type_code(value) as usize != OBJECT {
             return Err(invalid(
                 code,
                 path,
@@ -159,7 +157,6 @@ impl Obj {
         }
         Ok(Obj {
             value: value.clone(),
-            field_summary: (summary >= 0.0).then_some(summary as u64),
             path: path.to_string(),
             code,
             asked: RefCell::new(Vec::new()),
@@ -208,12 +205,6 @@ impl Obj {
     pub fn get(&self, names: &[&'static str]) -> Option<(&'static str, JsValue)> {
         self.asked.borrow_mut().extend_from_slice(names);
         names.iter().find_map(|&name| {
-            let known_absent = self
-                .field_summary
-                .is_some_and(|bits| bits & name_bit(name) == 0);
-            if known_absent {
-                return None;
-            }
             get_field(&self.value, name)
                 .filter(|v| !v.is_undefined() && !v.is_null())
                 .map(|v| (name, v))

@@ -5,7 +5,7 @@
 import { REVOKED, SOURCE_NAMES, codedError, fieldOf, listItems, typeCode } from "./untrusted.js";
 
 // The fields of a source a card shows; its other fields are not read.
-const DISPLAYED = ["index", "title", "url", "slug", "text"];
+const DISPLAYED = ["title", "url", "slug", "text"];
 
 const CHIP = "\uFFFC"; // stands for the next chip while the markdown is parsed
 
@@ -46,8 +46,8 @@ function reader(code, limit) {
 }
 
 /**
- * What the renderer draws from: the report's segments, the first quote of each source
- * label (its span in the source's text, or, unverified, its text as stated), the
+ * What the renderer draws from: the report's segments, the first quote of each cited
+ * source, by its position (its span in the source's text, or, unverified, its text as stated), the
  * evidence sentences of each chip's citations (`chipEvidence`), and the sources of
  * `options` (null for a falsy one).
  */
@@ -57,7 +57,7 @@ function readArguments(report, options, limit) {
   input.check(report, "report");
   option.check(options, "options");
   const segments = input.list(report, "segments", "report", (value, path) => {
-    const segment = { refs: input.scalars(value, "refs", path) };
+    const segment = { refs: input.scalars(value, "refs", path), sourcePositions: input.scalars(value, "sourcePositions", path) };
     for (const name of ["type", "text", "label", "sourceIndex", "title", "url", "valid"]) {
       segment[name] = input.scalar(value, name, path);
     }
@@ -66,23 +66,23 @@ function readArguments(report, options, limit) {
   const quotes = new Map();
   const cited = [];
   input.list(report, "citations", "report", (value, path) => {
-    const label = String(input.scalar(value, "sourceIndex", path));
+    const position = input.scalar(value, "sourcePosition", path);
     const sentence = input.scalar(input.field(value, "evidence", path), "text", `${path}.evidence`);
     cited.push({
       marker: input.scalar(value, "marker", path),
-      resolved: input.scalar(value, "sourceIndex", path) != null,
+      resolved: position != null,
       evidence: typeof sentence === "string" ? sentence : null,
     });
     const quote = input.field(value, "quote", path);
     const span = input.field(quote, "span", `${path}.quote`);
-    if (quotes.has(label)) return;
+    if (position == null || quotes.has(position)) return;
     if (span) {
       const at = `${path}.quote.span`;
-      quotes.set(label, { start: input.scalar(span, "start", at), end: input.scalar(span, "end", at) });
+      quotes.set(position, { start: input.scalar(span, "start", at), end: input.scalar(span, "end", at) });
     } else if (input.scalar(quote, "match", `${path}.quote`) === "unverified") {
       // No source text to locate it in: the card shows the quote as the provider states it.
       const stated = input.scalar(value, "quoteText", path);
-      if (typeof stated === "string") quotes.set(label, { stated });
+      if (typeof stated === "string") quotes.set(position, { stated });
     }
   });
   const sources = option.list(options, "sources", "options", (value, path) => {
@@ -142,22 +142,28 @@ function hostname(href) {
 /**
  * The sources a chip names, for its card: title, safe link, the quote (located in the
  * source's text, `quoteChecked`, or as stated when unverified) and the evidence sentence
- * of the chip's citation of it. `byLabel`: the sources by label; `quotes`: from
- * `readArguments`; `evidence`: this chip's, one per ref.
+ * of the chip's citation of it. Each ref's source is the one at its position in
+ * `sources` (`segment.sourcePositions`), the one validation resolved it to, whatever its
+ * label; `quotes`: from `readArguments`; `evidence`: this chip's, one per ref.
  */
-function chipDetails(segment, byLabel, quotes, evidence = []) {
+function chipDetails(segment, sources, quotes, evidence = []) {
   const refs = segment.refs.length ? segment.refs : [String(segment.sourceIndex ?? "")];
+  const positions = segment.sourcePositions.map((p) => (Number.isInteger(p) && p >= 0 ? p : null));
+  // The segment's own title and URL are those of its first retrieved source.
+  const first = positions.find((p) => p !== null);
   const cards = refs.map((label, k) => {
-    const source = byLabel.get(String(label));
-    const href = safeUrl(source?.url ?? (String(segment.sourceIndex) === String(label) ? segment.url : null));
-    const cited = quotes.get(String(label));
+    const position = positions[k] ?? null;
+    const source = position === null ? null : sources[position];
+    const isFirst = position !== null && position === first;
+    const href = safeUrl(source?.url ?? (isFirst ? segment.url : null));
+    const cited = quotes.get(position);
     const text = source?.text;
     const located = cited?.stated == null && typeof text === "string";
     const quote = cited ? (located ? text.slice(cited.start, cited.end) : cited.stated ?? null) : null;
     return {
       label: String(label),
-      found: Boolean(source) || (String(segment.sourceIndex) === String(label) && segment.valid),
-      title: String(source?.title ?? (String(segment.sourceIndex) === String(label) ? segment.title ?? "" : "")),
+      found: position !== null,
+      title: String(source?.title ?? (isFirst ? segment.title ?? "" : "")),
       href,
       host: href ? hostname(href) : null,
       quote,
@@ -336,13 +342,11 @@ function blocks(lines, chips) {
  */
 export function citationTree(report, options, limit) {
   const { segments, quotes, evidence, sources } = readArguments(report, options, limit);
-  // A later source under the same label wins, as it always has.
-  const byLabel = new Map(sources.map((s, i) => [String(s?.index ?? i + 1), s]));
   const chips = [];
   let text = "";
   for (const segment of segments) {
     if (segment.type === "cite") {
-      chips.push(chipDetails(segment, byLabel, quotes, evidence[chips.length]));
+      chips.push(chipDetails(segment, sources, quotes, evidence[chips.length]));
       text += CHIP;
     } else {
       text += String(segment.text ?? "").replaceAll(CHIP, "\uFFFD");

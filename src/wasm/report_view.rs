@@ -6,7 +6,7 @@ use wasm_bindgen::JsValue;
 use super::errors::invalid;
 use super::read::Obj;
 use crate::audit::{CitationFacts, ReportFacts};
-use crate::model::{Input, Status, source_position};
+use crate::model::{Input, Status};
 use crate::offsets::{OffsetMap, Unit};
 
 pub struct ReportView {
@@ -20,7 +20,7 @@ pub struct ReportView {
 
 pub struct CitationView {
     pub label: String,
-    pub source_index: Option<u32>,
+    pub source_position: Option<usize>,
     pub declared: Option<usize>,
     pub valid: bool,
     pub claim: Option<(usize, usize)>,
@@ -68,7 +68,7 @@ impl ReportView {
             }
             citations.push(CitationView {
                 label: c.string(&["label"])?.unwrap_or_default(),
-                source_index: c.count(&["sourceIndex"])?,
+                source_position: c.count(&["sourcePosition"])?.map(|p| p as usize),
                 declared: c.count(&["declared"])?.map(|d| d as usize),
                 valid: c.boolean(&["valid"])?.unwrap_or(false),
                 claim,
@@ -111,9 +111,9 @@ impl ReportView {
                 .iter()
                 .map(|c| CitationFacts {
                     claim: c.claim.as_ref().and_then(claim_text),
-                    source: c
-                        .source_index
-                        .and_then(|label| source_position(&input.sources, label)),
+                    // A report given back may name any position: only a retrieved
+                    // source's counts.
+                    source: c.source_position.filter(|&p| p < input.sources.len()),
                     label: c.label.clone(),
                     declared: c.declared,
                     valid: c.valid,

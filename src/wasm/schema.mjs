@@ -1,15 +1,16 @@
 // The report's types as they cross the JS boundary, declared once. `node
 // scripts/gen-schema.mjs` writes from this:
 // - src/wasm/report_fields.rs: the Rust side, which writes each field onto the tape;
-// - the readers block of src/wasm/report.js: the JS side, reading each field back;
+// - the readers block of src/wasm/tape.js: the JS side, reading each field back;
 // - the interfaces of src/wasm/types.d.ts.
 // The generated files are checked in; `node scripts/gen-schema.mjs --check` (run by the
 // JS tests) fails when they drift from this file.
 //
 // A type is `{ rust, doc?, fields }`; a field is `[jsName, kind, options?]`:
-// - kinds: "string", "count" (a whole number), "float" (NaN and ±Infinity read as null),
+// - kinds: "string", "name" (a string from a small fixed set, `&'static str` in Rust,
+//   which JS makes once per tape, not once per object), "count" (a whole number), "float" (NaN and ±Infinity read as null),
 //   "flag" (a boolean), "span", a type declared here, or a reader written by hand in
-//   src/wasm/report.js and src/wasm/report_out.rs ("marker", "segment");
+//   src/wasm/tape.js and src/wasm/tape.rs ("marker", "segment");
 // - { option: kind }: absent when the Rust value is None; { nullable: kind }: null then;
 //   { list: kind }: an array.
 // options: `rust` (the Rust expression for the value, `v` being the struct; default
@@ -25,7 +26,7 @@ export const types = {
     rust: "Report<'_>",
     doc: "The result of `validate` (docs/architecture.md §6).",
     fields: [
-      ["status", "string", { rust: "v.status.name()", ts: '"pass" | "warn" | "fail"' }],
+      ["status", "name", { rust: "v.status.name()", ts: '"pass" | "warn" | "fail"' }],
       ["confidence", "float"],
       ["uncertain", "flag"],
       ["uncertaintyNote", { option: "string" }, { rust: "v.uncertainty_note" }],
@@ -42,7 +43,8 @@ export const types = {
     rust: "CitationResult",
     fields: [
       ["label", "string"],
-      ["sourceIndex", { option: "count" }, { rust: "v.source_index.map(|label| label as usize)" }],
+      ["sourceIndex", { option: "count" }, { rust: "v.source_index.map(|label| label as usize)", doc: "The resolved source's label (its `index`, or its position + 1)." }],
+      ["sourcePosition", { option: "count" }, { doc: "The resolved source's position in `input.sources`: where a renderer finds it, whatever its label and however the answer was renumbered." }],
       ["sourceId", { option: "string" }],
       ["marker", { option: "count" }, { doc: "Index into `report.markers`." }],
       ["span", { option: "span" }],
@@ -69,7 +71,7 @@ export const types = {
       ["distance", { option: "count" }],
       [
         "match",
-        "string",
+        "name",
         {
           rust: "v.kind.name()",
           ts: '"exact" | "normalized" | "approximate" | "none" | "unverified"',
@@ -89,8 +91,8 @@ export const types = {
   Finding: {
     rust: "Finding",
     fields: [
-      ["code", "string", { rust: "v.code.name()", ts: "FindingCode" }],
-      ["severity", "string", { rust: "v.severity_name()", ts: '"error" | "warning"' }],
+      ["code", "name", { rust: "v.code.name()", ts: "FindingCode" }],
+      ["severity", "name", { rust: "v.severity_name()", ts: '"error" | "warning"' }],
       ["message", "string"],
       ["citation", { option: "count" }, { doc: "Index into `report.citations`." }],
       ["span", { option: "span" }],

@@ -7,7 +7,7 @@ use super::errors::to_js_error;
 use super::fields::with_key;
 use super::input::{Limits, answer_too_long, read_input_with};
 use super::read::{MAX_LIST_ITEMS, json_text, read_options};
-use super::report_out::{cite_event_to_js, finding_event_to_js, report_to_js};
+use super::tape::{cite_event_to_js, finding_event_to_js, report_to_js};
 use super::validate::{InputArg, ValidateOptionsArg, now};
 use super::{enter, read_text_at};
 use crate::model::{Input, Span};

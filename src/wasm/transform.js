@@ -18,7 +18,7 @@ function sourceCards(input, count) {
   for (let i = 0; i < count; i++) {
     const source = fieldOf(sources, i);
     const card = {};
-    for (const name of ["index", "title", "url", "slug"]) card[name] = sourceField(source, name);
+    for (const name of ["title", "url", "slug"]) card[name] = sourceField(source, name);
     cards.push(card);
   }
   return cards;
@@ -26,18 +26,13 @@ function sourceCards(input, count) {
 
 /** Spec 002's `citations` payload: one entry per valid cited source, plus the report. */
 function citationsPayload(report, sources) {
-  // The first source under each index, found once (not searched per citation).
-  const byIndex = new Map();
-  sources.forEach((s, i) => {
-    const index = s.index ?? i + 1;
-    if (!byIndex.has(index)) byIndex.set(index, s);
-  });
   const seen = new Set();
   const citations = [];
   for (const c of report.citations) {
-    if (!c.valid || c.sourceIndex == null || seen.has(c.sourceIndex)) continue;
-    seen.add(c.sourceIndex);
-    const source = byIndex.get(c.sourceIndex) ?? {};
+    // The source validation resolved the citation to, at its position.
+    if (!c.valid || c.sourcePosition == null || seen.has(c.sourcePosition)) continue;
+    seen.add(c.sourcePosition);
+    const source = sources[c.sourcePosition] ?? {};
     citations.push({ index: c.sourceIndex, title: source.title ?? "", url: source.url ?? null, slug: source.slug ?? null });
   }
   return { status: "citations", citations, isComplete: true, report };

@@ -232,7 +232,13 @@ export interface Report {
 }
 export interface CitationResult {
   label: string;
+  /** The resolved source's label (its `index`, or its position + 1). */
   sourceIndex?: number;
+  /**
+   * The resolved source's position in `input.sources`: where a renderer finds it,
+   * whatever its label and however the answer was renumbered.
+   */
+  sourcePosition?: number;
   sourceId?: string;
   /** Index into `report.markers`. */
   marker?: number;
@@ -303,7 +309,17 @@ export interface Summary {
 
 export type Segment =
   | { type: "text"; text: string }
-  | { type: "cite"; label: string; refs: string[]; sourceIndex?: number; title?: string; url?: string; valid: boolean };
+  | {
+      type: "cite";
+      label: string;
+      refs: string[];
+      sourceIndex?: number;
+      /** For each of `refs`, its source's position in `input.sources` (null: not retrieved). */
+      sourcePositions: (number | null)[];
+      title?: string;
+      url?: string;
+      valid: boolean;
+    };
 
 
 /** The input of `new CitationStream`: as for `validate`, the answer arrives by `push`. */

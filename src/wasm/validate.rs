@@ -6,8 +6,7 @@ use wasm_bindgen::prelude::*;
 use super::errors::to_js_error;
 use super::input::{Limits, read_input};
 use super::read::{LIST_CEILING, MAX_LIST_ITEMS, read_list, read_options};
-use super::report_out::report_to_js;
-use super::value_out::to_js;
+use super::tape::{batch_to_js, report_to_js};
 use super::{cached_parser, enter};
 use crate::model::Options;
 use crate::offsets::Unit;
@@ -74,24 +73,19 @@ pub fn validate_batch(
     let (options, unit) = read_options(options.as_deref(), &[])?;
     let validator = validator_for(options)?;
     let limits = Limits::of(validator.options());
-    let reports = js_sys::Array::new();
-    let mut summary = crate::validate::BatchSummary::default();
-    for (input, path) in inputs {
+    batch_to_js(inputs.len(), |i, tape, summary| {
+        let (input, path) = &inputs[i];
         let started = now();
-        let parsed = read_input(&input, &path, unit, &limits)?;
+        let parsed = read_input(input, path, unit, &limits)?;
         let mut report = validator
             .validate(&parsed)
-            .map_err(|e| to_js_error(&e.under(&path)))?;
+            .map_err(|e| to_js_error(&e.under(path)))?;
         summary.add_report(&report);
         report.convert_offsets(&parsed, unit);
         report.timing_ms = now() - started;
-        reports.push(&report_to_js(&report));
-    }
-    let result = js_sys::Object::new();
-    js_sys::Reflect::set(&result, &"reports".into(), &reports)?;
-    js_sys::Reflect::set(&result, &"summary".into(), &to_js(&summary)?)?;
-    js_sys::Reflect::set(&result, &"status".into(), &summary.status().name().into())?;
-    Ok(result.into())
+        tape.report(&report);
+        Ok(())
+    })
 }
 
 /// A validator whose options are read and compiled once, for many answers.

@@ -80,6 +80,37 @@ test("each chip's card gets the evidence sentence of its own claim, also when tw
   assert.deepEqual(chips.map((n) => n.chip.sources[0].evidence), [salt.evidence.text, ice.evidence.text, null]);
 });
 
+test("a card shows the source validation resolved: after renumbering, and when two sources share a label", () => {
+  const chipsOf = (report, given) => citationTree(report, { sources: given }).flatMap((b) => b.children).filter((n) => n.type === "chip").map((n) => n.chip);
+  // Renumbered, [2] becomes [1]; its card is still the second source, with its quote.
+  const two = [
+    { title: "Paris", text: "Paris is the capital of France." },
+    { title: "Bern", url: "https://example.org/bern", text: "Bern is the capital of Switzerland." },
+  ];
+  const renumbered = validate({ answer: "Bern is the capital [2].", sources: two, citations: [{ source: 2, quote: "capital of Switzerland" }] }, { renumber: true });
+  assert.equal(renumbered.cleanedAnswer, "Bern is the capital [1].");
+  assert.deepEqual(renumbered.segments[1].sourcePositions, [1]);
+  const [card] = chipsOf(renumbered, two)[0].sources;
+  assert.equal(card.label, "1");
+  assert.equal(card.title, "Bern");
+  assert.equal(card.href, "https://example.org/bern");
+  assert.equal(card.quote, "capital of Switzerland");
+  // Two sources labelled 1: validation takes the first, and so does its card.
+  const twins = [
+    { index: 1, title: "First", text: "Bern is the capital of Switzerland." },
+    { index: 1, title: "Second", text: "Paris is big." },
+  ];
+  const report = validate({ answer: "Bern is the capital [1].", sources: twins });
+  assert.equal(report.citations[0].sourcePosition, 0);
+  const [twin] = chipsOf(report, twins)[0].sources;
+  assert.equal(twin.title, "First");
+  assert.equal(twin.evidence, "Bern is the capital of Switzerland.");
+  // Under `flag`, a ref that resolved to nothing has no position and no card source.
+  const flagged = validate({ answer: "Bern [1, 7].", sources: two }, { policy: "flag" });
+  assert.deepEqual(flagged.segments[1].sourcePositions, [0, null]);
+  assert.deepEqual(chipsOf(flagged, two)[0].sources.map((c) => [c.title, c.found]), [["Paris", true], ["", false]]);
+});
+
 test("a source given under the input's other names (doc_title, page_content) shows its title, quote and evidence on the card", () => {
   const snake = [{ doc_title: "Boiling", url: "https://example.org/boil", page_content: "Water boils at 100 °C at sea level." }];
   const report = validate({ answer: "Water boils at 100 °C [1].", sources: snake, citations: [{ source: 1, quote: "boils at 100 °C" }] }, { policy: "flag" });

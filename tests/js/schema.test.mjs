@@ -29,9 +29,10 @@ function serdeNames(source, struct) {
     const field = /^ {4}pub (\w+):/.exec(line);
     if (field) {
       const aliases = [...attributes.matchAll(/alias = "(\w+)"/g)].map((m) => m[1]);
-      if (!/#\[serde\([^)]*\bskip\b/.test(attributes)) names[field[1]] = [camel(field[1]), ...aliases];
+      // Read under no name: `skip` or `skip_deserializing` (not `skip_serializing_if`).
+      if (!/#\[serde\([^\]]*\bskip(_deserializing)?\b/.test(attributes)) names[field[1]] = [camel(field[1]), ...aliases];
       attributes = "";
-    } else if (/^ {4}#\[/.test(line)) attributes += line;
+    } else if (!/^\s*\/\/\//.test(line)) attributes += line; // attributes, over lines as rustfmt wraps them
   }
   return names;
 }

@@ -1,48 +1,25 @@
-//! Any `Serialize` value as a JS value through a tape of operations, built by
-//! `values.js`: the audit record, the rejection response, request findings, quote
-//! locations, adapted provider inputs and batch summaries. The report (and a stream's
-//! events) have their own faster tape with fixed shapes (`report_out.rs`); this one is
-//! generic. Neither needs JSON text, which keeps `serde_json`'s formatter (integer and
-//! float printing, string escaping) out of the module (−5.5 KB gzip, docs/perf-log.md).
+//! Any `Serialize` value onto the tape (`tape.rs`), as a tree of operations that
+//! `tape.js` turns into a JS value: the audit record, the rejection response, request
+//! findings, quote locations, adapted provider inputs and batch summaries. The report
+//! and a stream's events are written field by field instead, in fixed shapes
+//! (`report_fields.rs`), which is faster.
 //!
 //! The values equal what `JSON.parse(serde_json::to_string(value))` gives: structs and
 //! maps become objects with their fields in order, `None` and unit `null`, non-finite
 //! floats `null`, enum variants as serde_json represents them (the tests below
-//! compare both over the whole serde data model). `f32` is refused (serde_json prints its shortest decimal, which no cast to
-//! `f64` reproduces; nothing citeproof returns holds one).
+//! compare both over the whole serde data model). `f32` is refused (serde_json prints
+//! its shortest decimal, which no cast to `f64` reproduces; nothing citeproof returns
+//! holds one).
 
 use serde::Serialize;
 use serde::ser;
-use wasm_bindgen::prelude::*;
 
-use super::errors::invalid;
-use super::report_out::utf16_len;
+use super::tape::Tape;
 
-#[wasm_bindgen(module = "/src/wasm/values.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = buildValue)]
-    fn build_value(ops: &[f64], strings: &str) -> JsValue;
-}
-
-/// `value` as a JS value (see the module docs).
-pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let mut tape = ValueTape::default();
-    value
-        .serialize(&mut tape)
-        .map_err(|e| invalid("invalid_input", "value", &e.0))?;
-    Ok(build_value(&tape.ops, &tape.strings))
-}
-
-/// The operations `values.js` reads. A number is `NUMBER` and its value; a string is
-/// `STRING`, its UTF-16 length, and its text in `strings`; arrays and objects run from
-/// `ARRAY`/`OBJECT` to `END`, an object's fields each a key (a string, or a map key's
-/// value) followed by its value.
-#[derive(Default)]
-struct ValueTape {
-    ops: Vec<f64>,
-    strings: String,
-}
-
+// The operations of a value. A number is `NUMBER` and its value; a string is `STRING`
+// and then the string as the tape writes one; arrays and objects run from `ARRAY` or
+// `OBJECT` to `END`, an object's fields each a key (a string, or a map key's value)
+// followed by its value.
 const NULL: f64 = 0.0;
 const FALSE: f64 = 1.0;
 const TRUE: f64 = 2.0;
@@ -54,7 +31,7 @@ const END: f64 = 7.0;
 
 /// Why a value could not be written.
 #[derive(Debug)]
-struct TapeError(String);
+pub struct TapeError(String);
 
 impl std::fmt::Display for TapeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -70,36 +47,40 @@ impl ser::Error for TapeError {
     }
 }
 
-impl ValueTape {
+impl Tape {
+    fn op(&mut self, op: f64) {
+        self.numbers.push(op);
+    }
+
     fn number(&mut self, value: f64) {
         // serde_json writes NaN and ±Infinity as null.
         if value.is_finite() {
-            self.ops.extend([NUMBER, value]);
+            self.numbers.extend([NUMBER, value]);
         } else {
-            self.ops.push(NULL);
+            self.op(NULL);
         }
     }
 
-    fn string(&mut self, value: &str) {
-        self.ops.extend([STRING, utf16_len(value) as f64]);
-        self.strings.push_str(value);
+    fn text(&mut self, value: &str) {
+        self.op(STRING);
+        self.string(value);
     }
 
     /// `{ variant: … }`, serde_json's form of a variant with data; closed by [`Self::end`]
     /// (twice for tuple and struct variants).
     fn open_variant(&mut self, variant: &str) {
-        self.ops.push(OBJECT);
-        self.string(variant);
+        self.op(OBJECT);
+        self.text(variant);
     }
 
     fn end(&mut self) {
-        self.ops.push(END);
+        self.op(END);
     }
 }
 
 type Done = Result<(), TapeError>;
 
-impl ser::Serializer for &mut ValueTape {
+impl ser::Serializer for &mut Tape {
     type Ok = ();
     type Error = TapeError;
     type SerializeSeq = Self;
@@ -111,7 +92,7 @@ impl ser::Serializer for &mut ValueTape {
     type SerializeStructVariant = Self;
 
     fn serialize_bool(self, v: bool) -> Done {
-        self.ops.push(if v { TRUE } else { FALSE });
+        self.op(if v { TRUE } else { FALSE });
         Ok(())
     }
     fn serialize_i8(self, v: i8) -> Done {
@@ -149,16 +130,16 @@ impl ser::Serializer for &mut ValueTape {
         Ok(())
     }
     fn serialize_char(self, v: char) -> Done {
-        self.string(v.encode_utf8(&mut [0; 4]));
+        self.text(v.encode_utf8(&mut [0; 4]));
         Ok(())
     }
     fn serialize_str(self, v: &str) -> Done {
-        self.string(v);
+        self.text(v);
         Ok(())
     }
     fn serialize_bytes(self, v: &[u8]) -> Done {
         // serde_json: an array of numbers.
-        self.ops.push(ARRAY);
+        self.op(ARRAY);
         for &byte in v {
             self.number(f64::from(byte));
         }
@@ -166,7 +147,7 @@ impl ser::Serializer for &mut ValueTape {
         Ok(())
     }
     fn serialize_none(self) -> Done {
-        self.ops.push(NULL);
+        self.op(NULL);
         Ok(())
     }
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Done {
@@ -179,7 +160,7 @@ impl ser::Serializer for &mut ValueTape {
         self.serialize_none()
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Done {
-        self.string(variant);
+        self.text(variant);
         Ok(())
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Done {
@@ -198,7 +179,7 @@ impl ser::Serializer for &mut ValueTape {
         Ok(())
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Self, TapeError> {
-        self.ops.push(ARRAY);
+        self.op(ARRAY);
         Ok(self)
     }
     fn serialize_tuple(self, len: usize) -> Result<Self, TapeError> {
@@ -215,11 +196,11 @@ impl ser::Serializer for &mut ValueTape {
         _: usize,
     ) -> Result<Self, TapeError> {
         self.open_variant(variant);
-        self.ops.push(ARRAY);
+        self.op(ARRAY);
         Ok(self)
     }
     fn serialize_map(self, _: Option<usize>) -> Result<Self, TapeError> {
-        self.ops.push(OBJECT);
+        self.op(OBJECT);
         Ok(self)
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self, TapeError> {
@@ -233,65 +214,65 @@ impl ser::Serializer for &mut ValueTape {
         _: usize,
     ) -> Result<Self, TapeError> {
         self.open_variant(variant);
-        self.ops.push(OBJECT);
+        self.op(OBJECT);
         Ok(self)
     }
 }
 
-impl ser::SerializeSeq for &mut ValueTape {
+impl ser::SerializeSeq for &mut Tape {
     type Ok = ();
     type Error = TapeError;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
         value.serialize(&mut **self)
     }
     fn end(self) -> Done {
-        ValueTape::end(self);
+        Tape::end(self);
         Ok(())
     }
 }
 
-impl ser::SerializeTuple for &mut ValueTape {
+impl ser::SerializeTuple for &mut Tape {
     type Ok = ();
     type Error = TapeError;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
         value.serialize(&mut **self)
     }
     fn end(self) -> Done {
-        ValueTape::end(self);
+        Tape::end(self);
         Ok(())
     }
 }
 
-impl ser::SerializeTupleStruct for &mut ValueTape {
+impl ser::SerializeTupleStruct for &mut Tape {
     type Ok = ();
     type Error = TapeError;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
         value.serialize(&mut **self)
     }
     fn end(self) -> Done {
-        ValueTape::end(self);
+        Tape::end(self);
         Ok(())
     }
 }
 
-impl ser::SerializeTupleVariant for &mut ValueTape {
+impl ser::SerializeTupleVariant for &mut Tape {
     type Ok = ();
     type Error = TapeError;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
         value.serialize(&mut **self)
     }
     fn end(self) -> Done {
-        ValueTape::end(self); // the array
-        ValueTape::end(self); // the `{ variant: … }` object
+        Tape::end(self); // the array
+        Tape::end(self); // the `{ variant: … }` object
         Ok(())
     }
 }
 
-impl ser::SerializeMap for &mut ValueTape {
+impl ser::SerializeMap for &mut Tape {
     type Ok = ();
     type Error = TapeError;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Done {
-        // Written as a value; values.js turns it into a string as serde_json would
+        // Written as a value; tape.js turns it into a string as serde_json would
         // for the keys it accepts (strings, integers up to 2^53, booleans).
         key.serialize(&mut **self)
     }
@@ -299,34 +280,34 @@ impl ser::SerializeMap for &mut ValueTape {
         value.serialize(&mut **self)
     }
     fn end(self) -> Done {
-        ValueTape::end(self);
+        Tape::end(self);
         Ok(())
     }
 }
 
-impl ser::SerializeStruct for &mut ValueTape {
+impl ser::SerializeStruct for &mut Tape {
     type Ok = ();
     type Error = TapeError;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Done {
-        self.string(key);
+        self.text(key);
         value.serialize(&mut **self)
     }
     fn end(self) -> Done {
-        ValueTape::end(self);
+        Tape::end(self);
         Ok(())
     }
 }
 
-impl ser::SerializeStructVariant for &mut ValueTape {
+impl ser::SerializeStructVariant for &mut Tape {
     type Ok = ();
     type Error = TapeError;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Done {
-        self.string(key);
+        self.text(key);
         value.serialize(&mut **self)
     }
     fn end(self) -> Done {
-        ValueTape::end(self); // the fields
-        ValueTape::end(self); // the `{ variant: … }` object
+        Tape::end(self); // the fields
+        Tape::end(self); // the `{ variant: … }` object
         Ok(())
     }
 }
@@ -339,7 +320,7 @@ mod tests {
     use wasm_bindgen::JsValue;
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    use super::to_js;
+    use super::super::tape::to_js;
 
     #[derive(Serialize)]
     enum External {
