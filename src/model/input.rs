@@ -35,7 +35,7 @@ pub struct Input {
     #[serde(
         default,
         deserialize_with = "declared_citations",
-        skip_serializing_if = "no_citations"
+        skip_serializing_if = "Option::is_none"
     )]
     pub citations: Option<Vec<DeclaredCitation>>,
     /// The user's question (spec 000), used by `validateRequest` and the audit record.
@@ -71,11 +71,6 @@ pub struct Input {
     /// (`offset_mismatch`, `unknown_content`); `validate` copies them into the report's findings.
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Finding>,
-}
-
-/// Whether there are no declared citations to write.
-fn no_citations(citations: &Option<Vec<DeclaredCitation>>) -> bool {
-    citations.as_ref().is_none_or(Vec::is_empty)
 }
 
 impl Input {

@@ -4,17 +4,16 @@
 use wasm_bindgen::prelude::*;
 
 use super::errors::to_js_error;
-use super::fields::with_key;
 use super::input::{Limits, answer_too_long, read_input_with};
 use super::read::{MAX_LIST_ITEMS, json_text, read_options};
-use super::tape::{cite_event_to_js, finding_event_to_js, report_to_js};
+use super::tape::{Shape, Tape};
 use super::validate::{InputArg, ValidateOptionsArg, now};
 use super::{enter, read_text_at};
 use crate::model::{Input, Span};
 use crate::offsets::{Tally, Unit};
 #[cfg(feature = "providers")]
 use crate::providers::{self, Json};
-use crate::stream::{CitationStream as Core, StreamEvent};
+use crate::stream::{CitationStream as Core, Revision, StreamEvent};
 
 /// Validates an answer that arrives in pieces: `push(delta)` returns the cleaned text
 /// that can no longer change (never half a marker) with the chips and findings in it;
@@ -66,16 +65,14 @@ impl CitationStream {
         let delta = read_text_at(&self.join_surrogates(&delta)?, "delta")?;
         let pushed = self.core.push(&delta).map_err(|e| to_js_error(&e))?;
         self.released_units += unit_len(&pushed.text, self.unit);
-        let events = if pushed.events.is_empty() {
-            JsValue::UNDEFINED
-        } else {
-            let events = js_sys::Array::new();
-            for event in pushed.events {
-                events.push(&self.event_to_js(event));
-            }
-            events.into()
-        };
-        Ok(stream_chunk(&pushed.text, &events))
+        let mut tape = Tape::new(Shape::Push);
+        tape.string(&pushed.text);
+        tape.count(pushed.events.len());
+        for event in pushed.events {
+            let event = self.in_unit(event);
+            tape.stream_event(&event);
+        }
+        Ok(tape.into_js())
     }
 
     /// Ends the stream: `{ text, report }`, the rest of the cleaned answer and the
@@ -101,17 +98,20 @@ impl CitationStream {
             .core
             .finish_declared(declared)
             .map_err(|e| to_js_error(&e))?;
-        let revise = finished.revision.map_or(JsValue::UNDEFINED, |revision| {
-            revision_to_js(&revision.text, 0, self.released_units, 0)
-        });
         let mut report = finished.report;
         report.convert_offsets(finished.input, self.unit);
         report.timing_ms = now() - started;
-        object(&[
-            ("text", finished.text.as_str().into()),
-            ("report", report_to_js(&report)),
-            ("revise", revise),
-        ])
+        let mut tape = Tape::new(Shape::Finish);
+        tape.string(&finished.text);
+        tape.report(&report);
+        // The whole released text is replaced.
+        let revise = finished.revision.map(|revision| Revision {
+            span: Span::new(0, self.released_units),
+            text: revision.text,
+            answer_start: 0,
+        });
+        tape.option(revise.as_ref(), Tape::revision);
+        Ok(tape.into_js())
     }
 
     /// What a provider adapter reads from a stream's `events`: `None` when none
@@ -174,17 +174,10 @@ impl CitationStream {
         let held = self.core.held();
         let answer = self.core.answer();
         let at = |byte: usize| unit_len(answer.get(..byte).unwrap_or(answer), self.unit);
-        object(&[
-            (
-                "releasedThrough",
-                JsValue::from(at(held.released_through) as f64),
-            ),
-            (
-                "undecidedFrom",
-                held.undecided_from
-                    .map_or(JsValue::NULL, |from| JsValue::from(at(from) as f64)),
-            ),
-        ])
+        let mut tape = Tape::new(Shape::Held);
+        tape.count(at(held.released_through));
+        tape.option(held.undecided_from.map(at), Tape::count);
+        Ok(tape.into_js())
     }
 }
 
@@ -231,59 +224,46 @@ impl CitationStream {
         Ok(text.into())
     }
 
-    /// The event as JS (`{ type: "cite", segment, span, answerSpan }` or
-    /// `{ type: "finding", …finding }`), its spans in the caller's unit.
-    fn event_to_js(&mut self, event: StreamEvent) -> JsValue {
+    /// The event with its positions in the caller's unit. A revision's span runs from
+    /// its start to the end of the text released before it (`{ type: "revise", span,
+    /// text, answerStart }`: replace the released text from `span.start` on with `text`;
+    /// chips and findings from `span.start`, in the answer from `answerStart`, are void).
+    fn in_unit(&mut self, event: StreamEvent) -> StreamEvent {
         let (unit, released, answer) = (self.unit, self.core.released(), self.core.answer());
         match event {
             StreamEvent::Cite {
                 segment,
                 span,
                 answer_span,
-            } => {
-                let span = self.released_offsets.convert(released, span, unit);
-                let answer_span = self.answer_offsets.convert(answer, answer_span, unit);
-                cite_event_to_js(&segment, span, answer_span)
-            }
+            } => StreamEvent::Cite {
+                segment,
+                span: self.released_offsets.convert(released, span, unit),
+                answer_span: self.answer_offsets.convert(answer, answer_span, unit),
+            },
             StreamEvent::Finding(mut finding) => {
                 if let Some(span) = finding.span.as_mut() {
                     *span = self.answer_offsets.convert(answer, *span, unit);
                 }
-                finding_event_to_js(&finding)
+                StreamEvent::Finding(finding)
             }
             StreamEvent::Revise(revision) => {
                 // The released text up to the revision's start did not change.
                 let start = unit_len(released.get(..revision.span.start).unwrap_or(""), unit);
                 let answer_start =
                     unit_len(answer.get(..revision.answer_start).unwrap_or(""), unit);
-                let event =
-                    revision_to_js(&revision.text, start, self.released_units, answer_start);
+                let in_unit = Revision {
+                    span: Span::new(start, self.released_units),
+                    text: revision.text,
+                    answer_start,
+                };
                 // Spans sent from here on index the revised text, and start over.
                 self.released_offsets = SpanConverter::default();
                 self.answer_offsets = SpanConverter::default();
                 self.released_units = unit_len(released, unit);
-                event
+                StreamEvent::Revise(in_unit)
             }
         }
     }
-}
-
-/// `{ type: "revise", span: { start, end }, text, answerStart }`, positions already in
-/// the caller's unit: replace the released text from `start` to its end (`end`) with
-/// `text`; chips and findings from `start` (in the answer: `answerStart`) on are void.
-fn revision_to_js(text: &str, start: usize, end: usize, answer_start: usize) -> JsValue {
-    let span = js_sys::Object::new();
-    let set = |target: &js_sys::Object, name: &str, value: JsValue| {
-        let _ = js_sys::Reflect::set(target, &JsValue::from_str(name), &value);
-    };
-    set(&span, "start", JsValue::from(start as f64));
-    set(&span, "end", JsValue::from(end as f64));
-    let event = js_sys::Object::new();
-    set(&event, "type", JsValue::from_str("revise"));
-    set(&event, "span", span.into());
-    set(&event, "text", JsValue::from_str(text));
-    set(&event, "answerStart", JsValue::from(answer_start as f64));
-    event.into()
 }
 
 /// The length of `text` in `unit`.
@@ -291,15 +271,6 @@ fn unit_len(text: &str, unit: Unit) -> usize {
     Tally::default()
         .to_unit(text, text.len(), unit)
         .unwrap_or(0)
-}
-
-/// A JS object with these fields.
-fn object(fields: &[(&'static str, JsValue)]) -> Result<JsValue, JsValue> {
-    let object = js_sys::Object::new();
-    for (name, value) in fields {
-        with_key(name, |key| js_sys::Reflect::set(&object, key, value))?;
-    }
-    Ok(object.into())
 }
 
 /// Converts byte spans of a growing text that come in text order (a span may repeat:
@@ -329,8 +300,6 @@ impl SpanConverter {
 extern "C" {
     #[wasm_bindgen(js_name = endsInHighSurrogate)]
     fn ends_in_high_surrogate(text: &js_sys::JsString) -> bool;
-    #[wasm_bindgen(js_name = streamChunk)]
-    fn stream_chunk(text: &str, events: &JsValue) -> JsValue;
 }
 
 #[wasm_bindgen(module = "/src/wasm/transform.js")]

@@ -206,18 +206,36 @@ function summary(t) {
 
 const value = (t) => t.value();
 
+/** A stream's revision: its span, text and answer start. */
+function revision(t) {
+  return { type: "revise", span: t.span(), text: t.string(), answerStart: t.count() };
+}
+
+/** A stream's event: 0 a chip, 1 a finding, 2 a revision. */
+function streamEvent(t) {
+  switch (t.count()) {
+    case 0:
+      return { type: "cite", segment: segment(t), span: t.span(), answerSpan: t.span() };
+    case 1: {
+      const out = finding(t);
+      out.type = "finding";
+      return out;
+    }
+    default:
+      return revision(t);
+  }
+}
+
 // What each `Shape` of tape.rs reads, by its number.
 const SHAPES = [
   report,
-  (t) => ({ type: "cite", segment: segment(t), span: t.span(), answerSpan: t.span() }),
-  (t) => {
-    const out = finding(t);
-    out.type = "finding";
-    return out;
-  },
+  (t) => ({ text: t.string(), events: t.list(streamEvent) }),
+  // `revise` is there, undefined, when the end revised nothing.
+  (t) => ({ text: t.string(), report: report(t), revise: t.flag() ? revision(t) : undefined }),
   (t) => t.list(marker),
   value,
   (t) => ({ reports: t.list(report), summary: t.value(), status: t.name() }),
+  (t) => ({ releasedThrough: t.count(), undecidedFrom: t.flag() ? t.count() : null }),
 ];
 
 export function readTape(numbers, strings) {

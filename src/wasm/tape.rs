@@ -1,9 +1,9 @@
-//! Everything that crosses from Rust to JS crosses as one kind of tape (docs/architecture.md,
-//! "Why the boundary is hand-made"): every number (and each string's UTF-16 length) in
-//! one `Float64Array`, every string in one JS string, read front to back by `tape.js`,
-//! which builds each object with a fixed shape. The first number says what the tape
-//! holds ([`Shape`]): a report, a stream's event, a parser's markers, a batch's result,
-//! or any serde value (`tape_serde.rs`). `JSON.parse` of the serde_json text took 20×
+//! The objects the API returns cross from Rust to JS as one kind of tape
+//! (docs/architecture.md, "Why the boundary is hand-made"): every number (and each
+//! string's UTF-16 length) in one `Float64Array`, every string in one JS string, read
+//! front to back by `tape.js`, which builds each object with a fixed shape. The first
+//! number says what the tape holds ([`Shape`]): a report, what a stream returns, a
+//! parser's markers, a batch's result, or any serde value (`tape_serde.rs`). `JSON.parse` of the serde_json text took 20×
 //! longer than building the objects from a tape (docs/perf-log.md, validate steps), and
 //! writing the tape skips the JSON escaping and keeps serde_json's formatter out of the
 //! module.
@@ -17,8 +17,9 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::errors::invalid;
-use crate::model::{Finding, Marker, Refs, Report, Segment, Span};
+use crate::model::{Marker, Refs, Report, Segment, Span};
 use crate::offsets::{Cursor, Tally, Unit};
+use crate::stream::{Revision, StreamEvent};
 use crate::validate::BatchSummary;
 
 #[wasm_bindgen(module = "/src/wasm/tape.js")]
@@ -33,38 +34,24 @@ extern "C" {
 pub(super) enum Shape {
     /// A [`Report`].
     Report = 0,
-    /// A stream's chip event: `{ type: "cite", segment, span, answerSpan }`.
-    CiteEvent = 1,
-    /// A stream's finding event: the finding's fields, then `type: "finding"`.
-    FindingEvent = 2,
+    /// What a stream's push returns: `{ text, events }` (see [`Tape::stream_event`]).
+    Push = 1,
+    /// What a stream's finish returns: `{ text, report, revise }`.
+    Finish = 2,
     /// A list of markers.
     Markers = 3,
     /// Any serde value.
     Value = 4,
     /// `validateBatch`'s result: `{ reports, summary, status }`.
     Batch = 5,
+    /// What a stream holds back: `{ releasedThrough, undecidedFrom }`.
+    Held = 6,
 }
 
 /// `report` as a JS object.
 pub fn report_to_js(report: &Report<'_>) -> JsValue {
     let mut tape = Tape::new(Shape::Report);
     tape.report(report);
-    tape.into_js()
-}
-
-/// A stream's chip event: `{ type: "cite", segment, span, answerSpan }`.
-pub fn cite_event_to_js(segment: &Segment, span: Span, answer_span: Span) -> JsValue {
-    let mut tape = Tape::new(Shape::CiteEvent);
-    tape.segment(segment);
-    tape.span(span);
-    tape.span(answer_span);
-    tape.into_js()
-}
-
-/// A stream's finding event: the finding's fields, then `type: "finding"`.
-pub fn finding_event_to_js(finding: &Finding) -> JsValue {
-    let mut tape = Tape::new(Shape::FindingEvent);
-    tape.finding(finding);
     tape.into_js()
 }
 
@@ -147,7 +134,7 @@ pub struct Tape {
 
 impl Tape {
     /// An empty tape for a value of `shape`.
-    fn new(shape: Shape) -> Tape {
+    pub(super) fn new(shape: Shape) -> Tape {
         // Room for a small value, so that most tapes never grow.
         let mut numbers = Vec::with_capacity(64);
         numbers.push(shape as u8 as f64);
@@ -159,7 +146,7 @@ impl Tape {
     }
 
     /// The JS value the tape describes.
-    fn into_js(self) -> JsValue {
+    pub(super) fn into_js(self) -> JsValue {
         read_tape(&self.numbers, &self.strings)
     }
 
@@ -233,6 +220,39 @@ impl Tape {
             self.string(chapter);
             self.count(*section as usize);
         }
+    }
+
+    /// A stream's event, its spans already in the caller's unit: 0 a chip (`{ type:
+    /// "cite", segment, span, answerSpan }`), 1 a finding (its fields, then `type:
+    /// "finding"`), 2 a revision (`{ type: "revise", span, text, answerStart }`).
+    pub(super) fn stream_event(&mut self, event: &StreamEvent) {
+        match event {
+            StreamEvent::Cite {
+                segment,
+                span,
+                answer_span,
+            } => {
+                self.count(0);
+                self.segment(segment);
+                self.span(*span);
+                self.span(*answer_span);
+            }
+            StreamEvent::Finding(finding) => {
+                self.count(1);
+                self.finding(finding);
+            }
+            StreamEvent::Revise(revision) => {
+                self.count(2);
+                self.revision(revision);
+            }
+        }
+    }
+
+    /// A revision's fields: its span, its text, where it starts in the answer.
+    pub(super) fn revision(&mut self, revision: &Revision) {
+        self.span(revision.span);
+        self.string(&revision.text);
+        self.count(revision.answer_start);
     }
 
     /// A segment: 0 text, 1 a chip.

@@ -11,8 +11,3 @@ export function endsInHighSurrogate(text) {
   const last = text.charCodeAt(text.length - 1);
   return last >= 0xd800 && last < 0xdc00;
 }
-
-// What CitationStream.push returns; one call instead of one per field.
-export function streamChunk(text, events) {
-  return { text, events: events ?? [] };
-}

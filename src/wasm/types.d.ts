@@ -22,7 +22,11 @@ export type MarkerKind =
   /** OpenAI's private-use-area token `\uE200cite\uE202turn0search0\uE201`; refs are its source ids. */
   | "private_use";
 
-/** A citation marker found in a text. `text.slice(span.start, span.end) === raw`. */
+/**
+ * A citation marker found in a text. With UTF-16 offsets, `text.slice(span.start,
+ * span.end) === raw`, except that a lone surrogate in the text reads as U+FFFD in `raw`
+ * and in the refs (the text is read as UTF-8).
+ */
 export interface Marker {
   span: Span;
   /** Source labels (numbers) or source ids (strings), in written order. */
@@ -404,7 +408,12 @@ export interface CiteproofTransform extends TransformStream<Uint8Array | string,
 
 /** Options of `renderHtml` / `citationTree`. */
 export interface RenderOptions {
-  /** The retrieved sources: chips get their titles, links and located quotes. */
+  /**
+   * The retrieved sources: chips get their titles, links and located quotes. The list
+   * given to `validate` (or the stream), in the same order: a card takes the source at
+   * the position the report names (`sourcePositions`), so a report must come from this
+   * version of citeproof.
+   */
   sources?: Source[];
 }
 
