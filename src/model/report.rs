@@ -155,6 +155,8 @@ pub struct Finding {
 
 impl Finding {
     /// A finding of the answer as a whole: no citation, no span (set them after).
+    /// Out of line: an error path built at many places, each inlined copy costs wasm bytes.
+    #[inline(never)]
     pub fn new(code: FindingCode, severity: Severity, message: String) -> Finding {
         Finding {
             code,

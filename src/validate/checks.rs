@@ -152,6 +152,9 @@ pub fn check_fields(
     }
 }
 
+/// A `missing_field` warning for `field`. Out of line: an error path inlined at several
+/// places otherwise, each copy costing wasm bytes.
+#[inline(never)]
 fn missing(field: &str, what: &str) -> Finding {
     Finding::new(
         FindingCode::MissingField,

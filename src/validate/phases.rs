@@ -337,6 +337,9 @@ pub(super) fn all_findings(
     arrange(findings, &stable_order(&keys))
 }
 
+/// A finding about the answer as a whole, its severity from its code. Out of line: an
+/// error path inlined at several places otherwise, each copy costing wasm bytes.
+#[inline(never)]
 fn answer_finding(code: FindingCode, message: String) -> Finding {
     let severity = match code {
         FindingCode::DeclaredUnused => Severity::Warning,

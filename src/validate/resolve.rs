@@ -383,6 +383,9 @@ pub fn declared_use(
     }
 }
 
+/// An `invalid_field` error for `field`. Out of line: an error path inlined at a dozen
+/// places otherwise, each copy costing wasm bytes.
+#[inline(never)]
 pub fn invalid_field(field: &str, problem: &str) -> Finding {
     Finding {
         code: FindingCode::InvalidField,

@@ -27,7 +27,8 @@ pub fn shown(kind: &str, string: Option<&str>, number: Option<f64>) -> String {
     }
 }
 
-/// The JS form of a core [`Error`].
+/// The JS form of a core [`Error`]. Out of line: every export's error path calls it.
+#[inline(never)]
 pub fn to_js_error(error: &Error) -> JsValue {
     invalid(error.code.as_str(), &error.path, &error.message)
 }

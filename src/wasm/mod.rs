@@ -76,6 +76,8 @@ pub fn trap() {
 
 /// Called first by every export: installs the panic hook (a cheap `Once` after the
 /// first call). Not a `#[wasm_bindgen(start)]` function, which would also be exported.
+/// Out of line: inlined, the `Once` check was copied into every export.
+#[inline(never)]
 pub(crate) fn enter() {
     console_error_panic_hook::set_once();
 }
