@@ -150,16 +150,20 @@ impl Tape {
         read_tape(&self.numbers, &self.strings)
     }
 
+    /// Writes one number: the one place that grows `numbers`. Out of line: inlined, the
+    /// push and its growth check were copied into each of the report writers' dozens of
+    /// fields (a call per number is cheap next to JS reading it back).
+    #[inline(never)]
     pub(super) fn float(&mut self, value: f64) {
         self.numbers.push(value);
     }
 
     pub(super) fn count(&mut self, value: usize) {
-        self.numbers.push(value as f64);
+        self.float(value as f64);
     }
 
     pub(super) fn flag(&mut self, value: bool) {
-        self.numbers.push(f64::from(u8::from(value)));
+        self.float(f64::from(u8::from(value)));
     }
 
     pub(super) fn string(&mut self, value: &str) {
@@ -173,7 +177,7 @@ impl Tape {
     pub(super) fn name(&mut self, name: &'static str) {
         // Compared by address: a name is one of a few dozen constants.
         match self.names.iter().position(|&n| std::ptr::eq(n, name)) {
-            Some(i) => self.numbers.push(-1.0 - i as f64),
+            Some(i) => self.float(-1.0 - i as f64),
             None => {
                 self.names.push(name);
                 self.string(name);
