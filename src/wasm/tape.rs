@@ -29,6 +29,17 @@ extern "C" {
     fn read_tape(numbers: &[f64], strings: &str) -> JsValue;
 }
 
+thread_local! {
+    /// The buffers of the last tape read, for the next one: a stream's push writes a
+    /// tape for each delta, and allocating two buffers for it cost as much as the rest
+    /// of a small push (docs/perf-log.md).
+    static SPARE: std::cell::Cell<Option<(Vec<f64>, String)>> = const { std::cell::Cell::new(None) };
+}
+
+/// The most numbers a kept buffer may have room for (and eight times as many bytes of
+/// strings): a huge report's buffers are let go.
+const SPARE_MAX: usize = 1 << 14;
+
 /// What a tape holds: its first number, which tells `tape.js` how to read the rest.
 #[derive(Clone, Copy)]
 pub(super) enum Shape {
@@ -133,21 +144,29 @@ pub struct Tape {
 }
 
 impl Tape {
-    /// An empty tape for a value of `shape`.
+    /// An empty tape for a value of `shape`, in the buffers of the last tape read.
     pub(super) fn new(shape: Shape) -> Tape {
-        // Room for a small value, so that most tapes never grow.
-        let mut numbers = Vec::with_capacity(64);
+        let (mut numbers, strings) = SPARE
+            .take()
+            .unwrap_or_else(|| (Vec::with_capacity(64), String::with_capacity(256)));
         numbers.push(shape as u8 as f64);
         Tape {
             numbers,
-            strings: String::with_capacity(256),
+            strings,
             names: Vec::new(),
         }
     }
 
-    /// The JS value the tape describes.
+    /// The JS value the tape describes; its buffers are kept for the next tape.
     pub(super) fn into_js(self) -> JsValue {
-        read_tape(&self.numbers, &self.strings)
+        let value = read_tape(&self.numbers, &self.strings);
+        let (mut numbers, mut strings) = (self.numbers, self.strings);
+        if numbers.capacity() <= SPARE_MAX && strings.capacity() <= 8 * SPARE_MAX {
+            numbers.clear();
+            strings.clear();
+            SPARE.set(Some((numbers, strings)));
+        }
+        value
     }
 
     /// Writes one number: the one place that grows `numbers`. Out of line: inlined, the
