@@ -13,6 +13,7 @@ mod report;
 pub use input::{DeclaredCitation, Input, LineRange, Loose, LooseValue, Mode, Source, SourceRef};
 pub use marker::{Labels, Marker, MarkerKind, Refs};
 pub use options::{Options, Policy};
+pub(crate) use report::AddFinding;
 pub use report::{
     CitationResult, Evidence, Finding, FindingCode, MatchKind, QuoteLocation, Report, Segment,
     Severity, Status, Summary,

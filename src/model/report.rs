@@ -153,6 +153,21 @@ pub struct Finding {
     pub span: Option<Span>,
 }
 
+/// Adding a finding to a list, out of line: validation adds findings at some forty
+/// places, and each inlined `push` copied its growth check and the finding's move into
+/// the module (−253 B gzip for the browser core, docs/perf-log.md).
+pub(crate) trait AddFinding {
+    /// Appends `finding`.
+    fn add(&mut self, finding: Finding);
+}
+
+impl AddFinding for Vec<Finding> {
+    #[inline(never)]
+    fn add(&mut self, finding: Finding) {
+        self.push(finding);
+    }
+}
+
 impl Finding {
     /// A finding of the answer as a whole: no citation, no span (set them after).
     /// Out of line: an error path built at many places, each inlined copy costs wasm bytes.

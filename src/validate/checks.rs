@@ -3,8 +3,8 @@
 
 use crate::locate::locate_quote;
 use crate::model::{
-    DeclaredCitation, Finding, FindingCode, Loose, MatchKind, Options, QuoteLocation, Severity,
-    Source, Span, decimal,
+    AddFinding, DeclaredCitation, Finding, FindingCode, Loose, MatchKind, Options, QuoteLocation,
+    Severity, Source, Span, decimal,
 };
 
 use super::resolve::{SourceIndex, invalid_field};
@@ -33,14 +33,14 @@ fn unit_interval(
     match value {
         Some(Loose::Valid(v)) if (0.0..=1.0).contains(v) => Some(*v),
         Some(Loose::Valid(v)) => {
-            findings.push(invalid_field(
+            findings.add(invalid_field(
                 field,
                 &format!("{} is outside 0–1", decimal(*v)),
             ));
             None
         }
         Some(Loose::Invalid(kind)) => {
-            findings.push(invalid_field(
+            findings.add(invalid_field(
                 field,
                 &format!("expected a number, got {kind}"),
             ));
@@ -69,7 +69,7 @@ pub fn check_fields(
         &mut out.findings,
     ) {
         if score < options.low_alignment {
-            out.findings.push(Finding::new(
+            out.findings.add(Finding::new(
                 FindingCode::LowAlignment,
                 Severity::Warning,
                 format!(
@@ -81,18 +81,18 @@ pub fn check_fields(
         }
     }
     match &citation.evidence_idx {
-        Some(Loose::Valid(idx)) if idx.fract() != 0.0 => out.findings.push(invalid_field(
+        Some(Loose::Valid(idx)) if idx.fract() != 0.0 => out.findings.add(invalid_field(
             "evidenceIdx",
             &format!("{} is not an integer", decimal(*idx)),
         )),
         Some(Loose::Valid(idx)) if *idx < 0.0 || *idx >= source_count as f64 => {
-            out.findings.push(Finding::new(
+            out.findings.add(Finding::new(
                 FindingCode::EvidenceIdxOutOfRange,
                 Severity::Error,
                 format!("evidenceIdx {} is outside 0..{source_count}", decimal(*idx)),
             ))
         }
-        Some(Loose::Invalid(kind)) => out.findings.push(invalid_field(
+        Some(Loose::Invalid(kind)) => out.findings.add(invalid_field(
             "evidenceIdx",
             &format!("expected a number, got {kind}"),
         )),
@@ -103,20 +103,20 @@ pub fn check_fields(
             if !span_is_in_answer(span, answer, options.partial_span_chars) =>
         {
             out.hallucinated_span = true;
-            out.findings.push(Finding::new(
+            out.findings.add(Finding::new(
                 FindingCode::SpanNotInAnswer,
                 Severity::Error,
                 "hallucinated span: spanInAnswer does not occur in the answer".into(),
             ));
         }
-        Some(Loose::Invalid(kind)) => out.findings.push(invalid_field(
+        Some(Loose::Invalid(kind)) => out.findings.add(invalid_field(
             "spanInAnswer",
             &format!("expected a string, got {kind}"),
         )),
         _ => {}
     }
     if let Some(Loose::Invalid(kind)) = &citation.quote {
-        out.findings.push(invalid_field(
+        out.findings.add(invalid_field(
             "quote",
             &format!("expected a string, got {kind}"),
         ));
@@ -124,7 +124,7 @@ pub fn check_fields(
     if let Some(Loose::Valid(quote)) = &citation.quote {
         if quote.trim().is_empty() {
             out.findings
-                .push(invalid_field("quote", "must not be empty"));
+                .add(invalid_field("quote", "must not be empty"));
         }
     }
     if !enhanced_style {
@@ -136,7 +136,7 @@ pub fn check_fields(
     ] {
         if !present {
             out.findings
-                .push(missing(field, "a required field of spec 004 citations"));
+                .add(missing(field, "a required field of spec 004 citations"));
         }
     }
     for (field, present) in [
@@ -147,7 +147,7 @@ pub fn check_fields(
         if !present {
             out.missing_enhanced += 1;
             out.findings
-                .push(missing(field, "an enhanced field (−0.05 quality)"));
+                .add(missing(field, "an enhanced field (−0.05 quality)"));
         }
     }
 }
@@ -193,7 +193,7 @@ pub fn check_quote(
     let line_range = match &citation.line_range {
         Some(Loose::Valid(range)) => Some(*range),
         Some(Loose::Invalid(kind)) => {
-            out.findings.push(Finding::new(
+            out.findings.add(Finding::new(
                 FindingCode::LineRangeInvalid,
                 Severity::Error,
                 format!("lineRange: expected [first, last] or \"first-last\", got {kind}"),
@@ -215,7 +215,7 @@ pub fn check_quote(
             || range.last > last_line
             || text.is_none()
         {
-            out.findings.push(Finding::new(
+            out.findings.add(Finding::new(
                 FindingCode::LineRangeInvalid,
                 Severity::Error,
                 format!(
@@ -232,7 +232,7 @@ pub fn check_quote(
     let chars = quote.chars().count();
     if let Some([min, max]) = options.quote_length {
         if chars < min || chars > max {
-            out.findings.push(Finding::new(
+            out.findings.add(Finding::new(
                 FindingCode::QuoteLength,
                 Severity::Warning,
                 format!("the quote has {chars} characters; {min}–{max} keeps it readable"),
@@ -251,14 +251,14 @@ pub fn check_quote(
     let location = locate_quote(quote, text, options.max_edit_ratio);
     out.quote = Some(location);
     match (location.kind, location.span) {
-        (MatchKind::None, _) | (_, None) => out.findings.push(Finding::new(
+        (MatchKind::None, _) | (_, None) => out.findings.add(Finding::new(
             FindingCode::QuoteNotFound,
             Severity::Error,
             "the quote does not occur in the cited source".into(),
         )),
         (kind, Some(span)) => {
             if kind == MatchKind::Approximate {
-                out.findings.push(Finding::new(
+                out.findings.add(Finding::new(
                     FindingCode::QuoteApproximate,
                     Severity::Warning,
                     format!(
@@ -276,7 +276,7 @@ pub fn check_quote(
                         .position(|l| l.end >= span.end)
                         .unwrap_or(lines.len() - 1) as i64;
                 if first < range.first || last > range.last {
-                    out.findings.push(Finding::new(
+                    out.findings.add(Finding::new(
                         FindingCode::LineRangeMismatch,
                         Severity::Error,
                         format!(
@@ -440,7 +440,7 @@ impl ClaimRun<'_> {
         if let Some(threshold) = threshold.filter(|&t| own < t) {
             citation.quality_score =
                 round3((citation.quality_score - UNSUPPORTED_PENALTY).max(0.0));
-            citation.warnings.push(Finding {
+            citation.warnings.add(Finding {
                 code: FindingCode::UnsupportedClaim,
                 severity: Severity::Warning,
                 message: format!(
@@ -464,7 +464,7 @@ impl ClaimRun<'_> {
             })
             .max_by(|a, b| a.1.total_cmp(b.1));
         if let Some((q, s)) = better {
-            citation.warnings.push(Finding {
+            citation.warnings.add(Finding {
                 code: FindingCode::Misattributed,
                 severity: Severity::Warning,
                 message: format!(

@@ -12,8 +12,8 @@ use super::resolve::{SourceIndex, Use, declared_use, marker_uses, merge};
 use super::{HALLUCINATED_SPAN_PENALTY, MISSING_ENHANCED_PENALTY, round3};
 use crate::claims::{Claim, context_of, paragraph_final_cited, split_claims};
 use crate::model::{
-    CitationResult, Finding, FindingCode, Input, Marker, Mode, Options, Segment, Severity, Span,
-    Status, Summary,
+    AddFinding, CitationResult, Finding, FindingCode, Input, Marker, Mode, Options, Segment,
+    Severity, Span, Status, Summary,
 };
 use crate::rewrite::{MarkerFate, rewrite};
 use crate::support::ExternalSupport;
@@ -26,7 +26,7 @@ pub(super) fn read_mode<'a>(
 ) -> Option<(&'a str, Option<Mode>)> {
     let mode = input.mode.as_deref().map(|m| (m, Mode::from_name(m)));
     if let Some((name, None)) = mode {
-        findings.push(answer_finding(
+        findings.add(answer_finding(
             FindingCode::InvalidMode,
             format!("mode \"{name}\" is not one of answer, clarify, refuse"),
         ));
@@ -96,7 +96,7 @@ pub(super) fn check_uses(
             ..CitationChecks::default()
         };
         if let Err((code, message)) = &u.resolved {
-            checks.findings.push(Finding {
+            checks.findings.add(Finding {
                 code: *code,
                 severity: Severity::Error,
                 message: message.clone(),
@@ -109,7 +109,7 @@ pub(super) fn check_uses(
             Err(_) => !uses.declared_labels.contains(&u.label),
         };
         if has_declared_list && u.marker.is_some() && u.declared.is_none() && undeclared {
-            checks.findings.push(Finding {
+            checks.findings.add(Finding {
                 code: FindingCode::NotDeclared,
                 severity: Severity::Error,
                 message: format!(
@@ -121,7 +121,7 @@ pub(super) fn check_uses(
             });
         }
         if u.marker.is_none() && has_markers {
-            checks.findings.push(answer_finding(
+            checks.findings.add(answer_finding(
                 FindingCode::DeclaredUnused,
                 format!(
                     "declared citation of source {} is never cited in the text",
@@ -276,7 +276,7 @@ pub(super) fn decide(
     let requires_citations =
         options.require_citations && matches!(mode, None | Some((_, Some(Mode::Answer))));
     if citations.is_empty() && requires_citations {
-        findings.push(Finding {
+        findings.add(Finding {
             code: FindingCode::NoCitations,
             severity: Severity::Error,
             message: "the answer cites no source".into(),
@@ -321,7 +321,7 @@ pub(super) fn all_findings(
 ) -> Vec<Finding> {
     for (ci, citation) in citations.iter().enumerate() {
         for f in citation.errors.iter().chain(&citation.warnings) {
-            findings.push(Finding {
+            findings.add(Finding {
                 citation: Some(ci),
                 ..f.clone()
             });

@@ -5,8 +5,8 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use crate::model::{
-    DeclaredCitation, Finding, FindingCode, Loose, Marker, MarkerKind, Refs, Severity, Source,
-    SourceRef, Span, decimal,
+    AddFinding, DeclaredCitation, Finding, FindingCode, Loose, Marker, MarkerKind, Refs, Severity,
+    Source, SourceRef, Span, decimal,
 };
 
 /// A source position, or why there is none (the finding code and its message).
@@ -259,7 +259,7 @@ pub fn marker_uses(markers: &[Marker<'_>], index: &SourceIndex<'_>, answer: &str
                 .chain(&uses[adjacent.clone()])
                 .any(|earlier| earlier.label == label);
             if repeated {
-                findings.push(Finding {
+                findings.add(Finding {
                     code: FindingCode::DuplicateMarker,
                     severity: Severity::Warning,
                     message: format!("source {label} is cited twice in a row"),
@@ -297,14 +297,14 @@ pub fn declared_use(
             Some(*span)
         }
         Some(Loose::Valid(_) | Loose::Invalid("span")) => {
-            findings.push(invalid_field(
+            findings.add(invalid_field(
                 "span",
                 "not inside the answer or not on its character boundaries",
             ));
             None
         }
         Some(Loose::Invalid(kind)) => {
-            findings.push(invalid_field(
+            findings.add(invalid_field(
                 "span",
                 &format!("expected {{ start, end }}, got {kind}"),
             ));
@@ -318,19 +318,19 @@ pub fn declared_use(
             if n.fract() == 0.0 && *n >= 0.0 && *n <= f64::from(u32::MAX) {
                 attempts.push(((*n as u32).to_string(), index.by_number(*n as u32)));
             } else {
-                findings.push(invalid_field(
+                findings.add(invalid_field(
                     "source",
                     &format!("{} is not a source label", decimal(*n)),
                 ));
             }
         }
         Some(Loose::Valid(SourceRef::Name(name))) if name.trim().is_empty() => {
-            findings.push(invalid_field("source", "must not be empty"));
+            findings.add(invalid_field("source", "must not be empty"));
         }
         Some(Loose::Valid(SourceRef::Name(name))) => {
             attempts.push((name.clone(), index.by_name(name)))
         }
-        Some(Loose::Invalid(kind)) => findings.push(invalid_field(
+        Some(Loose::Invalid(kind)) => findings.add(invalid_field(
             "source",
             &format!("expected a number or a string, got {kind}"),
         )),
@@ -350,7 +350,7 @@ pub fn declared_use(
                     )
                 }),
             )),
-            Some(Loose::Invalid(kind)) => findings.push(invalid_field(
+            Some(Loose::Invalid(kind)) => findings.add(invalid_field(
                 field,
                 &format!("expected a string, got {kind}"),
             )),
