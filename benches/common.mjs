@@ -2,14 +2,20 @@
 // data beside the repository, and the median.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The repository root. */
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The package's Node build (pkg/node: `node scripts/build-pkg.mjs node`). */
-export const citeproof = () => createRequire(import.meta.url)(join(root, "pkg", "node", "citeproof.js"));
+/**
+ * The package's Node build (pkg/node: `node scripts/build-pkg.mjs node`), or the one in
+ * `$CITEPROOF_PKG/node`: the browser core is measured with
+ * `node scripts/build-pkg.mjs node --no-default-features --out target/pkg-core` and
+ * `CITEPROOF_PKG=target/pkg-core node benches/stream.mjs`.
+ */
+export const citeproof = () =>
+  createRequire(import.meta.url)(join(resolve(root, process.env.CITEPROOF_PKG ?? "pkg"), "node", "citeproof.js"));
 
 /** The rows of `data/expertqa/<file>` (JSON lines). */
 export function dataset(file) {

@@ -1,5 +1,6 @@
-// Builds the npm package in pkg/: two release builds of the crate (everything, and the
-// browser core without the provider adapters, edge helpers and markerPatterns), then per
+// Builds the npm package in pkg/: two builds of the crate (everything, with the `release`
+// profile, and the browser core without the provider adapters, edge helpers and
+// markerPatterns, with the `browser` profile: built for size), then per
 // output wasm-bindgen, wasm-opt, and a trim to what the package's conditional exports need
 // (docs/architecture.md §9):
 //
@@ -67,18 +68,23 @@ if (outputs.length === 0) throw new Error("nothing to build: name a target");
 const env = { ...process.env, PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH}` };
 const run = (cmd, argv) => execFileSync(cmd, argv, { cwd: root, env, stdio: "inherit" });
 
-/** Builds the crate (once per set of flags); returns the path of its wasm. */
+/**
+ * Builds the crate (once per set of flags); returns the path of its wasm. The browser
+ * core (`--no-default-features`) is built with Cargo.toml's `browser` profile (our code
+ * for size too); everything else with `release`.
+ */
 const builds = new Map();
 function cargoBuild({ noDefault, features }) {
   const variant = [noDefault && "no-default", features?.replace(/\W+/g, "-")].filter(Boolean).join("-");
   if (builds.has(variant)) return builds.get(variant);
   const targetDir = variant ? join(root, "target", `features-${variant}`) : join(root, "target");
+  const profile = noDefault ? "browser" : "release";
   run("cargo", [
-    "build", "--release", "--lib", "--target", "wasm32-unknown-unknown", "--target-dir", targetDir,
+    "build", "--profile", profile, "--lib", "--target", "wasm32-unknown-unknown", "--target-dir", targetDir,
     ...(noDefault ? ["--no-default-features"] : []),
     ...(features ? ["--features", features] : []),
   ]);
-  const built = join(targetDir, "wasm32-unknown-unknown", "release", "citeproof.wasm");
+  const built = join(targetDir, "wasm32-unknown-unknown", profile, "citeproof.wasm");
   builds.set(variant, built);
   return built;
 }

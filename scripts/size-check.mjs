@@ -43,8 +43,10 @@ const BUDGET_GZIP = 196 * 1024;
 // provider adapters, the edge helpers and markerPatterns. Its ceiling guards what the
 // cargo features cut (first measured at 140,779 B, against 198,367 B for the full
 // module; 141,754 B when the package first served it; 138,027 B after issue 25's one
-// tape and out-of-line error paths, so 137 KiB); the goal is 100 KB.
-const CORE_BUDGET_GZIP = 137 * 1024;
+// tape and out-of-line error paths, so 137 KiB). Built with Cargo.toml's `browser`
+// profile (our code at opt-level "z" too, the scanner's skip loop in explicit simd128) it
+// measured 117,549 B instead of 137,774 B, so 117 KiB; the goal is 100 KB.
+const CORE_BUDGET_GZIP = 117 * 1024;
 const CORE_GOAL = 100_000;
 
 // Per entry, what a browser downloads: the wasm module it instantiates and the package's

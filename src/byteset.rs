@@ -1,7 +1,9 @@
-//! Finding the first byte of a small set in text, sixteen bytes per step: the
-//! comparisons are plain code that LLVM turns into SIMD (SSE2 natively, simd128 in
-//! wasm). The scanner skips to its next interesting byte with it, the claim splitter to
-//! its next sentence terminator.
+//! Finding the first byte of a small set in text, sixteen bytes per step. In wasm the
+//! comparisons are written with simd128 (`core::arch::wasm32`), so they stay vector
+//! code whatever the optimisation level (the crate is built for size, `opt-level = "z"`,
+//! at which LLVM does not vectorise a plain loop: docs/perf-log.md); natively they are
+//! plain code that LLVM turns into SSE2. The scanner skips to its next interesting byte
+//! with it, the claim splitter to its next sentence terminator.
 
 /// A set of at most a few bytes, with a lookup table for the byte-at-a-time tail.
 pub(crate) struct ByteSet<const N: usize> {
@@ -36,8 +38,8 @@ impl<const N: usize> ByteSet<N> {
                 Ok(block) => block,
                 Err(_) => break,
             };
-            if self.any_in(block) {
-                break;
+            if let Some(at) = self.first_in(block) {
+                return pos + at;
             }
             pos += 16;
         }
@@ -47,15 +49,40 @@ impl<const N: usize> ByteSet<N> {
         pos
     }
 
+    /// The position of the first member in `block`, if any: one compare per member over
+    /// all sixteen lanes, and the lanes that matched as a bit mask.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    fn first_in(&self, block: &[u8; 16]) -> Option<usize> {
+        use core::arch::wasm32::{u8x16, u8x16_bitmask, u8x16_eq, u8x16_splat, v128_or};
+        let b = block;
+        let lanes = u8x16(
+            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+            b[14], b[15],
+        );
+        let mut hits = u8x16_splat(0);
+        for &c in &self.bytes {
+            hits = v128_or(hits, u8x16_eq(lanes, u8x16_splat(c)));
+        }
+        let mask = u8x16_bitmask(hits);
+        (mask != 0).then(|| mask.trailing_zeros() as usize)
+    }
+
+    /// The position of the first member in `block`, if any (LLVM vectorises the
+    /// comparisons; the position is then found byte by byte).
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     #[inline]
-    fn any_in(&self, block: &[u8; 16]) -> bool {
+    fn first_in(&self, block: &[u8; 16]) -> Option<usize> {
         let mut any = 0u8;
         for &b in block {
             for &c in &self.bytes {
                 any |= u8::from(b == c);
             }
         }
-        any != 0
+        if any == 0 {
+            return None;
+        }
+        block.iter().position(|&b| self.contains(b))
     }
 }
 

@@ -28,6 +28,7 @@ impl HashList {
     }
 
     /// The non-zero key stored for `item` (0 is the empty marker).
+    #[inline(always)]
     fn key(item: u64) -> u64 {
         if item == 0 { 1 } else { item }
     }
@@ -46,13 +47,13 @@ impl HashList {
         new
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn contains(&self, item: &u64) -> bool {
         self.position(*item).is_some()
     }
 
     /// The slot holding `item`: a number below `slots.len()` that no other item has.
-    #[inline]
+    #[inline(always)]
     fn position(&self, item: u64) -> Option<usize> {
         if self.slots.is_empty() {
             return None;
@@ -83,7 +84,7 @@ pub(super) enum Members {
 }
 
 impl Members {
-    #[inline]
+    #[inline(always)]
     pub(super) fn contains(&self, key: u64) -> bool {
         match self {
             Members::Hashes(set) => set.contains(&key),
@@ -164,12 +165,13 @@ impl Vocabulary {
     }
 
     /// The filter bit of `h`: from its high bits (the set's slots use the low ones).
+    #[inline(always)]
     fn bit(h: u64, words: usize) -> usize {
         (h >> 40) as usize & (words * 64 - 1)
     }
 
     /// The slot of `h` in the set (a small number unique to it), if `h` is in it.
-    #[inline]
+    #[inline(always)]
     pub(super) fn slot(&self, h: u64) -> Option<usize> {
         let bit = Vocabulary::bit(h, self.bits.len());
         if self.bits[bit / 64] & (1 << (bit % 64)) == 0 {
