@@ -10,12 +10,12 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * The package's Node build (pkg/node: `node scripts/build-pkg.mjs node`), or the one in
- * `$CITEPROOF_PKG/node`: the browser core is measured with
+ * `$CITEPROOF_PKG/node` (relative to the repository root): the browser core is measured with
  * `node scripts/build-pkg.mjs node --no-default-features --out target/pkg-core` and
  * `CITEPROOF_PKG=target/pkg-core node benches/stream.mjs`.
  */
 export const citeproof = () =>
-  createRequire(import.meta.url)(join(resolve(root, process.env.CITEPROOF_PKG ?? "pkg"), "node", "citeproof.js"));
+  createRequire(import.meta.url)(join(resolve(root, process.env.CITEPROOF_PKG || "pkg"), "node", "citeproof.js"));
 
 /** The rows of `data/expertqa/<file>` (JSON lines). */
 export function dataset(file) {

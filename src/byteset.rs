@@ -1,9 +1,9 @@
 //! Finding the first byte of a small set in text, sixteen bytes per step. In wasm the
 //! comparisons are written with simd128 (`core::arch::wasm32`), so they stay vector
-//! code whatever the optimisation level (the crate is built for size, `opt-level = "z"`,
-//! at which LLVM does not vectorise a plain loop: docs/perf-log.md); natively they are
-//! plain code that LLVM turns into SSE2. The scanner skips to its next interesting byte
-//! with it, the claim splitter to its next sentence terminator.
+//! code whatever the optimisation level: the browser core is built for size
+//! (`opt-level = "z"`, docs/architecture.md §9), at which LLVM does not vectorise a plain
+//! loop. Natively they are plain code that LLVM turns into SSE2. The scanner skips to its
+//! next interesting byte with it, the claim splitter to its next sentence terminator.
 
 /// A set of at most a few bytes, with a lookup table for the byte-at-a-time tail.
 pub(crate) struct ByteSet<const N: usize> {
@@ -123,7 +123,9 @@ mod tests {
         }
     }
 
-    #[test]
+    // In wasm too (`wasm-pack test --node`): there `first_in` is the simd128 code.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn finds_the_first_member_at_every_position_and_alignment() {
         const SET: ByteSet<3> = ByteSet::new([b'.', b'?', 0xE3]);
         for len in 0..70 {
