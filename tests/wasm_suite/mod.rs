@@ -75,6 +75,21 @@ fn utf16_spans_slice_to_raw_for_emoji_cjk_and_crlf() {
     }
 }
 
+/// The scanner skips plain text sixteen bytes at a time (simd128 in wasm): a marker
+/// after any length of it, so in every lane of a block, is found where it starts.
+#[wasm_bindgen_test]
+fn a_marker_is_found_after_any_length_of_plain_text() {
+    for plain in 0..70u32 {
+        for marker in ["[1]", "【2】", "<sup>[3]</sup>"] {
+            let text = format!("{}{marker}.", "a".repeat(plain as usize));
+            let found = spans(&markers(&text, None));
+            let offset = if marker.starts_with('<') { 5 } else { 0 };
+            assert_eq!(found.len(), 1, "{text:?}");
+            assert_eq!(found[0].0, plain + offset, "{text:?}");
+        }
+    }
+}
+
 #[wasm_bindgen_test]
 fn utf8_and_codepoint_units_are_selectable() {
     let text = "😀 [1]";
