@@ -1,35 +1,66 @@
-// Typical `validate` through two builds of the package, alternated in one process: the
-// ratio of their medians is what a change cost, free of the machine's drift between runs.
+// Two or more builds of the package, alternated in one process: the ratio of their
+// medians is what a change (or a build setting) costs, free of the machine's drift
+// between runs. The jobs: parse every real answer, push a 10 KB answer into a stream in
+// 20-character deltas, and the typical `validate` without and with claim support.
 //
 //   node benches/ab.mjs <old pkg dir> [<new pkg dir>, default pkg/]
+//   node benches/ab.mjs <pkg dir> <pkg dir> <pkg dir> ...   (ratios to the first)
 //
 // An old build: `git worktree add /tmp/old <commit> && ln -s "$PWD/node_modules"
 // /tmp/old/node_modules && (cd /tmp/old && node scripts/build-pkg.mjs node --out /tmp/old-pkg)`.
-// The request is the one benches/validate.mjs writes to target/bench-typical-request.json.
+// The browser core as a Node build: `node scripts/build-pkg.mjs node --no-default-features
+// --out target/pkg-core`. The request is the one benches/validate.mjs writes to
+// target/bench-typical-request.json.
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
+import { dataset, median, root } from "./common.mjs";
 
 const require = createRequire(import.meta.url);
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const [oldDir, newDir = join(root, "pkg")] = process.argv.slice(2);
-if (!oldDir) throw new Error("usage: node benches/ab.mjs <old pkg dir> [<new pkg dir>]");
-const builds = { old: require(join(resolve(oldDir), "node", "citeproof.js")), new: require(join(resolve(newDir), "node", "citeproof.js")) };
+const dirs = process.argv.slice(2);
+if (dirs.length === 0) throw new Error("usage: node benches/ab.mjs <old pkg dir> [<new pkg dir> ...]");
+if (dirs.length === 1) dirs.push(join(root, "pkg"));
+const builds = dirs.map((dir) => require(join(resolve(dir), "node", "citeproof.js")));
 const typical = JSON.parse(readFileSync(join(root, "target", "bench-typical-request.json"), "utf8"));
-const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
 
-for (const [name, options, calls] of [["misattributionMargin: false", { misattributionMargin: false }, 400], ["defaults", {}, 50]]) {
-  for (const build of Object.values(builds)) for (let i = 0; i < 3000; i++) build.validate(typical, options);
-  const samples = { old: [], new: [] };
+const rows = dataset("answers-val.jsonl");
+const answers = rows.map((row) => row.answer);
+let long = "";
+for (let i = 0; long.length < 10_000; i++) long += answers[i] + "\n\n";
+const deltas = [];
+for (let at = 0; at < long.length; at += 20) deltas.push(long.slice(at, at + 20));
+
+/** Each job runs `calls` units per sample; a sample's time is divided by `calls`. */
+const jobs = [
+  ["parse, the 153 real answers (µs per answer)", answers.length, (citeproof) => {
+    for (const answer of answers) citeproof.parseCitations(answer);
+  }],
+  ["stream, 10 KB in 20-character pushes (µs per push)", deltas.length, (citeproof) => {
+    const stream = new citeproof.CitationStream({ sources: rows[0].sources });
+    for (const delta of deltas) stream.push(delta);
+    stream.free();
+  }],
+  ["typical validate, misattributionMargin: false (µs)", 40, (citeproof) => {
+    for (let i = 0; i < 40; i++) citeproof.validate(typical, { misattributionMargin: false });
+  }],
+  ["typical validate, defaults (µs)", 8, (citeproof) => {
+    for (let i = 0; i < 8; i++) citeproof.validate(typical, {});
+  }],
+];
+
+for (const [name, calls, job] of jobs) {
+  for (const build of builds) for (let i = 0; i < 20; i++) job(build);
+  const samples = builds.map(() => []);
   for (let round = 0; round < 40; round++) {
-    const order = round % 2 ? ["old", "new"] : ["new", "old"];
-    for (const which of order) {
+    // Each round starts with another build, so none always runs first.
+    for (let k = 0; k < builds.length; k++) {
+      const which = (k + round) % builds.length;
       const started = performance.now();
-      for (let i = 0; i < calls; i++) builds[which].validate(typical, options);
+      job(builds[which]);
       samples[which].push(((performance.now() - started) * 1000) / calls);
     }
   }
-  const [old, now] = [median(samples.old), median(samples.new)];
-  console.log(`typical validate, ${name}: old ${old.toFixed(1)} µs, new ${now.toFixed(1)} µs, new/old ${(now / old).toFixed(3)}`);
+  const medians = samples.map(median);
+  const cells = dirs.map((dir, i) => `${dir} ${medians[i].toFixed(2)}${i ? ` (${(medians[i] / medians[0]).toFixed(3)}×)` : ""}`);
+  console.log(`${name}: ${cells.join(", ")}`);
 }

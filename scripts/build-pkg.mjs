@@ -71,9 +71,16 @@ const run = (cmd, argv) => execFileSync(cmd, argv, { cwd: root, env, stdio: "inh
 /**
  * Builds the crate (once per set of flags); returns the path of its wasm. The browser
  * core (`--no-default-features`) is built with Cargo.toml's `browser` profile (our code
- * for size too); everything else with `release`.
+ * for size too) and LLVM's inliner allowed calls a little larger than "z" allows
+ * (`BROWSER_INLINE_THRESHOLD`); everything else with `release`.
  */
 const builds = new Map();
+// LLVM's inline threshold for the browser core. At "z" it is 5, so the scanner's and the
+// tape's small helpers (str slicing, `Vec::push`, char encoding) stay calls; 35 makes
+// parse 0.88x and `validate` 0.85-0.89x the time for +125 B gzip, where 45 gives 0.87x
+// for +2 KB (docs/perf-log.md, "The browser core's inline threshold"). Cargo profiles
+// cannot carry it, so it is passed as a rustflag, added to .cargo/config.toml's.
+const BROWSER_INLINE_THRESHOLD = 35;
 function cargoBuild({ noDefault, features }) {
   const variant = [noDefault && "no-default", features?.replace(/\W+/g, "-")].filter(Boolean).join("-");
   if (builds.has(variant)) return builds.get(variant);
@@ -81,7 +88,9 @@ function cargoBuild({ noDefault, features }) {
   const profile = noDefault ? "browser" : "release";
   run("cargo", [
     "build", "--profile", profile, "--lib", "--target", "wasm32-unknown-unknown", "--target-dir", targetDir,
-    ...(noDefault ? ["--no-default-features"] : []),
+    ...(noDefault
+      ? ["--no-default-features", "--config", `target.wasm32-unknown-unknown.rustflags=["-C", "llvm-args=-inline-threshold=${BROWSER_INLINE_THRESHOLD}"]`]
+      : []),
     ...(features ? ["--features", features] : []),
   ]);
   const built = join(targetDir, "wasm32-unknown-unknown", profile, "citeproof.wasm");

@@ -45,7 +45,9 @@ const BUDGET_GZIP = 196 * 1024;
 // module; 141,754 B when the package first served it; 138,027 B after issue 25's one
 // tape and out-of-line error paths, so 137 KiB). Built with Cargo.toml's `browser`
 // profile (our code at opt-level "z" too, the scanner's skip loop in explicit simd128) it
-// measured 117,549 B instead of 137,774 B, so 117 KiB; the goal is 100 KB.
+// measured 117,549 B instead of 137,774 B, so 117 KiB; LLVM's inline threshold at 35
+// (scripts/build-pkg.mjs) added 125 B for 0.85-0.91x the parse time (117,674 B, still
+// under the ceiling). The goal is 100 KB.
 const CORE_BUDGET_GZIP = 117 * 1024;
 const CORE_GOAL = 100_000;
 
