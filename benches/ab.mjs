@@ -1,7 +1,9 @@
 // Two or more builds of the package, alternated in one process: the ratio of their
 // medians is what a change (or a build setting) costs, free of the machine's drift
 // between runs. The jobs: parse every real answer, push a 10 KB answer into a stream in
-// 20-character deltas, and the typical `validate` without and with claim support.
+// 20-character deltas (making and freeing the stream included), and the typical
+// `validate` without and with claim support. Package directories are relative to the
+// working directory.
 //
 //   node benches/ab.mjs <old pkg dir> [<new pkg dir>, default pkg/]
 //   node benches/ab.mjs <pkg dir> <pkg dir> <pkg dir> ...   (ratios to the first)

@@ -68,19 +68,20 @@ if (outputs.length === 0) throw new Error("nothing to build: name a target");
 const env = { ...process.env, PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH}` };
 const run = (cmd, argv) => execFileSync(cmd, argv, { cwd: root, env, stdio: "inherit" });
 
+// LLVM's inline threshold for the browser core. At "z" it is 5, so the scanner's and the
+// tape's small helpers (str slicing, `Vec::push`, char encoding) stay calls. At 35 the
+// core measured +125 B gzip for 0.85-0.91x the parse and 0.83-0.87x the `validate` time;
+// 45 would cost +2 KB for little more (docs/perf-log.md, "The browser core's inline
+// threshold"). Cargo profiles cannot carry it, so it is passed as a rustflag, added to
+// .cargo/config.toml's simd128; a RUSTFLAGS in the environment replaces both (cargo's rule).
+const BROWSER_INLINE_THRESHOLD = 35;
+
 /**
  * Builds the crate (once per set of flags); returns the path of its wasm. The browser
  * core (`--no-default-features`) is built with Cargo.toml's `browser` profile (our code
- * for size too) and LLVM's inliner allowed calls a little larger than "z" allows
- * (`BROWSER_INLINE_THRESHOLD`); everything else with `release`.
+ * for size too) and `BROWSER_INLINE_THRESHOLD`; everything else with `release`.
  */
 const builds = new Map();
-// LLVM's inline threshold for the browser core. At "z" it is 5, so the scanner's and the
-// tape's small helpers (str slicing, `Vec::push`, char encoding) stay calls; 35 makes
-// parse 0.88x and `validate` 0.85-0.89x the time for +125 B gzip, where 45 gives 0.87x
-// for +2 KB (docs/perf-log.md, "The browser core's inline threshold"). Cargo profiles
-// cannot carry it, so it is passed as a rustflag, added to .cargo/config.toml's.
-const BROWSER_INLINE_THRESHOLD = 35;
 function cargoBuild({ noDefault, features }) {
   const variant = [noDefault && "no-default", features?.replace(/\W+/g, "-")].filter(Boolean).join("-");
   if (builds.has(variant)) return builds.get(variant);
