@@ -106,6 +106,10 @@ const PIECES: &[&str] = &[
     "\u{E202}",
     "\u{E201}",
     "cite",
+    // An HTML block (CommonMark's sixth kind, ended by a blank line) whose first line a
+    // delta may cut inside a tag.
+    "<div a",
+    "<col ",
 ];
 
 fn sources() -> Vec<Source> {
@@ -519,6 +523,29 @@ fn a_closing_fence_being_written_decides_nothing_until_its_line_ends() {
         let chars: Vec<String> = answer.chars().map(String::from).collect();
         for policy in 0..3 {
             check_stream(&chars, options(policy, false)).unwrap();
+        }
+    }
+}
+
+#[test]
+fn an_html_block_whose_first_line_is_cut_ends_only_at_a_blank_line() {
+    // Cut after `<div a`, the block's first line had not ended; the line break that comes
+    // next ends it and is not a blank line of its own. `[4]` stays inside the tag
+    // (a browser reads `<div a\n[4]e` as one tag), then after the blank line it counts.
+    for answer in [
+        "<div a\n[4]e",
+        "<col co\n[4]e\n\nWater [4].",
+        "<div a\r\n[4]\r\n\r\n[9]",
+    ] {
+        let cut = answer.find(['\r', '\n']).unwrap();
+        for deltas in [
+            vec![&answer[..cut], &answer[cut..]],
+            vec![&answer[..cut], &answer[cut..cut + 1], &answer[cut + 1..]],
+        ] {
+            let deltas: Vec<String> = deltas.into_iter().map(str::to_string).collect();
+            for policy in 0..3 {
+                check_stream(&deltas, options(policy, false)).unwrap();
+            }
         }
     }
 }

@@ -163,7 +163,9 @@ pub fn html_block_start_open(bytes: &[u8], p: usize, in_paragraph: bool) -> bool
 pub struct BlockEndSearch {
     /// What ends the block.
     end: BlockEnd,
-    /// Where the search goes on: a position for a string, a line start for a blank line.
+    /// Where the search goes on: a position for a string; for a blank line, a line
+    /// start, or the end of the block's first line when the text ended within it (the
+    /// rest of that line may still come, and it is never blank).
     from: usize,
 }
 
@@ -218,7 +220,13 @@ impl BlockEndSearch {
                 _ => open(self.end, len),
             },
             BlockEnd::BlankLine => {
-                let mut line = self.from;
+                // A search that stopped within the first line goes on after that line.
+                let within_line = self.from > 0 && bytes[self.from - 1] != b'\n';
+                let mut line = if within_line {
+                    next_line(bytes, self.from)
+                } else {
+                    self.from
+                };
                 while line < len {
                     let end = line_end(bytes, line);
                     if end == len {
@@ -417,8 +425,11 @@ mod tests {
 
     /// Reads `text` to each cut in turn, resuming where the read before stopped, as a
     /// stream does: the end found must be the one a single read of the whole text finds.
+    /// The search starts on the text as far as the first cut, where the block's first
+    /// line may not have ended yet.
     fn resumed_block_end(text: &str, block: HtmlBlock, cuts: &[usize]) -> usize {
-        let mut search = BlockEndSearch::start(text.as_bytes(), 0, block);
+        let first = cuts.first().map_or(text.len(), |&cut| cut);
+        let mut search = BlockEndSearch::start(&text.as_bytes()[..first], 0, block);
         for &cut in cuts {
             match search.run(&text.as_bytes()[..cut]) {
                 (end, None) => return end,
@@ -455,6 +466,7 @@ mod tests {
             ),
             ("<div>\nx\n  \t\n\nafter", HtmlBlock::EndsAtBlankLine),
             ("<div>\nx\n> \nafter", HtmlBlock::EndsAtBlankLine),
+            ("<div a\r\n[4]\r\n\r\nafter", HtmlBlock::EndsAtBlankLine),
             (
                 "<pre>\ncode </PRE> tail\nafter",
                 HtmlBlock::EndsAfter(b"</pre>"),
