@@ -64,7 +64,7 @@ for (const name of args) {
 }
 if (outputs.length === 0) throw new Error("nothing to build: name a target");
 
-// The npm package binaryen provides a working wasm-opt (docs/toolchain.md).
+// The npm package binaryen provides wasm-opt (installed by scripts/setup.sh).
 const env = { ...process.env, PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH}` };
 const run = (cmd, argv) => execFileSync(cmd, argv, { cwd: root, env, stdio: "inherit" });
 
@@ -79,7 +79,8 @@ const BROWSER_INLINE_THRESHOLD = 35;
 /**
  * Builds the crate (once per set of flags); returns the path of its wasm. The browser
  * core (`--no-default-features`) is built with Cargo.toml's `browser` profile (our code
- * for size too) and `BROWSER_INLINE_THRESHOLD`; everything else with `release`.
+ * for size too) and `BROWSER_INLINE_THRESHOLD`; everything else with `release`. Each
+ * build has the feature `talc` (the allocator) besides the ones asked for.
  */
 const builds = new Map();
 function cargoBuild({ noDefault, features }) {
@@ -92,7 +93,8 @@ function cargoBuild({ noDefault, features }) {
     ...(noDefault
       ? ["--no-default-features", "--config", `target.wasm32-unknown-unknown.rustflags=["-C", "llvm-args=-inline-threshold=${BROWSER_INLINE_THRESHOLD}"]`]
       : []),
-    ...(features ? ["--features", features] : []),
+    // Every npm build takes talc as its allocator (Cargo.toml's feature `talc`).
+    "--features", ["talc", features].filter(Boolean).join(","),
   ]);
   const built = join(targetDir, "wasm32-unknown-unknown", profile, "citeproof.wasm");
   builds.set(variant, built);

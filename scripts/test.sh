@@ -21,12 +21,14 @@ cargo fmt --check
 step "clippy (native, wasm32)"
 cargo clippy --all-targets -- -D warnings
 cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
-# The browser core: the library without the default features (issue 25).
-cargo clippy --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
+# The browser core: the library without the default features (issue 25), with the npm
+# package's allocator (feature `talc`).
+cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features talc -- -D warnings
 step "native tests"
 cargo test
 step "wasm tests in Node"
-wasm-pack test --node
+# With the npm package's allocator; the browser runs below keep std's own.
+wasm-pack test --node --features talc
 if ! $quick; then
 step "wasm tests in headless Chromium and Firefox"
 # The plain commands a user types. tests/browser.rs runs the wasm suite in the browser

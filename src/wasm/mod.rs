@@ -74,6 +74,13 @@ pub fn trap() {
     panic!("forced trap (feature test-trap)");
 }
 
+/// The module's allocator when built for npm (feature `talc`): smaller than std's
+/// dlmalloc and as fast here (Cargo.toml, docs/perf-log.md). The module is
+/// single-threaded, as talc's `WasmDynamicTalc` requires; it grows the memory on demand.
+#[cfg(feature = "talc")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// Called first by every export: installs the panic hook (a cheap `Once` after the
 /// first call). Not a `#[wasm_bindgen(start)]` function, which would also be exported.
 /// Out of line: inlined, the `Once` check was copied into every export.
