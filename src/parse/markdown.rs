@@ -193,11 +193,38 @@ pub fn list_item_indent(bytes: &[u8], line: usize) -> Option<usize> {
 }
 
 /// The line's content from `pos` to its end may still become list-item markers as the
-/// text grows (`2`, `2.`, `- `): a stream must wait before deciding what the line is.
+/// text grows (`2`, `2.`, `- `, `> 1) `): a stream must wait before deciding what the
+/// line is. Only a prefix of markers and quotes counts: `--` or `1.5` never becomes one,
+/// so a long line of them is not waited on (and read again) at every push.
 pub fn may_be_list_markers(bytes: &[u8], pos: usize) -> bool {
-    bytes[pos.min(bytes.len())..]
-        .iter()
-        .all(|b| b"0123456789.)-+* \t>".contains(b))
+    let rest = &bytes[pos.min(bytes.len())..];
+    let mut i = 0;
+    loop {
+        i += run_while(rest, i, |b| b == b' ' || b == b'\t');
+        let marker = match rest.get(i) {
+            None => return true,
+            Some(b'>') => {
+                i += 1;
+                continue;
+            }
+            Some(b'-' | b'+' | b'*') => 1,
+            Some(b'0'..=b'9') => {
+                let digits = run_while(rest, i, |b| b.is_ascii_digit());
+                match rest.get(i + digits) {
+                    None => return digits < 10,
+                    Some(b'.' | b')') if digits < 10 => digits + 1,
+                    Some(_) => return false,
+                }
+            }
+            Some(_) => return false,
+        };
+        // A marker is one when a space (or the line's end) follows it.
+        match rest.get(i + marker) {
+            None => return true,
+            Some(b' ' | b'\t') => i += marker,
+            Some(_) => return false,
+        }
+    }
 }
 
 /// The line whose content starts at `p` is an ATX heading (`## Title`) or a thematic
@@ -220,6 +247,21 @@ pub fn is_heading_or_break(bytes: &[u8], p: usize) -> bool {
         && line
             .iter()
             .all(|&b| b == mark || matches!(b, b' ' | b'\t' | b'\r'))
+}
+
+/// The line whose content starts at `p` runs to the end of a text that may still grow,
+/// and whether it is a heading or thematic break ([`is_heading_or_break`]) may change
+/// with the bytes to come: marks so far (`___`, `- -`, `**\r`, `__`), or `#` to `######`
+/// (`# ` makes a heading, `#x` or a seventh `#` paragraph text).
+pub fn heading_or_break_open(bytes: &[u8], p: usize) -> bool {
+    let rest = &bytes[p..];
+    match rest.first() {
+        Some(&mark @ (b'-' | b'*' | b'_')) => rest
+            .iter()
+            .all(|&b| b == mark || matches!(b, b' ' | b'\t' | b'\r')),
+        Some(b'#') => rest.len() <= 6 && rest.iter().all(|&b| b == b'#'),
+        _ => false,
+    }
 }
 
 /// The label of a definition line `[label]: …` starting at `pos`, which must be the
@@ -524,4 +566,67 @@ pub fn starts_url(bytes: &[u8], q: usize) -> bool {
 
 pub fn alnum_before(bytes: &[u8], p: usize) -> bool {
     p > 0 && bytes[p - 1].is_ascii_alphanumeric()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_prefix_of_list_markers_may_still_become_them() {
+        for open in [
+            "",
+            " ",
+            "-",
+            "- ",
+            "- -",
+            "+",
+            "*",
+            "* ",
+            "2",
+            "12.",
+            "3)",
+            "3) ",
+            ">",
+            "> ",
+            "> - ",
+            ">> 1.",
+            "  - > *",
+            "123456789",
+        ] {
+            assert!(may_be_list_markers(open.as_bytes(), 0), "{open:?}");
+        }
+        for settled in [
+            "--",
+            "---",
+            "- --",
+            "**",
+            "__",
+            "1.5",
+            "1..",
+            "2x",
+            "1234567890",
+            "-\r",
+            "- x",
+            ">x",
+            "#",
+        ] {
+            assert!(!may_be_list_markers(settled.as_bytes(), 0), "{settled:?}");
+        }
+    }
+
+    #[test]
+    fn a_line_of_marks_or_hashes_is_open_while_a_byte_can_change_what_it_is() {
+        // Open: some bytes more make it a heading or break, others make it paragraph text.
+        for open in ["_", "__", "___", "- -", "**\r", "* * *\t", "#", "######"] {
+            assert!(heading_or_break_open(open.as_bytes(), 0), "{open:?}");
+            let text = |tail: &str| format!("{open}{tail}");
+            let as_text = text("x\n");
+            assert!(!is_heading_or_break(as_text.as_bytes(), 0), "{as_text:?}");
+        }
+        // Settled: nothing that follows changes it.
+        for settled in ["# Title", "#x", "#######", "_a", "-_-", "Text", ""] {
+            assert!(!heading_or_break_open(settled.as_bytes(), 0), "{settled:?}");
+        }
+    }
 }

@@ -85,6 +85,11 @@ pub struct Markers<'p, 't> {
     /// The last line read was paragraph text (an HTML block of condition 7 cannot
     /// interrupt a paragraph).
     in_paragraph: bool,
+    /// Open scans: the text ended in the last line while it read as a thematic break or
+    /// heading, or could still become one (`__`, `#`). A byte more may make it paragraph
+    /// text, or not, so `in_paragraph` is decided when the next line starts and that
+    /// line is whole.
+    marks_line: bool,
     /// The content column of the list item the lines continue (0: none): a fence in it
     /// ends with it.
     item_indent: usize,
@@ -159,6 +164,7 @@ impl<'p, 't> Markers<'p, 't> {
             url_clear_until: resume.url_clear_until,
             html_block_end: resume.html_block_end,
             in_paragraph: resume.in_paragraph,
+            marks_line: resume.marks_line,
             item_indent: resume.item_indent,
             html_block_search: resume.html_block_search,
             custom: vec![None; parser.patterns.len()],
@@ -200,6 +206,7 @@ impl<'p, 't> Markers<'p, 't> {
             url_clear_until: self.url_clear_until,
             html_block_end: self.html_block_end,
             in_paragraph: self.in_paragraph,
+            marks_line: self.marks_line,
             item_indent: self.item_indent,
             html_block_search: self.html_block_search,
             inside: None,
