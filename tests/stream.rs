@@ -585,14 +585,19 @@ fn a_line_of_marks_cut_before_the_byte_that_decides_it_is_decided_alike() {
     // `_____`, `#` and `---\r` read as a thematic break or a heading until a byte comes
     // that makes them paragraph text, after which `<code>` on the next line is inline
     // markup that never closes, not an HTML block: `[9]` is a marker. And the other way:
-    // `__` becomes a break with its third `_`, and `<code>` then opens an HTML block.
+    // `__` becomes a break with its third `_`, and `<b>` then opens an HTML block in
+    // which backticks are text, so `[9]` is no code span's. A code span or tag may carry
+    // the scan past the heading's line (`` `x\ny` ``, `<a b=\n# >`): the line decided is
+    // still the heading's.
     for (head, tail) in [
         ("_____", "`\n<code>\n[9]\n\n"),
         ("#", "#x\n<code>\n[9]\n\n"),
         ("######", "#\n<code>\n[9]\n\n"),
         ("---\r", "x\n<code>\n[9]\n\n"),
-        ("* *", "x\r\n<code>\r\n[9]\r\n\r\nWater [9]."),
-        ("__", "_\n<code>\n[9]\n\n"),
+        ("***", "x\r\n<b>\r\n`[9]`\r\n\r\nWater [9]."),
+        ("__", "_\n<b>\n`[9]`\n\n"),
+        ("#", " `x\ny`\n<b>\n`[9]`\n\n"),
+        ("#", "x <a b=\n# >\n<b>\n`[9]`\n\n"),
         ("##", " x\n<code>\n[9]\n\n"),
     ] {
         let deltas = vec![head.to_string(), tail.to_string()];

@@ -18,8 +18,9 @@ impl<'t> Markers<'_, 't> {
         self.label_may_follow = None;
         let bytes = self.bytes;
         let p = self.pos;
-        if self.marks_line {
-            self.settle_marks_line(p);
+        if let Some(marks) = self.marks_line.take() {
+            // The line of marks read before has ended: now it is decided.
+            self.in_paragraph = !is_heading_or_break(bytes, marks);
         }
         let start = skip_line_prefix(bytes, p);
         let content = skip_list_markers(bytes, start);
@@ -58,7 +59,7 @@ impl<'t> Markers<'_, 't> {
         if self.line_open(content) && heading_or_break_open(bytes, content) {
             // Left to the next line's start (`marks_line`): waiting here instead would
             // read a long line of marks again at every push.
-            self.marks_line = true;
+            self.marks_line = Some(content);
         } else {
             self.in_paragraph = !matches!(first, None | Some(b'\n' | b'\r'))
                 && !is_heading_or_break(bytes, content);
@@ -87,21 +88,6 @@ impl<'t> Markers<'_, 't> {
             Ok(None) => self.pos = start,
             Err(NeedMore) => self.wait(p),
         }
-    }
-
-    /// The line of marks before the line at `p` (`marks_line`) has ended: whether a
-    /// paragraph goes on past it is decided now. Out of line: only streams leave one
-    /// open.
-    #[inline(never)]
-    fn settle_marks_line(&mut self, p: usize) {
-        let bytes = self.bytes;
-        let line = bytes[..p.saturating_sub(1)]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |at| at + 1);
-        let content = skip_list_markers(bytes, skip_line_prefix(bytes, line));
-        self.in_paragraph = !is_heading_or_break(bytes, content);
-        self.marks_line = false;
     }
 
     /// Open scans, on an unfinished last line: whether what its start makes of it (list

@@ -85,11 +85,13 @@ pub struct Markers<'p, 't> {
     /// The last line read was paragraph text (an HTML block of condition 7 cannot
     /// interrupt a paragraph).
     in_paragraph: bool,
-    /// Open scans: the text ended in the last line while it read as a thematic break or
-    /// heading, or could still become one (`__`, `#`). A byte more may make it paragraph
-    /// text, or not, so `in_paragraph` is decided when the next line starts and that
-    /// line is whole.
-    marks_line: bool,
+    /// Open scans: the content start of the last line read, when the text ended in it
+    /// while it read as a thematic break or heading, or could still become one (`__`,
+    /// `#`). A byte more may make it paragraph text, or not, so `in_paragraph` is decided
+    /// when the next line starts and that line is whole. A position, not a flag: a code
+    /// span or tag may carry the scan past the line's end, so the next line start need
+    /// not follow it.
+    marks_line: Option<usize>,
     /// The content column of the list item the lines continue (0: none): a fence in it
     /// ends with it.
     item_indent: usize,

@@ -50,9 +50,9 @@ pub(crate) struct Resume {
     pub(super) html_block_end: usize,
     /// The last line read was paragraph text, which some blocks cannot interrupt.
     pub(super) in_paragraph: bool,
-    /// That line is a line of marks the text ended in: whether it was paragraph text
-    /// is decided when the next line starts.
-    pub(super) marks_line: bool,
+    /// The content start of a line of marks the text ended in: whether it was
+    /// paragraph text is decided when the next line starts.
+    pub(super) marks_line: Option<usize>,
     /// The content column of the list item the lines continue (0: none).
     pub(super) item_indent: usize,
     /// The search for the end of the HTML block the position is in, when that block ran
@@ -82,7 +82,7 @@ impl Resume {
         url_clear_until: 0,
         html_block_end: 0,
         in_paragraph: false,
-        marks_line: false,
+        marks_line: None,
         item_indent: 0,
         html_block_search: None,
         inside: None,
