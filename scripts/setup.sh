@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Installs whatever is missing on a fresh machine (Rust, Node 20, Python and apt are
-# assumed): the wasm32 target, wasm-bindgen-cli (the version in Cargo.lock, its test server
-# fixed), wasm-pack, cargo-fuzz, Debian's chromium, chromium-driver and firefox-esr,
-# geckodriver, promtool and wrk, and the npm devDependencies (binaryen's wasm-opt,
-# typescript, vite, wrangler, playwright-core). Safe to run again: it skips what is there.
+# assumed). Safe to run again: it skips what is there.
+#
+#   bash scripts/setup.sh          what the tests need: the demo's set, then wasm-pack,
+#                                  cargo-fuzz, Debian's chromium, chromium-driver and
+#                                  firefox-esr, geckodriver, promtool and wrk
+#   bash scripts/setup.sh --demo   what the demo needs: the wasm32 target, wasm-bindgen-cli
+#                                  (the version in Cargo.lock, its test server fixed) and the
+#                                  npm devDependencies (binaryen's wasm-opt, vite, react)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+demo_only=false
+[ "${1:-}" = --demo ] && demo_only=true
 
 say() { echo "=== setup: $*"; }
 WBG=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/[^0-9.]/, ""); print}' Cargo.lock)
@@ -37,6 +43,13 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WBG" ] || [ "$(ca
     --config "patch.crates-io.tiny_http.path=\"$tools/tiny-http-vendor/vendor/tiny_http-0.12.0\""
   echo "$RUNNER_WANT" >"$RUNNER_STAMP"
 fi
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "npm devDependencies"
+  npm ci --no-audit --no-fund
+fi
+node_modules/.bin/wasm-opt --version | grep -q 'version 132' || { echo "wrong wasm-opt" >&2; exit 1; }
+$demo_only && exit 0
+
 if [ "$(wasm-pack --version 2>/dev/null)" != "wasm-pack 0.15.1" ]; then
   say "wasm-pack 0.15.1 (about 2 minutes)"
   cargo install wasm-pack --version 0.15.1 --locked --force
@@ -67,8 +80,3 @@ if ! command -v wrk >/dev/null; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends wrk >/dev/null
 fi
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "npm devDependencies"
-  npm ci --no-audit --no-fund
-fi
-node_modules/.bin/wasm-opt --version | grep -q 'version 132' || { echo "wrong wasm-opt" >&2; exit 1; }
