@@ -641,3 +641,15 @@ fn every_fuzz_seed_streams_as_one_shot_validation_says() {
     }
     assert!(seeds >= 10, "{seeds} seeds");
 }
+
+#[test]
+fn a_quoted_attribute_that_never_closes_in_a_link_text_is_decided_alike_byte_by_byte() {
+    // Fuzz (2026-11-28): `<t t='…` is no tag once its quoted value never closes, so
+    // `[3]` inside the link text `[<t t='[3]]()` is a marker, out of range, removed. A
+    // stream fed one byte at a time must not release it as text first.
+    let answer = "[<t t='[3]]()\nt";
+    let chars: Vec<String> = answer.chars().map(String::from).collect();
+    for (policy, renumber) in [(0, false), (0, true), (1, false), (2, true)] {
+        check_stream_with(&chars, options(policy, renumber), fuzz_sources).unwrap();
+    }
+}

@@ -399,7 +399,7 @@ impl<'p, 't> Markers<'p, 't> {
         if rest.get(1) == Some(&b'/') {
             return closing_tag(bytes, p);
         }
-        let (read, name_end) = open_tag(bytes, p);
+        let (read, name_end) = open_tag(bytes, p, self.open);
         let Read::End(tag_end) = read else {
             return read;
         };
