@@ -653,3 +653,27 @@ fn a_quoted_attribute_that_never_closes_in_a_link_text_is_decided_alike_byte_by_
         check_stream_with(&chars, options(policy, renumber), fuzz_sources).unwrap();
     }
 }
+
+#[test]
+fn a_long_line_of_list_markers_or_quotes_streams_as_one_shot_validation_says() {
+    // The stream asks again from the last marker read (linear time); what it decides
+    // when the line's content starts must be what it decided reading the line whole.
+    for (unit, tail) in [
+        ("* ", "[9] x\n"),
+        ("> ", "[1] y\n\nz [9]."),
+        ("1. ", "```\n[9]\n"),
+        ("> - ", "[1]: https://a.example\n[1] w"),
+        ("- ", "- - -\n<div>\n[9]\n\n"),
+    ] {
+        let answer = format!("{}{tail}", unit.repeat(300));
+        for size in [1, 3, 20] {
+            let deltas: Vec<String> = chunks(&answer, size)
+                .into_iter()
+                .map(String::from)
+                .collect();
+            for policy in 0..3 {
+                check_stream(&deltas, options(policy, false)).unwrap();
+            }
+        }
+    }
+}

@@ -92,6 +92,9 @@ pub struct Markers<'p, 't> {
     /// span or tag may carry the scan past the line's end, so the next line start need
     /// not follow it.
     marks_line: Option<usize>,
+    /// Open scans resumed at the start of a line that may still be list markers or
+    /// quotes: where to ask that again ([`Resume::list_markers_from`]).
+    list_markers_from: Option<usize>,
     /// The content column of the list item the lines continue (0: none): a fence in it
     /// ends with it.
     item_indent: usize,
@@ -167,6 +170,7 @@ impl<'p, 't> Markers<'p, 't> {
             html_block_end: resume.html_block_end,
             in_paragraph: resume.in_paragraph,
             marks_line: resume.marks_line,
+            list_markers_from: resume.list_markers_from,
             item_indent: resume.item_indent,
             html_block_search: resume.html_block_search,
             custom: vec![None; parser.patterns.len()],
@@ -209,6 +213,7 @@ impl<'p, 't> Markers<'p, 't> {
             html_block_end: self.html_block_end,
             in_paragraph: self.in_paragraph,
             marks_line: self.marks_line,
+            list_markers_from: self.list_markers_from,
             item_indent: self.item_indent,
             html_block_search: self.html_block_search,
             inside: None,
