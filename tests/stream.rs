@@ -677,3 +677,28 @@ fn a_long_line_of_list_markers_or_quotes_streams_as_one_shot_validation_says() {
         }
     }
 }
+
+#[test]
+fn a_code_span_whose_closer_ends_a_push_takes_back_no_released_text() {
+    // Real answers (alpaca_eval's gpt-4o, Claude 3.5 Sonnet, Llama 3.1 405B) pushed a
+    // byte at a time: text released after an opening backtick was taken back when the
+    // closing one arrived last in a push (a run that may still grow was waited on from
+    // the opener), and released again a push later: a `revise` event, a flash. Indices
+    // in code (`v[0]`, `arr[arr.length - 1]`) are decided without one either.
+    for answer in [
+        "Call `getNumber()` instead of `getnumber()`.\n",
+        "Use `arr[arr.length - 1]` for the last item and `v[0]` for the first [1].",
+        "The table `dp[i][j]` holds it; `fib[0] = 0` starts it [9].",
+        "A ``span with ` inside`` and `x` [2].",
+    ] {
+        for size in [1, 2, 7] {
+            let mut stream = stream();
+            let (shown, revisions, _) = shown_with_revisions(&mut stream, &chunks(answer, size));
+            assert_eq!(revisions, 0, "{answer:?} in pieces of {size}: {shown:?}");
+            let deltas: Vec<String> = chunks(answer, size).into_iter().map(String::from).collect();
+            for policy in 0..3 {
+                check_stream(&deltas, options(policy, true)).unwrap();
+            }
+        }
+    }
+}

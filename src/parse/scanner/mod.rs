@@ -342,7 +342,14 @@ impl<'p, 't> Markers<'p, 't> {
             return;
         }
         match code_span_end(self.bytes, p, len, self.open) {
-            Ok(end) if self.open && end == self.bytes.len() => self.wait(p),
+            // The closer ends the text and may still grow into another run: the span is
+            // open as if no closer had come (the scan stops at that run), not waited on
+            // from its opener, which would take back text released after the opener
+            // while the span had no closer (a revision, seen as a flash).
+            Ok(end) if self.open && end == self.bytes.len() => {
+                self.unclosed(p, closes::BACKTICKS);
+                self.pos = p + len;
+            }
             Ok(end) => self.skip_region(end),
             Err(stop) => {
                 if stop >= self.bytes.len() {
