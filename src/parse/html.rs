@@ -76,8 +76,10 @@ impl Verbatim {
 }
 
 /// Reads an open tag `<name attr="v" …>` or `<name/>` at `p` (which holds `<`).
-/// Returns its end and the byte range of its name.
-pub fn open_tag(bytes: &[u8], p: usize) -> (Read, usize) {
+/// Returns its end and the byte range of its name. With `growing` (a stream's text), a
+/// quoted value that reaches the unfinished last line is `Truncated`: that line, still
+/// empty or short, may yet continue the paragraph the value may span.
+pub fn open_tag(bytes: &[u8], p: usize, growing: bool) -> (Read, usize) {
     let limit = bytes.len().min(p + MAX_TAG);
     let name_start = p + 1;
     let name_end = tag_name_end(bytes, name_start, limit);
@@ -99,7 +101,7 @@ pub fn open_tag(bytes: &[u8], p: usize) -> (Read, usize) {
                 };
             }
             Some(&b) if ws > 0 && is_attribute_name_start(b) => {
-                match attribute_end(bytes, q, limit) {
+                match attribute_end(bytes, q, limit, growing) {
                     Read::End(end) => q = end,
                     other => return (other, name_end),
                 }
@@ -260,7 +262,7 @@ fn is_attribute_name_start(b: u8) -> bool {
 }
 
 /// An attribute `name`, `name=value`, `name = "v"` or `name='v'` at `q`; its end.
-fn attribute_end(bytes: &[u8], q: usize, limit: usize) -> Read {
+fn attribute_end(bytes: &[u8], q: usize, limit: usize, growing: bool) -> Read {
     let name_end = q + run(bytes, q, limit, |b| {
         b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-')
     });
@@ -287,7 +289,7 @@ fn attribute_end(bytes: &[u8], q: usize, limit: usize) -> Read {
                             bytes,
                             q + 1,
                             quote_depth(bytes, line_start(bytes, v)),
-                            false,
+                            growing,
                         )
                         .unwrap_or(true) =>
                     {
@@ -363,7 +365,7 @@ mod tests {
     use super::*;
 
     fn tag(text: &str) -> Read {
-        open_tag(text.as_bytes(), 0).0
+        open_tag(text.as_bytes(), 0, false).0
     }
 
     #[test]

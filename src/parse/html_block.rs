@@ -118,7 +118,7 @@ pub fn html_block_start(bytes: &[u8], p: usize, in_paragraph: bool) -> Option<Ht
     let read = if name_start == 2 {
         closing_tag(line, 0)
     } else {
-        open_tag(line, 0).0
+        open_tag(line, 0, false).0
     };
     match read {
         Read::End(end) if line[end..].iter().all(|b| b.is_ascii_whitespace()) => {
@@ -148,7 +148,7 @@ pub fn html_block_start_open(bytes: &[u8], p: usize, in_paragraph: bool) -> bool
     let read = if rest.get(1) == Some(&b'/') {
         closing_tag(bytes, p)
     } else {
-        open_tag(bytes, p).0
+        open_tag(bytes, p, true).0
     };
     match read {
         Read::Truncated => true,

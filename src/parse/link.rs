@@ -118,7 +118,7 @@ fn raw_html_end(window: &[u8], q: usize, growing: bool) -> Read {
     if window.get(q + 1) == Some(&b'/') {
         html::closing_tag(window, q)
     } else {
-        html::open_tag(window, q).0
+        html::open_tag(window, q, growing).0
     }
 }
 

@@ -197,32 +197,42 @@ pub fn list_item_indent(bytes: &[u8], line: usize) -> Option<usize> {
 /// line is. Only a prefix of markers and quotes counts: `--` or `1.5` never becomes one,
 /// so a long line of them is not waited on (and read again) at every push.
 pub fn may_be_list_markers(bytes: &[u8], pos: usize) -> bool {
-    let rest = &bytes[pos.min(bytes.len())..];
-    let mut i = 0;
+    list_markers_open(bytes, pos).is_some()
+}
+
+/// [`may_be_list_markers`], telling also where to ask again: `Some(at)` when the line
+/// from `pos` may still become list-item markers, `at` being where the last marker (or
+/// quote, or space) read starts. Everything before it is complete markers, so the same
+/// question asked from `at` of the grown text gets the answer asked from `pos` would: a
+/// stream asks from there at its next push, and a long line of markers (`* * * …`,
+/// `> > …`) is read once, not again at every push.
+pub fn list_markers_open(bytes: &[u8], pos: usize) -> Option<usize> {
+    let mut i = pos.min(bytes.len());
     loop {
-        i += run_while(rest, i, |b| b == b' ' || b == b'\t');
-        let marker = match rest.get(i) {
-            None => return true,
+        let at = i;
+        i += run_while(bytes, i, |b| b == b' ' || b == b'\t');
+        let marker = match bytes.get(i) {
+            None => return Some(at),
             Some(b'>') => {
                 i += 1;
                 continue;
             }
             Some(b'-' | b'+' | b'*') => 1,
             Some(b'0'..=b'9') => {
-                let digits = run_while(rest, i, |b| b.is_ascii_digit());
-                match rest.get(i + digits) {
-                    None => return digits < 10,
+                let digits = run_while(bytes, i, |b| b.is_ascii_digit());
+                match bytes.get(i + digits) {
+                    None => return (digits < 10).then_some(at),
                     Some(b'.' | b')') if digits < 10 => digits + 1,
-                    Some(_) => return false,
+                    Some(_) => return None,
                 }
             }
-            Some(_) => return false,
+            Some(_) => return None,
         };
         // A marker is one when a space (or the line's end) follows it.
-        match rest.get(i + marker) {
-            None => return true,
+        match bytes.get(i + marker) {
+            None => return Some(at),
             Some(b' ' | b'\t') => i += marker,
-            Some(_) => return false,
+            Some(_) => return None,
         }
     }
 }

@@ -46,6 +46,31 @@ fn only_a_prefix_of_list_markers_may_still_become_them() {
 }
 
 #[test]
+fn a_line_of_list_markers_is_asked_again_from_its_last_marker() {
+    // Asked again from where the last answer points, the grown line gets the answer
+    // asked from its start would: every byte before that point is complete markers.
+    for (line, grown) in [
+        ("* * * ", "* * * * "),
+        ("* * *", "* * * x"),
+        ("> > > ", "> > > > 1."),
+        ("1. 12", "1. 12) - "),
+        ("- > * ", "- > * 1.5"),
+        ("  -   ", "  -   ```"),
+    ] {
+        let at = list_markers_open(line.as_bytes(), 0).unwrap();
+        assert!(at <= line.len() && at > 0, "{line:?}: {at}");
+        assert_eq!(
+            list_markers_open(grown.as_bytes(), at).is_some(),
+            may_be_list_markers(grown.as_bytes(), 0),
+            "{grown:?} from {at}"
+        );
+    }
+    // It points at the last marker read, not the line's start.
+    assert_eq!(list_markers_open(b"* * * ", 0), Some(5));
+    assert_eq!(list_markers_open(b"> > 12", 0), Some(3));
+}
+
+#[test]
 fn a_line_of_marks_or_hashes_is_open_while_a_byte_can_change_what_it_is() {
     // Open: some bytes more make it a heading or break, others make it paragraph text.
     for open in ["_", "__", "___", "- -", "**\r", "* * *\t", "#", "######"] {

@@ -22,11 +22,20 @@ impl<'t> Markers<'_, 't> {
             // The line of marks read before has ended: now it is decided.
             self.in_paragraph = !is_heading_or_break(bytes, marks);
         }
+        if let Some(from) = self.list_markers_from.take() {
+            // At the last push the line was list markers or quotes up to `from`: only
+            // what came since is read, so a long line of them costs linear time.
+            if let Some(at) = list_markers_open(bytes, from) {
+                self.before.list_markers_from = Some(at);
+                return self.wait(p);
+            }
+        }
         let start = skip_line_prefix(bytes, p);
         let content = skip_list_markers(bytes, start);
         let first = bytes.get(content).copied();
         if self.open && self.line_open(start) && self.line_kind_open(start, content) {
             // The line may still become (or stop being) a fence or an HTML block.
+            self.before.list_markers_from = list_markers_open(bytes, start);
             return self.wait(p);
         }
         let continues_paragraph = self.in_paragraph;

@@ -92,6 +92,9 @@ pub struct Markers<'p, 't> {
     /// span or tag may carry the scan past the line's end, so the next line start need
     /// not follow it.
     marks_line: Option<usize>,
+    /// Open scans resumed at the start of a line that may still be list markers or
+    /// quotes: where to ask that again ([`Resume::list_markers_from`]).
+    list_markers_from: Option<usize>,
     /// The content column of the list item the lines continue (0: none): a fence in it
     /// ends with it.
     item_indent: usize,
@@ -167,6 +170,7 @@ impl<'p, 't> Markers<'p, 't> {
             html_block_end: resume.html_block_end,
             in_paragraph: resume.in_paragraph,
             marks_line: resume.marks_line,
+            list_markers_from: resume.list_markers_from,
             item_indent: resume.item_indent,
             html_block_search: resume.html_block_search,
             custom: vec![None; parser.patterns.len()],
@@ -209,6 +213,7 @@ impl<'p, 't> Markers<'p, 't> {
             html_block_end: self.html_block_end,
             in_paragraph: self.in_paragraph,
             marks_line: self.marks_line,
+            list_markers_from: self.list_markers_from,
             item_indent: self.item_indent,
             html_block_search: self.html_block_search,
             inside: None,
@@ -337,7 +342,14 @@ impl<'p, 't> Markers<'p, 't> {
             return;
         }
         match code_span_end(self.bytes, p, len, self.open) {
-            Ok(end) if self.open && end == self.bytes.len() => self.wait(p),
+            // The closer ends the text and may still grow into another run: the span is
+            // open as if no closer had come (the scan stops at that run), not waited on
+            // from its opener, which would take back text released after the opener
+            // while the span had no closer (a revision, seen as a flash).
+            Ok(end) if self.open && end == self.bytes.len() => {
+                self.unclosed(p, closes::BACKTICKS);
+                self.pos = p + len;
+            }
             Ok(end) => self.skip_region(end),
             Err(stop) => {
                 if stop >= self.bytes.len() {
@@ -399,7 +411,7 @@ impl<'p, 't> Markers<'p, 't> {
         if rest.get(1) == Some(&b'/') {
             return closing_tag(bytes, p);
         }
-        let (read, name_end) = open_tag(bytes, p);
+        let (read, name_end) = open_tag(bytes, p, self.open);
         let Read::End(tag_end) = read else {
             return read;
         };

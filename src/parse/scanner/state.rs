@@ -53,6 +53,11 @@ pub(crate) struct Resume {
     /// The content start of a line of marks the text ended in: whether it was
     /// paragraph text is decided when the next line starts.
     pub(super) marks_line: Option<usize>,
+    /// Set when the scan waits at the start of a line that may still be list markers or
+    /// quotes (`* * * …`, `> > …`): where the next scan asks that again
+    /// ([`list_markers_open`](crate::parse::markdown::list_markers_open)), so that it
+    /// reads only what came since instead of the whole line.
+    pub(super) list_markers_from: Option<usize>,
     /// The content column of the list item the lines continue (0: none).
     pub(super) item_indent: usize,
     /// The search for the end of the HTML block the position is in, when that block ran
@@ -83,6 +88,7 @@ impl Resume {
         html_block_end: 0,
         in_paragraph: false,
         marks_line: None,
+        list_markers_from: None,
         item_indent: 0,
         html_block_search: None,
         inside: None,
