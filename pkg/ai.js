@@ -191,6 +191,7 @@ const uiSourceOf = (chunk) => ({ id: chunk.sourceId, url: chunk.url, title: chun
  */
 export function citeproofUIMessageTransform({ sources, options, onReport } = {}) {
   if (sources != null && !Array.isArray(sources)) throw error("invalid_option", "sources: expected an array of sources");
+  if (options?.renumber) throw error("invalid_option", "options.renumber: not supported by the transform (a streamed label cannot be taken back)");
   if (onReport != null && typeof onReport !== "function") throw error("invalid_option", "onReport: expected a function");
   const settings = { policy: "flag", ...options };
   validate({ answer: "", sources: sources ?? [] }, { ...settings, requireCitations: false }); // bad options throw here, once

@@ -124,6 +124,7 @@ test("createUIMessageStream: a stream written by hand goes through, other parts 
 test("bad configuration throws coded errors", () => {
   assert.throws(() => citeproofUIMessageTransform({ sources: "x" }), { code: "invalid_option" });
   assert.throws(() => citeproofUIMessageTransform({ onReport: 1 }), { code: "invalid_option" });
+  assert.throws(() => citeproofUIMessageTransform({ options: { renumber: true } }), { code: "invalid_option" });
   assert.throws(() => citeproofUIMessageTransform({ options: { policy: "nope" } }), { code: "invalid_option" });
 });
 
