@@ -14,14 +14,15 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
 import { extname, join, normalize } from "node:path";
 import { convertToModelMessages, createUIMessageStreamResponse, simulateReadableStream, streamText } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import { buildReactApp, launchChromium, pkgDir } from "./helpers.mjs";
+import { buildReactApp, launchChromium, pkgDir, root } from "./helpers.mjs";
 
 const { validate } = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
-const { citeproofUIMessageTransform } = await import(join(pkgDir, "ai.js"));
 
 const SOURCES = [
   { title: "Boiling", url: "https://example.org/boil", text: "Water boils at 100 °C at sea level." },
@@ -57,36 +58,40 @@ function model() {
   });
 }
 
-const APP = `import { useEffect } from "react";
+// The package README's recipe, as written: its route (the first code block of the
+// section) and its page's `Answer` (the second), run here with the mock model.
+const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
+const at = readme.indexOf("## useChat (AI SDK 7) + Streamdown");
+const section = readme.slice(at, readme.indexOf("\n## ", at + 1));
+const [ROUTE, PAGE] = [...section.matchAll(/^```jsx?\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+
+const APP = `${PAGE}
+import { useEffect } from "react";
 import { createRoot } from "react-dom/client";
-import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
-import { Streamdown } from "streamdown";
-import { CitationChip, useCitations, useCitedMessage } from "citeproof/react";
-import "citeproof/react.css";
 
+// The raw route sends no data-citations part: this app's own Answer gives the hook the sources.
 const raw = location.search.includes("raw");
-// The raw route sends no data-citations part: the app knows its sources.
-const SOURCES = raw ? ${JSON.stringify(SOURCES)} : undefined;
-const transport = new DefaultChatTransport({ api: "/api/chat" + location.search });
-
-function Answer({ message, status }) {
+const SOURCES = ${JSON.stringify(SOURCES)};
+function RawAnswer({ message, status }) {
   const cited = useCitedMessage(message, { sources: SOURCES, done: status === "ready" });
   const { chips } = useCitations({ segments: cited.segments }, { sources: cited.sources });
   return (
-    <article data-role="answer" data-done={String(cited.done)}>
-      <div data-role="markdown"><Streamdown>{cited.text}</Streamdown></div>
-      <div data-role="chips">{chips.map((chip, i) => <CitationChip key={i} chip={chip} />)}</div>
-    </article>
+    <>
+      <Streamdown>{cited.text}</Streamdown>
+      {chips.map((chip, i) => <CitationChip key={i} chip={chip} />)}
+    </>
   );
 }
+const Shown = raw ? RawAnswer : Answer;
+const transport = new DefaultChatTransport({ api: "/api/chat" + location.search });
 
 function App() {
   const { messages, sendMessage, status } = useChat({ transport });
   useEffect(() => void sendMessage({ text: "How hot does water boil?" }), []);
   return (
     <main data-status={status}>
-      {messages.filter((m) => m.role === "assistant").map((m) => <Answer key={m.id} message={m} status={status} />)}
+      {messages.filter((m) => m.role === "assistant").map((m) => <article key={m.id} data-role="answer"><Shown message={m} status={status} /></article>)}
     </main>
   );
 }
@@ -94,16 +99,18 @@ function App() {
 createRoot(document.getElementById("root")).render(<App />);
 `;
 
-// Before the app runs: a snapshot of the answer (its markdown's text and its chips) at
-// every mutation batch.
+// Before the app runs: a snapshot of the answer (its text without the chips, and the
+// chips) at every mutation batch.
 const OBSERVE = () => {
   window.__snapshots = [];
   const take = () => {
     const answer = document.querySelector("[data-role=answer]");
     if (!answer) return;
+    const text = answer.cloneNode(true);
+    for (const chip of text.querySelectorAll(".citeproof-chip")) chip.remove();
     window.__snapshots.push({
-      text: answer.querySelector("[data-role=markdown]")?.textContent ?? "",
-      chips: [...answer.querySelectorAll("[data-role=chips] .citeproof-chip__badge")].map((b) => `${b.textContent}:${b.dataset.valid}`),
+      text: text.textContent,
+      chips: [...answer.querySelectorAll(".citeproof-chip__badge")].map((b) => `${b.textContent}:${b.dataset.valid}`),
     });
   };
   new MutationObserver(take).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
@@ -114,7 +121,16 @@ let server;
 let url;
 let browser;
 
+let POST;
 before(async () => {
+  // The README's route as a module: its free names (your retrieval, model and prompt) given here.
+  const dir = join(root, "target", "usechat-route");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "route.mjs");
+  const routeCode = ROUTE.replace('"citeproof/ai"', JSON.stringify(pathToFileURL(join(pkgDir, "ai.js")).href));
+  writeFileSync(file, `const { retrieve, model, prompt } = globalThis.__recipe;\n${routeCode}`);
+  globalThis.__recipe = { retrieve: async () => SOURCES, model: model(), prompt: (sources) => `Cite these ${sources.length} sources as [n].` };
+  ({ POST } = await import(pathToFileURL(file).href));
   const dist = buildReactApp("usechat-app", APP);
   server = createServer(async (req, res) => {
     const { pathname, search } = new URL(req.url, "http://x");
@@ -122,10 +138,10 @@ before(async () => {
       let body = "";
       for await (const chunk of req) body += chunk;
       const { messages } = JSON.parse(body);
-      // The README's route: the UI message stream through citeproofUIMessageTransform.
-      const result = streamText({ model: model(), messages: await convertToModelMessages(messages) });
-      const stream = search.includes("raw") ? result.toUIMessageStream() : result.toUIMessageStream().pipeThrough(citeproofUIMessageTransform({ sources: SOURCES }));
-      const response = createUIMessageStreamResponse({ stream });
+      const request = new Request("http://127.0.0.1/api/chat", { method: "POST", body, headers: { "content-type": "application/json" } });
+      const response = search.includes("raw")
+        ? createUIMessageStreamResponse({ stream: streamText({ model: model(), messages: await convertToModelMessages(messages) }).toUIMessageStream() })
+        : await POST(request); // the README's route
       res.writeHead(response.status, Object.fromEntries(response.headers));
       for await (const bytes of response.body) res.write(bytes);
       res.end();
@@ -159,13 +175,14 @@ for (const route of ["", "?raw"]) {
     page.on("pageerror", (e) => errors.push(String(e)));
     await page.addInitScript(OBSERVE);
     await page.goto(`${url}/${route}`);
-    await page.waitForSelector("main[data-status=ready] [data-role=answer][data-done=true]", { timeout: 20000 }).catch((e) => {
+    await page.waitForSelector("main[data-status=ready] [data-role=answer]", { timeout: 20000 }).catch((e) => {
       throw new Error(`${e.message}; page errors: ${errors.join("; ")}`);
     });
+    await page.waitForTimeout(300); // the renders after the stream's end (the hook's report)
     const snapshots = await page.evaluate(() => window.__snapshots);
     // Streamdown rendered the markdown: the bold, the list's two items.
     const rendered = await page.evaluate(() => {
-      const md = document.querySelector("[data-role=markdown]");
+      const md = document.querySelector("[data-role=answer]");
       return { strong: md.querySelector("[data-streamdown=strong]")?.textContent, items: [...md.querySelectorAll("[data-streamdown=list-item]")].map((li) => li.textContent) };
     });
     await page.close();
@@ -190,3 +207,9 @@ for (const route of ["", "?raw"]) {
     }
   });
 }
+
+test("README.md's useChat recipe is the package README's (route and page)", () => {
+  const main = readFileSync(join(root, "README.md"), "utf8");
+  assert.ok(main.includes(ROUTE), "the route");
+  assert.ok(main.includes(PAGE), "the page");
+});
