@@ -124,6 +124,8 @@ export interface CitedMessageState {
   sources: Source[];
   /** Whether there is a report. */
   done: boolean;
+  /** Bad `options` or `sources` (an `Error` with a `code`); nothing is read until they change. */
+  error: Error | null;
 }
 
 /**

@@ -478,11 +478,11 @@ function declaredSources(message) {
     .map((p) => ({ id: p.sourceId, url: p.url, title: p.title }));
 }
 
-const EMPTY = { text: "", chips: [], findings: [], report: null };
+const EMPTY = { text: "", chips: [], findings: [], report: null, error: null };
 
 /**
  * A `useChat` message (`{ id, parts }`, as the AI SDK's UI messages are) as a cited
- * answer: `{ text, segments, chips, findings, report, sources, done }`, for
+ * answer: `{ text, segments, chips, findings, report, sources, done, error }`, for
  * `<CitedAnswer segments report sources>` or a markdown renderer fed `text`. Each update
  * feeds only the message's new text into a CitationStream, so `text` and `segments`
  * never hold half a marker. The sources: `config.sources`, else the cards of the
@@ -503,36 +503,48 @@ export function useCitedMessage(message, { sources, options, done = false } = {}
   useEffect(() => {
     const key = `${message?.id ?? ""}\u0000${knownKey}\u0000${optionsKey}`;
     let current = reading.current;
-    if (current && (current.key !== key || !text.startsWith(current.fed))) {
+    // Read again from the start: another message, sources or options; text that did not
+    // grow (a step reset); text that came after the end.
+    if (current && (current.key !== key || !text.startsWith(current.fed) || (current.ended && text !== current.fed))) {
       current.stream?.free();
       current = null;
     }
     const fresh = !current;
-    if (fresh) {
-      current = { stream: new CitationStream({ sources: known }, { policy: "flag", ...options, requireCitations: false }), fed: "", key, ended: false };
-      reading.current = current;
-    }
-    const delta = text.slice(current.fed.length);
-    const events = [];
-    let released = "";
-    let report = null;
-    if (delta && !current.ended) {
-      const chunk = current.stream.push(delta);
-      released += chunk.text;
-      events.push(...chunk.events);
-      current.fed = text;
-    }
-    if (done && !current.ended) {
-      const end = current.stream.finish();
-      current.stream.free();
+    try {
+      if (fresh) {
+        current = { stream: null, fed: "", key, ended: false };
+        reading.current = current;
+        current.stream = new CitationStream({ sources: known }, { policy: "flag", ...options, requireCitations: false });
+      }
+      const delta = text.slice(current.fed.length);
+      const events = [];
+      let released = "";
+      let report = null;
+      if (delta && !current.ended) {
+        const chunk = current.stream.push(delta);
+        released += chunk.text;
+        events.push(...chunk.events);
+        current.fed = text;
+      }
+      if (done && !current.ended) {
+        const end = current.stream.finish();
+        current.stream.free();
+        current.stream = null;
+        current.ended = true;
+        released += end.text;
+        if (end.revise) events.push(end.revise);
+        report = end.report;
+      }
+      if (fresh) setState(applyChunk({ ...EMPTY, report }, released, events));
+      else if (released || events.length || report) setState((s) => ({ ...applyChunk(s, released, events), report: report ?? s.report }));
+    } catch (error) {
+      // Bad options or sources: the hook's error, and nothing more is read until they change.
+      current.stream?.free();
       current.stream = null;
       current.ended = true;
-      released += end.text;
-      if (end.revise) events.push(end.revise);
-      report = end.report;
+      current.fed = text;
+      setState({ ...EMPTY, error });
     }
-    if (fresh) setState(applyChunk({ ...EMPTY, report }, released, events));
-    else if (released || events.length || report) setState((s) => ({ ...applyChunk(s, released, events), report: report ?? s.report }));
   }, [text, done, knownKey, optionsKey, message?.id]); // eslint-disable-line react-hooks/exhaustive-deps
   // Its memory back on unmount (StrictMode's second mount reads the message again).
   useEffect(
@@ -544,5 +556,5 @@ export function useCitedMessage(message, { sources, options, done = false } = {}
   );
   const report = data?.report ?? state.report;
   const segments = useMemo(() => (report ? report.segments : segmentsOf(state.text, state.chips)), [report, state.text, state.chips]);
-  return { text: report ? report.cleanedAnswer : state.text, segments, chips: state.chips, findings: state.findings, report, sources: known, done: Boolean(report) };
+  return { text: report ? report.cleanedAnswer : state.text, segments, chips: state.chips, findings: state.findings, report, sources: known, done: Boolean(report), error: state.error };
 }
