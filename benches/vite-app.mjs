@@ -57,8 +57,11 @@ for (const [name, s] of [["React alone", bare], ["with citeproof chips (<CitedAn
 }
 console.log(`citeproof adds ${kb(total(chips) - total(bare))} gzip (JS ${kb((chips.js?.gzip ?? 0) - (bare.js?.gzip ?? 0))}, wasm ${kb(chips.wasm?.gzip ?? 0)}, CSS ${kb(chips.css?.gzip ?? 0)})`);
 
-/** Builds `main` with Vite (react(), wasm()) against the package copied into the app's node_modules. */
-function buildInstalledApp(name, main) {
+/**
+ * Builds `main` with Vite (react(), wasm()) against the package copied into the app's
+ * node_modules; `alias`: with the package README's alias of `citeproof` to `citeproof/full`.
+ */
+function buildInstalledApp(name, main, alias = false) {
   const dir = join(root, "target", name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -70,7 +73,7 @@ function buildInstalledApp(name, main) {
   writeFileSync(join(dir, "main.jsx"), main);
   writeFileSync(
     join(dir, "vite.config.mjs"),
-    `import react from "@vitejs/plugin-react";\nimport wasm from "vite-plugin-wasm";\nexport default { plugins: [react(), wasm()], build: { target: "esnext" }, logLevel: "warn" };\n`,
+    `import react from "@vitejs/plugin-react";\nimport wasm from "vite-plugin-wasm";\nexport default { plugins: [react(), wasm()], build: { target: "esnext" }, logLevel: "warn"${alias ? ', resolve: { alias: [{ find: /^citeproof$/, replacement: "citeproof/full" }] }' : ""} };\n`,
   );
   execFileSync(join(root, "node_modules", ".bin", "vite"), ["build"], { cwd: dir, stdio: "pipe" });
   return join(dir, "dist");
@@ -94,8 +97,9 @@ console.log("");
 console.log("wasm modules a Vite app downloads, per combination of entries it imports (gzip -9)");
 console.log("| entries imported | wasm modules | wasm | JS |");
 console.log("|---|---|---|---|");
-for (const [name, main] of COMBINATIONS) {
-  const dist = buildInstalledApp(`bench-vite-${name.replace(/\W+/g, "-")}`, main);
+const ALIASED = " (citeproof aliased to citeproof/full)";
+for (const [name, main] of [...COMBINATIONS, ...COMBINATIONS.slice(1).map(([name, main]) => [name + ALIASED, main])]) {
+  const dist = buildInstalledApp(`bench-vite-${name.replace(/\W+/g, "-")}`, main, name.endsWith(ALIASED));
   const s = sizes(dist);
   const modules = files(dist).filter((f) => f.endsWith(".wasm")).length;
   console.log(`| ${name} | ${modules} | ${kb(s.wasm?.gzip ?? 0)} | ${kb(s.js?.gzip ?? 0)} |`);
