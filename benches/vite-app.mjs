@@ -1,13 +1,16 @@
 // What a Vite + React app that renders citation chips downloads: the package README's
 // quickstart (`<CitedAnswer>` with `citeproof/react.css`) built for production with Vite,
 // each asset gzip -9 (as a CDN serves it), beside the same app without citeproof (React
-// alone) so the difference is what citeproof adds.
+// alone) so the difference is what citeproof adds. Then, per combination of the
+// package's entries an app imports (react alone, react + providers, react + full, edge),
+// built against the package installed in the app's node_modules (so Vite resolves its
+// browser exports as in a real app): how many wasm modules it downloads, and their size.
 //
 //   node benches/vite-app.mjs     (needs pkg/bundler: node scripts/build-pkg.mjs bundler)
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, extname } from "node:path";
-import { buildReactApp } from "../tests/js/helpers.mjs";
+import { buildReactApp, pkgDir, root } from "../tests/js/helpers.mjs";
 
 const withChips = `import { createRoot } from "react-dom/client";
 import { CitedAnswer } from "citeproof/react";
@@ -53,3 +56,51 @@ for (const [name, s] of [["React alone", bare], ["with citeproof chips (<CitedAn
   console.log(`| ${name} | ${kb(s.js?.gzip ?? 0)} | ${kb(s.wasm?.gzip ?? 0)} | ${kb(s.css?.gzip ?? 0)} | ${kb(total(s))} |`);
 }
 console.log(`citeproof adds ${kb(total(chips) - total(bare))} gzip (JS ${kb((chips.js?.gzip ?? 0) - (bare.js?.gzip ?? 0))}, wasm ${kb(chips.wasm?.gzip ?? 0)}, CSS ${kb(chips.css?.gzip ?? 0)})`);
+
+/**
+ * Builds `main` with Vite (react(), wasm()) against the package copied into the app's
+ * node_modules; `alias`: with the package README's alias of `citeproof` to `citeproof/full`.
+ */
+function buildInstalledApp(name, main, alias = false) {
+  const dir = join(root, "target", name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const file of readdirSync(pkgDir).filter((f) => !["node", "web", "bin", "README.md"].includes(f))) {
+    cpSync(join(pkgDir, file), join(dir, "node_modules", "citeproof", file), { recursive: true });
+  }
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  writeFileSync(join(dir, "index.html"), `<!doctype html><body><div id="root"></div><script type="module" src="./main.jsx"></script></body>`);
+  writeFileSync(join(dir, "main.jsx"), main);
+  writeFileSync(
+    join(dir, "vite.config.mjs"),
+    `import react from "@vitejs/plugin-react";\nimport wasm from "vite-plugin-wasm";\nexport default { plugins: [react(), wasm()], build: { target: "esnext" }, logLevel: "warn"${alias ? ', resolve: { alias: [{ find: /^citeproof$/, replacement: "citeproof/full" }] }' : ""} };\n`,
+  );
+  execFileSync(join(root, "node_modules", ".bin", "vite"), ["build"], { cwd: dir, stdio: "pipe" });
+  return join(dir, "dist");
+}
+
+const render = `import { createRoot } from "react-dom/client";
+import { CitedAnswer } from "citeproof/react";
+const sources = [{ title: "Boiling", url: "https://example.org/boil", text: "Water boils at 100 °C at sea level." }];
+`;
+const COMBINATIONS = [
+  ["citeproof/react", `${render}createRoot(document.getElementById("root")).render(<CitedAnswer answer="Water boils [1]." sources={sources} />);\n`],
+  ["citeproof/react + citeproof/providers", `${render}import { fromVercelAI } from "citeproof/providers";
+const input = fromVercelAI({ parts: [{ type: "text", text: "Water boils [1]." }] }, sources);
+createRoot(document.getElementById("root")).render(<CitedAnswer answer={input.answer} sources={input.sources} />);\n`],
+  ["citeproof/react + citeproof/full", `${render}import { validate } from "citeproof/full";
+createRoot(document.getElementById("root")).render(<CitedAnswer report={validate({ answer: "Water boils [1].", sources })} sources={sources} />);\n`],
+  ["citeproof/edge", `import { auditRecord } from "citeproof/edge";\nimport { validate } from "citeproof";
+document.body.textContent = JSON.stringify(auditRecord(validate({ answer: "Water boils [1].", sources: [{ title: "t" }] })));\n`],
+];
+console.log("");
+console.log("wasm modules a Vite app downloads, per combination of entries it imports (gzip -9)");
+console.log("| entries imported | wasm modules | wasm | JS |");
+console.log("|---|---|---|---|");
+const ALIASED = " (citeproof aliased to citeproof/full)";
+for (const [name, main] of [...COMBINATIONS, ...COMBINATIONS.slice(1).map(([name, main]) => [name + ALIASED, main])]) {
+  const dist = buildInstalledApp(`bench-vite-${name.replace(/\W+/g, "-")}`, main, name.endsWith(ALIASED));
+  const s = sizes(dist);
+  const modules = files(dist).filter((f) => f.endsWith(".wasm")).length;
+  console.log(`| ${name} | ${modules} | ${kb(s.wasm?.gzip ?? 0)} | ${kb(s.js?.gzip ?? 0)} |`);
+}

@@ -30,3 +30,55 @@ export interface CiteproofMiddleware {
  * with `code` `invalid_option` for bad configuration.
  */
 export function citeproofMiddleware(config?: CiteproofMiddlewareConfig): CiteproofMiddleware;
+
+/** A source as the `data-citations` part carries it to the browser: its card, not its text. */
+export interface SourceCard {
+  title?: string;
+  url?: string;
+}
+
+/**
+ * The data of citeproof's `data-citations` part (id `"citeproof"`): the sources' cards
+ * before the first text block (`report: null`), then again with the report at the end.
+ */
+export interface CitationsData {
+  sources: SourceCard[];
+  report: Report | null;
+}
+
+/**
+ * The `data-citations` part as `useChat` types it: add it to your UI message's data
+ * types (`UIMessage<unknown, { citations: CitationsData }>`) to have it typed.
+ */
+export interface CitationsDataPart {
+  type: "data-citations";
+  id?: string;
+  data: CitationsData;
+}
+
+export interface CiteproofUIMessageTransformConfig extends CiteproofMiddlewareConfig {
+  /** As for `validate`; the policy defaults to `"flag"` (as in the React components). */
+  options?: Omit<ValidateOptions, "renumber"> & { renumber?: never };
+}
+
+/**
+ * A TransformStream over an AI SDK UI message stream (`streamText(…).toUIMessageStream()`,
+ * `createUIMessageStream`): text deltas come out cleaned per the policy, never half a
+ * marker, and a `data-citations` part carries the sources' cards, then the report.
+ * Its chunks are typed loosely (`{ type: string }`) so that any `UIMessage` type goes
+ * through. Throws an `Error` with `code` `invalid_option` for bad configuration.
+ */
+export function citeproofUIMessageTransform<CHUNK extends { type: string }>(
+  config?: CiteproofUIMessageTransformConfig,
+): TransformStream<CHUNK, CHUNK>;
+
+/** Where `getReport` finds the report: an AI SDK result, a `finish` part or a UI message. */
+export type WithProviderMetadata = { providerMetadata?: unknown };
+
+/**
+ * The report citeproof put in a result: `streamText`'s result (whose `providerMetadata`
+ * is a promise) gives a promise; `generateText`'s result, a `finish` part or a `useChat`
+ * message (its `data-citations` part) give the report. `undefined` when there is none.
+ */
+export function getReport(result: { providerMetadata: PromiseLike<unknown> }): Promise<Report | undefined>;
+export function getReport(result: WithProviderMetadata | { parts: readonly { type: string }[] }): Report | undefined;

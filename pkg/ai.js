@@ -5,6 +5,10 @@
 // specification (v4, the `ai` package's seventh major); this module imports nothing of
 // the SDK. It reads the SDK's parts with the provider adapter, so it loads the module with
 // everything (`citeproof/full`: in Node, workerd and Deno the module `citeproof` itself).
+//
+// `citeproofUIMessageTransform` does the same one floor up, on the UI message stream a
+// `useChat` route returns (`streamText(…).toUIMessageStream()`, `createUIMessageStream`),
+// and `getReport` reads the report back from a result.
 import { CitationStream, fromVercelAI, validate } from "citeproof/full";
 
 const error = (code, message) => Object.assign(new Error(message), { code });
@@ -163,4 +167,117 @@ function citationParts(sources, options, onReport) {
       for (const { stream } of blocks.values()) stream.free();
     },
   });
+}
+
+/** The part type of citeproof's data part in a UI message stream (`data-` + name). */
+const CITATIONS_PART = "data-citations";
+
+/** A source as its card shows it to a browser: title and URL, not its (long) text. */
+const cardOf = (source) => ({ ...(source?.title != null ? { title: String(source.title) } : {}), ...(source?.url != null ? { url: String(source.url) } : {}) });
+
+/** `source-url` / `source-document` chunks of a UI message stream as validate's sources. */
+const uiSourceOf = (chunk) => ({ id: chunk.sourceId, url: chunk.url, title: chunk.title });
+
+/**
+ * A TransformStream over an AI SDK UI message stream (the chunks of
+ * `streamText(…).toUIMessageStream()` or `createUIMessageStream`): each text block's
+ * deltas pass through a CitationStream and come out cleaned per the policy, never half a
+ * marker (what is held back comes with a later delta or before the block's `text-end`).
+ * It writes one `data-citations` part (id `"citeproof"`): before the first text block,
+ * `{ sources, report: null }` with the sources' cards (title, url), and before `finish`
+ * the same part again (`useChat` replaces a data part of the same id) with the report of
+ * the whole answer, spans included. Policy `"flag"` unless `options.policy` says
+ * otherwise, as in the React components: a UI shows what it flags.
+ */
+export function citeproofUIMessageTransform({ sources, options, onReport } = {}) {
+  if (sources != null && !Array.isArray(sources)) throw error("invalid_option", "sources: expected an array of sources");
+  if (options?.renumber) throw error("invalid_option", "options.renumber: not supported by the transform (a streamed label cannot be taken back)");
+  if (onReport != null && typeof onReport !== "function") throw error("invalid_option", "onReport: expected a function");
+  const settings = { policy: "flag", ...options };
+  validate({ answer: "", sources: sources ?? [] }, { ...settings, requireCitations: false }); // bad options throw here, once
+  const chunks = []; // every chunk as it came, for the report
+  const blocks = new Map(); // text block id → CitationStream
+  const declared = [];
+  let announced = false;
+  let reported = false;
+  const known = () => sources ?? declared;
+  const part = (report) => ({ type: CITATIONS_PART, id: "citeproof", data: { sources: known().map(cardOf), report } });
+  const report = (controller) => {
+    if (reported) return;
+    reported = true;
+    const answer = chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join("");
+    if (!answer) return;
+    const result = validate(fromVercelAI(chunks, sources), settings);
+    onReport?.(result);
+    controller.enqueue(part(JSON.parse(JSON.stringify(result))));
+  };
+  return new TransformStream({
+    transform(chunk, controller) {
+      chunks.push(chunk);
+      switch (chunk?.type) {
+        case "source-url":
+        case "source-document":
+          declared.push(uiSourceOf(chunk));
+          break;
+        case "text-start": {
+          if (!announced) {
+            announced = true;
+            controller.enqueue(part(null));
+          }
+          const stream = new CitationStream({ sources: known().slice() }, { ...settings, requireCitations: false });
+          stream.withoutRevisions();
+          blocks.get(chunk.id)?.free();
+          blocks.set(chunk.id, stream);
+          break;
+        }
+        case "text-delta": {
+          const stream = blocks.get(chunk.id);
+          if (!stream) break;
+          const { text } = stream.push(chunk.delta);
+          if (text) controller.enqueue({ ...chunk, delta: text });
+          return;
+        }
+        case "text-end": {
+          const stream = blocks.get(chunk.id);
+          if (!stream) break;
+          blocks.delete(chunk.id);
+          const { text } = stream.finish();
+          stream.free();
+          if (text) controller.enqueue({ type: "text-delta", id: chunk.id, delta: text });
+          break;
+        }
+        case "finish":
+          report(controller);
+          break;
+      }
+      controller.enqueue(chunk);
+    },
+    flush(controller) {
+      // A stream cut before `finish` (an abort, an error): its blocks end as they stand.
+      for (const [id, stream] of blocks) {
+        const { text } = stream.finish();
+        stream.free();
+        if (text) controller.enqueue({ type: "text-delta", id, delta: text });
+      }
+      blocks.clear();
+      report(controller);
+    },
+  });
+}
+
+/**
+ * The report citeproof put in an AI SDK result: `generateText`'s result or a `finish`
+ * part (`providerMetadata.citeproof.report`), `streamText`'s result (its
+ * `providerMetadata` promise: then a promise), or a `useChat` message (its
+ * `data-citations` part). `undefined` when there is none (yet).
+ */
+export function getReport(result) {
+  const metadata = result?.providerMetadata;
+  if (metadata && typeof metadata.then === "function") return Promise.resolve(metadata).then((m) => m?.citeproof?.report ?? undefined);
+  if (metadata?.citeproof?.report) return metadata.citeproof.report;
+  if (Array.isArray(result?.parts)) {
+    const data = result.parts.findLast((p) => p?.type === CITATIONS_PART)?.data;
+    return data?.report ?? undefined;
+  }
+  return undefined;
 }

@@ -1,6 +1,6 @@
 // Types of citeproof/react.
 import type { ComponentType, ReactElement, RefObject } from "react";
-import type { Block, Chip, ChipSource, CiteEvent, FindingEvent, Report, Segment, Source, StreamInput, ValidateOptions } from "citeproof";
+import type { Block, Chip, ChipSource, CiteEvent, FindingEvent, Report, Segment, Source, StreamInput, TransformOptions, ValidateOptions } from "citeproof";
 
 export interface CitedAnswerProps {
   /** A report from `validate`, `CitationStream.finish` or the `citations` event. */
@@ -93,8 +93,48 @@ export interface CitationStreamState {
   error: Error | null;
 }
 
-/** Streams a plain-text answer (a Response, a ReadableStream or an async iterable of text). */
+/**
+ * Streams an answer. Bytes (a Response, a `fetch` body) are read as `citeproofTransform`
+ * reads them: OpenAI or Anthropic SSE, the AI SDK's UI message stream SSE, NDJSON or
+ * plain text, detected (or `options.format`); another SSE ends in an `invalid_input`
+ * error. Strings (a ReadableStream or async iterable of them) are the answer's text.
+ * Policy `"flag"` unless `options` says otherwise, as `<CitedAnswer>`.
+ */
 export function useCitationStream(
   source: Response | ReadableStream<Uint8Array | string> | AsyncIterable<string> | null | undefined,
-  config?: { input?: StreamInput; options?: ValidateOptions },
+  config?: { input?: StreamInput; options?: TransformOptions },
 ): CitationStreamState;
+
+/** A `useChat` message as `useCitedMessage` reads it: the AI SDK's `UIMessage` fits. */
+export interface ChatMessageLike {
+  id?: string;
+  parts: readonly ({ type: string; text?: string; data?: unknown; sourceId?: string; url?: string; title?: string } | object)[];
+}
+
+export interface CitedMessageState {
+  /** The cleaned text released so far (never half a marker): what a markdown renderer is fed. */
+  text: string;
+  /** `text` cut into text and chips; the report's segments once there is a report. */
+  segments: Segment[];
+  chips: CiteEvent[];
+  findings: FindingEvent[];
+  /** The `data-citations` part's report, or the stream's own once `config.done`. */
+  report: Report | null;
+  /** The sources the chips were checked against (pass them to `<CitedAnswer sources>`). */
+  sources: Source[];
+  /** Whether there is a report. */
+  done: boolean;
+  /** Bad `options` or `sources` (an `Error` with a `code`); nothing is read until they change. */
+  error: Error | null;
+}
+
+/**
+ * A `useChat` message as a cited answer, fed one update's new text at a time into a
+ * CitationStream. `sources` default to the message's `data-citations` cards, then its
+ * `source-url` parts; `done` (e.g. `status === "ready"`) ends the stream when no
+ * `data-citations` report comes. Policy `"flag"` unless `options` says otherwise.
+ */
+export function useCitedMessage(
+  message: ChatMessageLike | null | undefined,
+  config?: { sources?: Source[]; options?: ValidateOptions; done?: boolean },
+): CitedMessageState;

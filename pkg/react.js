@@ -5,7 +5,7 @@
 // to React elements: text is only ever passed as children (React escapes it), and a
 // link exists only where the tree has a checked http(s) `href`. No innerHTML anywhere.
 import { createElement as h, Fragment, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { CitationStream, citationTree, validate } from "citeproof";
+import { CitationStream, citationTree, citeproofTransform, validate } from "citeproof";
 
 const cx = (...names) => names.filter(Boolean).join(" ");
 
@@ -263,8 +263,12 @@ export function CitedAnswer({ report, segments, answer, sources, options, classN
   );
 }
 
-/** Text deltas from a Response, a ReadableStream (bytes or strings) or an async iterable. */
-async function* textDeltas(source) {
+/**
+ * Text deltas from a Response, a ReadableStream (bytes or strings) or an async iterable;
+ * `bytes()` is called when the source gives bytes (a response body, whose format is
+ * then detected).
+ */
+async function* textDeltas(source, bytes) {
   const body = typeof Response !== "undefined" && source instanceof Response ? source.body : source;
   if (body && typeof body.getReader === "function") {
     const reader = body.getReader();
@@ -273,6 +277,7 @@ async function* textDeltas(source) {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
+        if (typeof value !== "string") bytes();
         yield typeof value === "string" ? value : decoder.decode(value, { stream: true });
       }
       const rest = decoder.decode();
@@ -305,12 +310,12 @@ function readingOf(source) {
   const kept = source !== null && (typeof source === "object" || typeof source === "function");
   let reading = kept ? readings.get(source) : undefined;
   if (!reading) {
-    reading = { deltas: [], done: false, error: null, waiting: [] };
+    reading = { deltas: [], bytes: false, done: false, error: null, waiting: [] };
     if (kept) readings.set(source, reading);
     const wake = () => reading.waiting.splice(0).forEach((resolve) => resolve());
     (async () => {
       try {
-        for await (const delta of textDeltas(source)) {
+        for await (const delta of textDeltas(source, () => (reading.bytes = true))) {
           reading.deltas.push(delta);
           wake();
         }
@@ -365,12 +370,27 @@ function applyChunk(state, text, events) {
   return { ...state, text: shown + text, chips, findings };
 }
 
+/** The error for an SSE body of no format citeproof reads. */
+const unreadSse = () =>
+  Object.assign(
+    new Error(
+      "source: an SSE body of no format citeproof reads (OpenAI Chat Completions, Anthropic Messages, the AI SDK's UI message stream); " +
+        "pass the answer's text deltas (an async iterable of strings), or for a useChat message use useCitedMessage",
+    ),
+    { code: "invalid_input" },
+  );
+
 /**
- * Streams a plain-text answer through a CitationStream: `{ text, segments, chips,
- * findings, report, done, error }`, updated per delta. `segments` never holds half a
- * marker; once done they are the report's. `input` (sources, citations) and `options`
- * are read when `source` changes. A source is read once, to its end, however often the
- * component mounts (StrictMode, remounts); to stop a response, abort its fetch.
+ * Streams an answer through `citeproofTransform`'s reader: `{ text, segments, chips,
+ * findings, report, done, error }`, updated per delta. A source of bytes (a Response, a
+ * `fetch` body) is read as the transform reads it: OpenAI or Anthropic SSE, the AI SDK's
+ * UI message stream SSE, NDJSON or plain text, detected from its first bytes; an SSE
+ * body of another format ends in an `invalid_input` error, never shown as prose. A
+ * source of strings is the answer's text. `segments` never holds half a marker; once done
+ * they are the report's. `input` (sources, citations) and `options` (policy `"flag"`
+ * unless they say otherwise; `format` to name the body's) are read when `source`
+ * changes. A source is read once, to its end, however often the component mounts
+ * (StrictMode, remounts); to stop a response, abort its fetch.
  */
 export function useCitationStream(source, { input, options } = {}) {
   const [state, setState] = useState({ text: "", chips: [], findings: [], report: null, done: false, error: null });
@@ -380,27 +400,54 @@ export function useCitationStream(source, { input, options } = {}) {
     setState({ text: "", chips: [], findings: [], report: null, done: !source, error: null });
     if (!source) return undefined;
     let cancelled = false;
+    let writer = null;
+    let ended = false;
     (async () => {
-      let stream;
+      const chunks = [];
+      let transform = null;
+      const open = (bytes) => {
+        const { input, options } = config.current;
+        transform = citeproofTransform(input ?? {}, { policy: "flag", ...(bytes ? {} : { format: "text" }), ...options });
+        transform.onChunk = (chunk) => chunks.push(chunk);
+        writer = transform.writable.getWriter();
+        transform.readable.pipeTo(new WritableStream()).catch(() => {}); // its body: not shown
+      };
+      const apply = () => {
+        const taken = chunks.splice(0);
+        if (cancelled || !taken.length) return;
+        const report = taken.find((c) => c.report)?.report ?? null;
+        setState((s) => {
+          for (const { text, events } of taken) s = applyChunk(s, text, events);
+          return report ? { ...s, report, done: true } : s;
+        });
+      };
       try {
-        stream = new CitationStream(config.current.input ?? {}, config.current.options);
-        for await (const delta of replay(readingOf(source))) {
+        const reading = readingOf(source);
+        for await (const delta of replay(reading)) {
           if (cancelled) return;
-          const { text, events } = stream.push(delta);
-          if (!text && !events.length) continue;
-          setState((s) => applyChunk(s, text, events));
+          if (!transform) open(reading.bytes);
+          await writer.write(delta);
+          if (transform.format === "sse") throw unreadSse();
+          apply();
         }
         if (cancelled) return;
-        const end = stream.finish();
-        setState((s) => ({ ...applyChunk(s, end.text, end.revise ? [end.revise] : []), report: end.report, done: true }));
+        if (!transform) open(false);
+        ended = true;
+        await writer.close();
+        apply();
       } catch (error) {
+        if (writer && !ended) {
+          ended = true;
+          writer.close().catch(() => {}); // frees the stream, unless the error ended it
+        }
         if (!cancelled) setState((s) => ({ ...s, error, done: true }));
-      } finally {
-        stream?.free(); // its memory back now, not when the collector gets to it
       }
     })();
     return () => {
       cancelled = true;
+      // Its memory back now, not when the collector gets to it: ending the transform
+      // frees its CitationStream.
+      if (writer && !ended) writer.close().catch(() => {});
     };
   }, [source]);
   const segments = useMemo(
@@ -408,4 +455,106 @@ export function useCitationStream(source, { input, options } = {}) {
     [state.report, state.text, state.chips],
   );
   return { ...state, segments };
+}
+
+/** The text of a `useChat` message: its text parts joined, in order. */
+function messageText(message) {
+  let text = "";
+  for (const part of message?.parts ?? []) if (part?.type === "text" && typeof part.text === "string") text += part.text;
+  return text;
+}
+
+/** The data of the message's last `data-citations` part (citeproof/ai's transform writes it). */
+function citationsData(message) {
+  const parts = message?.parts ?? [];
+  for (let i = parts.length - 1; i >= 0; i--) if (parts[i]?.type === "data-citations") return parts[i].data ?? null;
+  return null;
+}
+
+/** The sources the message's own `source-url` / `source-document` parts declare. */
+function declaredSources(message) {
+  return (message?.parts ?? [])
+    .filter((p) => p?.type === "source-url" || p?.type === "source-document")
+    .map((p) => ({ id: p.sourceId, url: p.url, title: p.title }));
+}
+
+const EMPTY = { text: "", chips: [], findings: [], report: null, error: null };
+
+/**
+ * A `useChat` message (`{ id, parts }`, as the AI SDK's UI messages are) as a cited
+ * answer: `{ text, segments, chips, findings, report, sources, done, error }`, for
+ * `<CitedAnswer segments report sources>` or a markdown renderer fed `text`. Each update
+ * feeds only the message's new text into a CitationStream, so `text` and `segments`
+ * never hold half a marker. The sources: `config.sources`, else the cards of the
+ * message's `data-citations` part (citeproof/ai's `citeproofUIMessageTransform`), else
+ * its `source-url` parts. The report: the one that part carries once the answer ended;
+ * else, with `config.done` (e.g. `status === "ready"`), the stream's own. If the text
+ * changes other than by growing (a new message, a step reset), it is read again from its
+ * start. Policy `"flag"` unless `config.options` says otherwise.
+ */
+export function useCitedMessage(message, { sources, options, done = false } = {}) {
+  const text = messageText(message);
+  const data = citationsData(message);
+  const known = useMemo(() => sources ?? data?.sources ?? declaredSources(message), [sources, data, message]);
+  const knownKey = JSON.stringify(known);
+  const optionsKey = JSON.stringify(options ?? null);
+  const reading = useRef(null); // { stream, fed, key }
+  const [state, setState] = useState(EMPTY);
+  useEffect(() => {
+    const key = `${message?.id ?? ""}\u0000${knownKey}\u0000${optionsKey}`;
+    let current = reading.current;
+    // Read again from the start: another message, sources or options; text that did not
+    // grow (a step reset); text that came after the end.
+    if (current && (current.key !== key || !text.startsWith(current.fed) || (current.ended && text !== current.fed))) {
+      current.stream?.free();
+      current = null;
+    }
+    const fresh = !current;
+    try {
+      if (fresh) {
+        current = { stream: null, fed: "", key, ended: false };
+        reading.current = current;
+        current.stream = new CitationStream({ sources: known }, { policy: "flag", ...options, requireCitations: false });
+      }
+      const delta = text.slice(current.fed.length);
+      const events = [];
+      let released = "";
+      let report = null;
+      if (delta && !current.ended) {
+        const chunk = current.stream.push(delta);
+        released += chunk.text;
+        events.push(...chunk.events);
+        current.fed = text;
+      }
+      if (done && !current.ended) {
+        const end = current.stream.finish();
+        current.stream.free();
+        current.stream = null;
+        current.ended = true;
+        released += end.text;
+        if (end.revise) events.push(end.revise);
+        report = end.report;
+      }
+      if (fresh) setState(applyChunk({ ...EMPTY, report }, released, events));
+      else if (released || events.length || report) setState((s) => ({ ...applyChunk(s, released, events), report: report ?? s.report }));
+    } catch (error) {
+      // Bad options or sources: the hook's error, and nothing more is read until they change.
+      current.stream?.free();
+      current.stream = null;
+      current.ended = true;
+      current.fed = text;
+      setState({ ...EMPTY, error });
+    }
+  }, [text, done, knownKey, optionsKey, message?.id]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Its memory back on unmount (StrictMode's second mount reads the message again).
+  useEffect(
+    () => () => {
+      reading.current?.stream?.free();
+      reading.current = null;
+    },
+    [],
+  );
+  const report = data?.report ?? state.report;
+  const segments = useMemo(() => (report ? report.segments : segmentsOf(state.text, state.chips)), [report, state.text, state.chips]);
+  return { text: report ? report.cleanedAnswer : state.text, segments, chips: state.chips, findings: state.findings, report, sources: known, done: Boolean(report), error: state.error };
 }

@@ -124,6 +124,33 @@ for (const { dir, target, build } of outputs) {
   const types = join(out, "citeproof.d.ts");
   writeFileSync(types, '/// <reference lib="esnext.disposable" />\n' + readFileSync(types, "utf8"));
   if (recoverable.has(target)) await wrap(target, out);
+  if (target === "bundler") guardWasmImport(out);
+}
+
+/**
+ * The bundler target imports its `.wasm` as an ES module (the WebAssembly/ES module
+ * integration). Where a bundler does not do that, the glue died in its first call with
+ * "Cannot read properties of undefined (reading '__wbindgen_externrefs')": a bundler with
+ * no wasm support hands it a namespace without the module's exports, and Vite's dev
+ * server without vite-plugin-wasm pre-bundles the glue into a copy that the instance
+ * does not call back (it calls the original, whose `wasm` was never set). Both now throw
+ * an error with `code` `wasm_not_loaded` that says which plugin to add.
+ */
+function guardWasmImport(out) {
+  const file = join(out, "citeproof.js");
+  const glue = readFileSync(file, "utf8");
+  const set = "__wbg_set_wasm(wasm);\n";
+  const start = "wasm.__wbindgen_start();\n";
+  if (!glue.includes(set) || !glue.includes(start)) throw new Error(`${file}: wasm-bindgen's bundler glue changed (no __wbg_set_wasm(wasm) / __wbindgen_start() call)`);
+  const advice =
+    "citeproof: citeproof_bg.wasm was not loaded as a WebAssembly ES module. With Vite (build and dev), add vite-plugin-wasm: " +
+    "import wasm from 'vite-plugin-wasm' and plugins: [react(), wasm()] in vite.config (citeproof's README, Vite + React); " +
+    "with webpack, set experiments.asyncWebAssembly.";
+  const guarded = glue
+    .replace(set, `if (typeof wasm.__wbindgen_start !== "function") throw wasmNotLoaded();\n${set}`)
+    .replace(start, "try {\n    wasm.__wbindgen_start();\n} catch (cause) {\n    throw wasmNotLoaded(cause);\n}\n")
+    .concat(`function wasmNotLoaded(cause) {\n    return Object.assign(new Error(${JSON.stringify(advice)}, { cause }), { code: "wasm_not_loaded" });\n}\n`);
+  writeFileSync(file, guarded);
 }
 
 /** Moves the glue aside and writes `citeproof.js`: every export guarded by recover.mjs. */

@@ -1,11 +1,12 @@
 // The engine of `citeproofTransform`: a WHATWG TransformStream that reads a response
-// body (plain text, OpenAI Chat Completions SSE, Anthropic Messages SSE or NDJSON),
+// body (plain text, OpenAI Chat Completions SSE, Anthropic Messages SSE, the AI SDK's
+// UI message stream SSE (what a `useChat` route returns) or NDJSON),
 // feeds its text deltas through a CitationStream, writes them back cleaned, and ends
 // with a `citations` event carrying the report (spec 002's shape plus `report`).
 // Plain JS on purpose: only globals that browsers, Node 20 and workerd all have.
 import { codedError, fieldOf, sourceField } from "./untrusted.js";
 
-const FORMATS = ["auto", "text", "openai", "anthropic", "ndjson"];
+const FORMATS = ["auto", "text", "openai", "anthropic", "ai-sdk", "ndjson"];
 
 /**
  * The first `count` sources of `input` (as many as the stream read), with the fields
@@ -59,10 +60,19 @@ export function makeTransform(stream, input, sources, options) {
   let binary = false; // emit bytes when bytes came in
   let pending = ""; // text of an unfinished SSE event or NDJSON line
   let finished = null; // the finish() result once the answer ended
-  let heldStop = null; // Anthropic: a text block's content_block_stop, held for the tail
+  let heldStop = null; // Anthropic: a text block's content_block_stop (AI SDK: text-end), held for the tail
   let lastDeltaIndex = 0;
+  let lastTextId = null; // AI SDK: the id of the text block that had the last delta
+  let guessed = false; // SSE of no known format, read as OpenAI's (its unknown events pass)
   let ndjsonField = null;
   const events = []; // SSE: every event's data as received, for fromAnthropic / fromOpenAI
+  // Each push's cleaned text and events, and the end's, to `transform.onChunk` when set
+  // (useCitationStream reads a body's text this way, with this file's format reading).
+  const push = (delta) => {
+    const chunk = stream.push(delta);
+    transform.onChunk?.({ text: chunk.text, events: chunk.events });
+    return chunk;
+  };
 
   const finish = () => {
     if (!finished) {
@@ -71,11 +81,17 @@ export function makeTransform(stream, input, sources, options) {
       // `annotations`) are part of the answer's report, not only its markers.
       finished = stream.finish(kind === "anthropic" || kind === "openai" ? events : undefined);
       stream.free(); // nothing reads it after the end: give its memory back now
+      transform.onChunk?.({ text: finished.text, events: finished.revise ? [finished.revise] : [], report: finished.report });
       resolveReport(finished.report);
     }
     return finished;
   };
-  const citationsEvent = () => `event: citations\ndata: ${JSON.stringify(citationsPayload(finished.report, cards))}\n\n`;
+  const citationsEvent = () =>
+    kind === "ai-sdk"
+      ? // A UI message stream's data part, which `useChat` keeps in the message (its
+        // `data-citations` part; citeproof/ai's transform writes the same type).
+        `data: ${JSON.stringify({ type: "data-citations", id: "citeproof", data: { sources: cards, ...citationsPayload(finished.report, cards) } })}\n\n`
+      : `event: citations\ndata: ${JSON.stringify(citationsPayload(finished.report, cards))}\n\n`;
 
   /** The body's format from its first bytes; `null` while they cannot tell yet. */
   function detect(text, last) {
@@ -84,8 +100,13 @@ export function makeTransform(stream, input, sources, options) {
     if (/^(data|event|id|retry):/.test(start) || start.startsWith(":")) {
       if (start.includes('"choices"')) return "openai";
       if (/"type"\s*:\s*"(message_start|content_block_start|content_block_delta)"/.test(start)) return "anthropic";
+      if (/"type"\s*:\s*"(start|start-step|text-start|text-delta)"/.test(start)) return "ai-sdk";
       // Other SSE: decide after a few whole events (unknown events pass through).
-      return last || start.split(/\r?\n\r?\n/).length > 3 ? "openai" : null;
+      if (last || start.split(/\r?\n\r?\n/).length > 3) {
+        guessed = true;
+        return "openai";
+      }
+      return null;
     }
     if (start.startsWith("{")) return "ndjson";
     const couldBeSse = ["data:", "event:", "id:", "retry:"].some((p) => start.length < p.length && p.startsWith(start));
@@ -128,7 +149,7 @@ export function makeTransform(stream, input, sources, options) {
     const choice = chunk?.choices?.[0];
     if (!choice || finished) return block + "\n\n";
     const delta = choice.delta ?? {};
-    let text = typeof delta.content === "string" ? stream.push(delta.content).text : null;
+    let text = typeof delta.content === "string" ? push(delta.content).text : null;
     let after = "";
     if (choice.finish_reason != null) {
       text = (text ?? "") + finish().text;
@@ -151,7 +172,7 @@ export function makeTransform(stream, input, sources, options) {
     if (finished) return out + block + "\n\n";
     if (type === "content_block_delta" && payload.delta?.type === "text_delta") {
       lastDeltaIndex = payload.index ?? 0;
-      payload.delta.text = stream.push(payload.delta.text ?? "").text;
+      payload.delta.text = push(payload.delta.text ?? "").text;
       return out + `event: content_block_delta\ndata: ${JSON.stringify(payload)}\n\n`;
     }
     if (type === "content_block_stop" && payload.index === lastDeltaIndex) {
@@ -165,6 +186,46 @@ export function makeTransform(stream, input, sources, options) {
     return out + block + "\n\n";
   }
 
+  /** The event carrying `text` in the AI SDK's UI message stream; "" for no text. */
+  const aiSdkTail = (text) => (text && lastTextId !== null ? `data: ${JSON.stringify({ type: "text-delta", id: lastTextId, delta: text })}\n\n` : "");
+
+  // The AI SDK's UI message stream: text blocks' deltas cleaned; a block's `text-end`
+  // held until more text comes (the held tail goes before it); the tail and the
+  // `data-citations` part before `finish` (or `[DONE]`, or the body's end).
+  function aiSdkEvent(block) {
+    const { data } = sseBlock(block);
+    if (!data) return block + "\n\n";
+    let out = "";
+    if (data.trim() === "[DONE]") {
+      if (!finished) out += aiSdkTail(finish().text) + (heldStop ?? "") + citationsEvent();
+      else out += heldStop ?? "";
+      heldStop = null;
+      return out + block + "\n\n";
+    }
+    const payload = parseJson(data, "an AI SDK UI message stream event");
+    events.push(parseJson(data, "an AI SDK UI message stream event")); // kept unchanged
+    const type = payload?.type;
+    if (heldStop && (type === "text-start" || type === "text-delta")) {
+      out += heldStop; // more text follows: the held block really ended
+      heldStop = null;
+    }
+    if (finished) return out + block + "\n\n";
+    if (type === "text-delta" && typeof payload.delta === "string") {
+      lastTextId = payload.id ?? null;
+      payload.delta = push(payload.delta).text;
+      return payload.delta ? out + `data: ${JSON.stringify(payload)}\n\n` : out;
+    }
+    if (type === "text-end" && payload.id === lastTextId) {
+      heldStop = block + "\n\n";
+      return out;
+    }
+    if (type === "finish") {
+      out += aiSdkTail(finish().text) + (heldStop ?? "") + citationsEvent();
+      heldStop = null;
+    }
+    return out + block + "\n\n";
+  }
+
   const TEXT_FIELDS = ["text", "content", "delta", "response"];
   function ndjsonLine(line) {
     if (!line.trim()) return line + "\n";
@@ -173,7 +234,7 @@ export function makeTransform(stream, input, sources, options) {
     const holder = typeof object?.message?.content === "string" ? object.message : object;
     ndjsonField ??= TEXT_FIELDS.find((f) => typeof holder?.[f] === "string") ?? null;
     if (ndjsonField && typeof holder[ndjsonField] === "string") {
-      holder[ndjsonField] = stream.push(holder[ndjsonField]).text;
+      holder[ndjsonField] = push(holder[ndjsonField]).text;
     }
     if (object?.done === true) {
       if (ndjsonField) holder[ndjsonField] = (holder[ndjsonField] ?? "") + finish().text;
@@ -190,7 +251,7 @@ export function makeTransform(stream, input, sources, options) {
     kind ??= detect(pending, last);
     if (!kind) return "";
     if (kind === "text") {
-      const out = stream.push(pending).text;
+      const out = push(pending).text;
       pending = "";
       return out;
     }
@@ -205,7 +266,7 @@ export function makeTransform(stream, input, sources, options) {
     pending = last ? "" : blocks.pop();
     for (const block of blocks) {
       if (!block.trim()) continue;
-      out += kind === "openai" ? openaiEvent(block) : anthropicEvent(block);
+      out += kind === "openai" ? openaiEvent(block) : kind === "anthropic" ? anthropicEvent(block) : aiSdkEvent(block);
     }
     return out;
   }
@@ -219,7 +280,7 @@ export function makeTransform(stream, input, sources, options) {
       const line = tail ? JSON.stringify({ [ndjsonField ?? "text"]: tail }) + "\n" : "";
       return out + line + ndjsonCitations();
     }
-    out += kind === "openai" ? openaiTail(tail) : anthropicTail(tail);
+    out += kind === "openai" ? openaiTail(tail) : kind === "anthropic" ? anthropicTail(tail) : aiSdkTail(tail);
     return out + (heldStop ?? "") + citationsEvent();
   }
 
@@ -256,5 +317,10 @@ export function makeTransform(stream, input, sources, options) {
   // `delta.annotations`); after the stream, `fromAnthropic(transform.events, sources)` /
   // `fromOpenAI(…)` gives its declared citations.
   transform.events = events;
+  // What the body was read as, once its first bytes told: "text", "openai",
+  // "anthropic", "ai-sdk", "ndjson", or "sse" (SSE of no known format, whose events
+  // pass unread); null before.
+  Object.defineProperty(transform, "format", { get: () => (guessed ? "sse" : kind), enumerable: true });
+  transform.onChunk = null;
   return transform;
 }

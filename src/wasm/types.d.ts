@@ -383,8 +383,11 @@ export interface StreamEnd {
 
 /** Options of `citeproofTransform`: those of `validate`, and the body format. */
 export interface TransformOptions extends ValidateOptions {
-  /** `"auto"` (default) detects OpenAI / Anthropic SSE, NDJSON or plain text from the first bytes. */
-  format?: "auto" | "text" | "openai" | "anthropic" | "ndjson";
+  /**
+   * `"auto"` (default) detects OpenAI / Anthropic SSE, the AI SDK's UI message stream SSE
+   * (`"ai-sdk"`: what a `useChat` route returns), NDJSON or plain text from the first bytes.
+   */
+  format?: "auto" | "text" | "openai" | "anthropic" | "ai-sdk" | "ndjson";
 }
 
 /** The payload of the final `citations` event: spec 002's fields plus the whole report. */
@@ -404,6 +407,16 @@ export interface CiteproofTransform extends TransformStream<Uint8Array | string,
   /** SSE streams: each event's data as received, for `fromAnthropic(events, sources)` or
    * `fromOpenAI(events, sources)` once the stream has ended. */
   events: object[];
+  /**
+   * What the body was read as, once its first bytes told (`"sse"`: SSE of no known
+   * format, whose events pass unread); `null` before.
+   */
+  readonly format: "text" | "openai" | "anthropic" | "ai-sdk" | "ndjson" | "sse" | null;
+  /**
+   * Called with each push's cleaned text and stream events, and at the end with the
+   * end's (and the report): the body's text as `useCitationStream` reads it.
+   */
+  onChunk: ((chunk: StreamChunk & { report?: Report }) => void) | null;
 }
 
 /** Options of `renderHtml` / `citationTree`. */

@@ -13,7 +13,8 @@ const { validate } = createRequire(import.meta.url)(join(pkgDir, "node", "citepr
 
 const SOURCES = [{ title: "Boiling", text: "Water boils at 100 °C at sea level." }];
 const DELTAS = ["Water boils at 1", "00 °C [", "1]. The moon is chee", "se [7]. 😀", " Done."];
-const expected = validate({ answer: DELTAS.join(""), sources: SOURCES });
+// The hook's default policy is "flag", as <CitedAnswer>'s (README, "One look").
+const expected = validate({ answer: DELTAS.join(""), sources: SOURCES }, { policy: "flag" });
 
 // Each kind of source is made once, outside React, as an app would get it from fetch or
 // an SDK; every effect run of its component reads that same object.

@@ -8,3 +8,32 @@ declare const model: Exclude<LanguageModel, string>;
 const middleware: LanguageModelMiddleware = citeproofMiddleware({ sources: [{ title: "t" }] });
 const wrapped = wrapLanguageModel({ model, middleware: [middleware, citeproofMiddleware()] });
 void wrapped;
+
+// The UI message transform goes between the SDK's own stream and response types, and
+// getReport reads the report, typed, with no cast under strict.
+import { createUIMessageStreamResponse, generateText, streamText, type UIMessage, type UIMessageChunk } from "ai";
+import { citeproofUIMessageTransform, getReport, type CitationsData } from "citeproof/ai";
+import type { Report } from "citeproof";
+
+const result = streamText({ model: wrapped, prompt: "q" });
+const response: Response = createUIMessageStreamResponse({
+  stream: result.toUIMessageStream().pipeThrough(citeproofUIMessageTransform({ sources: [{ title: "t", text: "x" }] })),
+});
+void response;
+const typedStream: ReadableStream<UIMessageChunk> = result.toUIMessageStream().pipeThrough(citeproofUIMessageTransform<UIMessageChunk>());
+void typedStream;
+async function reports(message: UIMessage<unknown, { citations: CitationsData }>): Promise<(Report | undefined)[]> {
+  const generated = await generateText({ model: wrapped, prompt: "q" });
+  const fromGenerate: Report | undefined = getReport(generated);
+  const fromStream: Report | undefined = await getReport(result);
+  const fromMessage: Report | undefined = getReport(message);
+  return [fromGenerate, fromStream, fromMessage, fromGenerate?.status === "pass" ? fromGenerate : undefined];
+}
+void reports;
+
+// useCitedMessage takes useChat's messages as the SDK types them.
+import { useCitedMessage, type CitedMessageState } from "citeproof/react";
+function answerOf(message: UIMessage): CitedMessageState {
+  return useCitedMessage(message, { done: true });
+}
+void answerOf;

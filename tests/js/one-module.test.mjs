@@ -1,0 +1,84 @@
+// How many wasm modules a Vite + React app downloads when it imports the provider
+// adapters beside citeproof/react, built against the package installed in the app's
+// node_modules (Vite resolves its browser exports as in a real app) and run in headless
+// Chromium. With the package README's plain Vite config: the core and the full module.
+// With the README's config for such apps (`citeproof` aliased to `citeproof/full`): the
+// full module alone, and the page works (chips from a fromVercelAI input).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { launchChromium, pkgDir, root, serveStatic } from "./helpers.mjs";
+
+const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
+/** The README's code block whose first line is `// <file><rest>` with `rest` containing `what`. */
+function block(file, what) {
+  const found = [...readme.matchAll(/^```jsx?\n\/\/ (\S+?):?( [^\n]*)?\n([\s\S]*?)^```$/gm)].find((m) => m[1] === file && (m[2] ?? "").includes(what));
+  assert.ok(found, `README block ${file} ${what}`);
+  return found[3];
+}
+const PLAIN = block("vite.config.js", "");
+const ONE_MODULE = block("vite.config.js", "one wasm module");
+
+const MAIN = `import { createRoot } from "react-dom/client";
+import { CitedAnswer } from "citeproof/react";
+import { fromVercelAI } from "citeproof/providers";
+const sources = [{ title: "Boiling", url: "https://example.org/boil", text: "Water boils at 100 °C at sea level." }];
+const input = fromVercelAI({ parts: [{ type: "text", text: "Water boils at 100 °C at sea level [1]. Cheese [4]." }] }, sources);
+createRoot(document.getElementById("root")).render(<CitedAnswer answer={input.answer} sources={input.sources} />);
+`;
+
+/** Builds MAIN with `config` as vite.config.js; returns the dist dir. */
+function build(name, config) {
+  const dir = join(root, "target", name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const file of ["package.json", "bundler", "bundler-full", "react.js", "react.css", "providers.js", "edge.js"]) {
+    cpSync(join(pkgDir, file), join(dir, "node_modules", "citeproof", file), { recursive: true });
+  }
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  writeFileSync(join(dir, "index.html"), `<!doctype html><body><div id="root"></div><script type="module" src="/main.jsx"></script></body>`);
+  writeFileSync(join(dir, "main.jsx"), MAIN);
+  writeFileSync(join(dir, "vite.config.js"), config);
+  execFileSync(join(root, "node_modules", ".bin", "vite"), ["build", "--logLevel", "warn"], { cwd: dir, stdio: "pipe" });
+  return join(dir, "dist");
+}
+
+/** The wasm modules a built app ships, by which of the package's modules they are. */
+function shipped(dist) {
+  const core = readFileSync(join(pkgDir, "bundler", "citeproof_bg.wasm"));
+  const full = readFileSync(join(pkgDir, "bundler-full", "citeproof_bg.wasm"));
+  return readdirSync(join(dist, "assets")).filter((f) => f.endsWith(".wasm")).map((f) => {
+    const bytes = readFileSync(join(dist, "assets", f));
+    return bytes.equals(core) ? "core" : bytes.equals(full) ? "full" : `unknown ${f}`;
+  }).sort();
+}
+
+let browser;
+before(async () => {
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test("citeproof/react + citeproof/providers with the plain Vite config: two modules (the README says so)", () => {
+  assert.deepEqual(shipped(build("one-module-plain", PLAIN)), ["core", "full"]);
+});
+
+test("citeproof/react + citeproof/providers with the README's one-module config: the full module alone, and it works", async () => {
+  const dist = build("one-module-alias", ONE_MODULE);
+  assert.deepEqual(shipped(dist), ["full"]);
+  const server = await serveStatic(dist);
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${server.url}/index.html`);
+    const badges = page.locator(".citeproof-chip__badge");
+    await badges.nth(1).waitFor({ timeout: 15000 });
+    assert.deepEqual(await badges.evaluateAll((all) => all.map((b) => [b.textContent, b.dataset.valid])), [["1", "true"], ["4", "false"]]);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});

@@ -1,0 +1,215 @@
+// A real `useChat` app (@ai-sdk/react, built with Vite) in headless Chromium against a
+// route on 127.0.0.1 whose model is the AI SDK's mock (`MockLanguageModelV4`), its
+// answer streamed in deltas of 1-3 code points so that markers are cut. The app renders
+// with Streamdown the text `useCitedMessage` released, and the chips beside it. A
+// MutationObserver takes a snapshot of the answer at every mutation (each batch React
+// commits, so every state the page could paint): no snapshot may show `[` + digits
+// without its `]`, and no chip may appear that a later snapshot no longer has.
+//
+// Two routes: `/api/chat` pipes the UI message stream through citeproof/ai's
+// `citeproofUIMessageTransform` (cleaned deltas, the sources' cards and the report in a
+// `data-citations` part); `/api/chat?raw` sends the SDK's stream as it is, so the hook
+// alone keeps half markers off the screen (the app gives it the sources).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { readFile, stat } from "node:fs/promises";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { createRequire } from "node:module";
+import { extname, join, normalize } from "node:path";
+import { convertToModelMessages, createUIMessageStreamResponse, simulateReadableStream, streamText } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
+import { buildReactApp, launchChromium, pkgDir, root } from "./helpers.mjs";
+
+const { validate } = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
+
+const SOURCES = [
+  { title: "Boiling", url: "https://example.org/boil", text: "Water boils at 100 °C at sea level." },
+  { title: "Japan", url: "https://example.org/japan", text: "Tokyo is the capital of Japan." },
+];
+// Markdown with markers split across deltas, one naming no source ([7]), CJK brackets,
+// a group, emoji and a list.
+const ANSWER =
+  "Water boils at **100 °C** at sea level [1]. The moon is made of cheese [7].\n\n" +
+  "- Tokyo is Japan's capital 【2】\n- 🌡️ both facts [1][2]\n\nThat is all [2].";
+
+const usage = { inputTokens: { total: 1 }, outputTokens: { total: 1 } };
+const finishReason = { unified: "stop", raw: "stop" };
+
+/** The mock model: ANSWER in deltas of 1, 2, 3, 1, 2, 3… code points, 8 ms apart. */
+function model() {
+  const points = [...ANSWER];
+  const deltas = [];
+  for (let at = 0, size = 1; at < points.length; at += size, size = (size % 3) + 1) deltas.push(points.slice(at, at + size).join(""));
+  return new MockLanguageModelV4({
+    doStream: async () => ({
+      stream: simulateReadableStream({
+        chunkDelayInMs: 8,
+        chunks: [
+          { type: "stream-start", warnings: [] },
+          { type: "text-start", id: "t1" },
+          ...deltas.map((delta) => ({ type: "text-delta", id: "t1", delta })),
+          { type: "text-end", id: "t1" },
+          { type: "finish", finishReason, usage },
+        ],
+      }),
+    }),
+  });
+}
+
+// The package README's recipe, as written: its route (the first code block of the
+// section) and its page's `Answer` (the second), run here with the mock model.
+const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
+const at = readme.indexOf("## useChat (AI SDK 7) + Streamdown");
+const section = readme.slice(at, readme.indexOf("\n## ", at + 1));
+const [ROUTE, PAGE] = [...section.matchAll(/^```jsx?\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+
+const APP = `${PAGE}
+import { useEffect } from "react";
+import { createRoot } from "react-dom/client";
+import { DefaultChatTransport } from "ai";
+
+// The raw route sends no data-citations part: this app's own Answer gives the hook the sources.
+const raw = location.search.includes("raw");
+const SOURCES = ${JSON.stringify(SOURCES)};
+function RawAnswer({ message, status }) {
+  const cited = useCitedMessage(message, { sources: SOURCES, done: status === "ready" });
+  const { chips } = useCitations({ segments: cited.segments }, { sources: cited.sources });
+  return (
+    <>
+      <Streamdown>{cited.text}</Streamdown>
+      {chips.map((chip, i) => <CitationChip key={i} chip={chip} />)}
+    </>
+  );
+}
+const Shown = raw ? RawAnswer : Answer;
+const transport = new DefaultChatTransport({ api: "/api/chat" + location.search });
+
+function App() {
+  const { messages, sendMessage, status } = useChat({ transport });
+  useEffect(() => void sendMessage({ text: "How hot does water boil?" }), []);
+  return (
+    <main data-status={status}>
+      {messages.filter((m) => m.role === "assistant").map((m) => <article key={m.id} data-role="answer"><Shown message={m} status={status} /></article>)}
+    </main>
+  );
+}
+
+createRoot(document.getElementById("root")).render(<App />);
+`;
+
+// Before the app runs: a snapshot of the answer (its text without the chips, and the
+// chips) at every mutation batch.
+const OBSERVE = () => {
+  window.__snapshots = [];
+  const take = () => {
+    const answer = document.querySelector("[data-role=answer]");
+    if (!answer) return;
+    const text = answer.cloneNode(true);
+    for (const chip of text.querySelectorAll(".citeproof-chip")) chip.remove();
+    window.__snapshots.push({
+      text: text.textContent,
+      chips: [...answer.querySelectorAll(".citeproof-chip__badge")].map((b) => `${b.textContent}:${b.dataset.valid}`),
+    });
+  };
+  new MutationObserver(take).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+};
+
+const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
+let server;
+let url;
+let browser;
+
+let POST;
+before(async () => {
+  // The README's route as a module: its free names (your retrieval, model and prompt) given here.
+  const dir = join(root, "target", "usechat-route");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "route.mjs");
+  const routeCode = ROUTE.replace('"citeproof/ai"', JSON.stringify(pathToFileURL(join(pkgDir, "ai.js")).href));
+  writeFileSync(file, `const { retrieve, model, prompt } = globalThis.__recipe;\n${routeCode}`);
+  globalThis.__recipe = { retrieve: async () => SOURCES, model: model(), prompt: (sources) => `Cite these ${sources.length} sources as [n].` };
+  ({ POST } = await import(pathToFileURL(file).href));
+  const dist = buildReactApp("usechat-app", APP);
+  server = createServer(async (req, res) => {
+    const { pathname, search } = new URL(req.url, "http://x");
+    if (pathname === "/api/chat" && req.method === "POST") {
+      let body = "";
+      for await (const chunk of req) body += chunk;
+      const { messages } = JSON.parse(body);
+      const request = new Request("http://127.0.0.1/api/chat", { method: "POST", body, headers: { "content-type": "application/json" } });
+      const response = search.includes("raw")
+        ? createUIMessageStreamResponse({ stream: streamText({ model: model(), messages: await convertToModelMessages(messages) }).toUIMessageStream() })
+        : await POST(request); // the README's route
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      for await (const bytes of response.body) res.write(bytes);
+      res.end();
+      return;
+    }
+    let file = join(dist, normalize(pathname));
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+      res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(await readFile(file));
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${server.address().port}`;
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+/** Half a marker: an opening bracket and digits, then neither a digit nor its closer. */
+const HALF_MARKER = /(\[\d*(?![\d\]])|【\d*(?![\d】]))/u;
+
+for (const route of ["", "?raw"]) {
+  test(`useChat${route ? " (raw SDK stream)" : " + citeproofUIMessageTransform"} + Streamdown: no half marker and no chip that disappears, in any frame`, async () => {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.addInitScript(OBSERVE);
+    await page.goto(`${url}/${route}`);
+    await page.waitForSelector("main[data-status=ready] [data-role=answer]", { timeout: 20000 }).catch((e) => {
+      throw new Error(`${e.message}; page errors: ${errors.join("; ")}`);
+    });
+    await page.waitForTimeout(300); // the renders after the stream's end (the hook's report)
+    const snapshots = await page.evaluate(() => window.__snapshots);
+    // Streamdown rendered the markdown: the bold, the list's two items.
+    const rendered = await page.evaluate(() => {
+      const md = document.querySelector("[data-role=answer]");
+      return { strong: md.querySelector("[data-streamdown=strong]")?.textContent, items: [...md.querySelectorAll("[data-streamdown=list-item]")].map((li) => li.textContent) };
+    });
+    await page.close();
+    assert.deepEqual(rendered, { strong: "100 °C", items: ["Tokyo is Japan's capital 【2】", "🌡️ both facts [1][2]"] });
+    assert.deepEqual(errors, []);
+
+    const expected = validate({ answer: ANSWER, sources: SOURCES }, { policy: "flag" });
+    const last = snapshots.at(-1);
+    // The markdown rendered: bold and list markers gone, the markers kept (policy flag).
+    assert.equal(last.text, "Water boils at 100 °C at sea level [1]. The moon is made of cheese [7].\nTokyo is Japan's capital 【2】\n🌡️ both facts [1][2]\nThat is all [2].");
+    assert.ok(snapshots.length > 20, `the answer streamed (${snapshots.length} snapshots)`);
+    const grew = snapshots.filter((s, i) => i > 0 && s.text.length > snapshots[i - 1].text.length).length;
+    assert.ok(grew > 10, `the text grew in many steps (${grew})`);
+    for (const [i, s] of snapshots.entries()) assert.doesNotMatch(s.text, HALF_MARKER, `snapshot ${i} shows half a marker: ${JSON.stringify(s.text)}`);
+
+    // Chips: the report's, in order; [7] invalid; none seen that is not there at the end.
+    const cites = expected.segments.filter((s) => s.type === "cite");
+    assert.deepEqual(last.chips.map((c) => c.split(":")[1]), cites.map((c) => String(c.valid)));
+    assert.ok(last.chips.some((c) => c.endsWith(":false")), "the marker that names no source is a flagged chip");
+    for (const [i, s] of snapshots.entries()) {
+      assert.deepEqual(s.chips, last.chips.slice(0, s.chips.length), `snapshot ${i}: chips ${s.chips} are not a prefix of the final ${last.chips}`);
+    }
+  });
+}
+
+test("docs/guide.md's useChat recipe is the package README's (route and page)", () => {
+  const main = readFileSync(join(root, "docs", "guide.md"), "utf8");
+  assert.ok(main.includes(ROUTE), "the route");
+  assert.ok(main.includes(PAGE), "the page");
+});
