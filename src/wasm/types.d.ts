@@ -431,12 +431,21 @@ export interface ChipSource {
   evidence: string | null;
 }
 
-/** A citation chip: its badge (`"1"`, `"1 +2"` for a group), validity and why not. */
+/** A citation chip: what it shows, whether it checked out, and why not. */
 export interface Chip {
+  /** The marker as it stands in the cleaned answer (`"[1]"`, `"[1, 2]"`). */
   label: string;
+  /** What the chip shows: `"1"`, `"1, 2"`, `"1, 2, 3"`; a longer group `"1, 2 +3 more"`. */
   badge: string;
+  /** Every source it cites was retrieved. */
   valid: boolean;
+  /**
+   * Why an invalid chip is invalid, a sentence for a reader ("Cites [9], which was not
+   * among the retrieved sources."); null when `valid`. Show it in a custom chip's invalid
+   * state.
+   */
   reason: string | null;
+  /** One card per cited source, in the marker's order. */
   sources: ChipSource[];
 }
 

@@ -41,7 +41,7 @@ test("renderHtml: markdown blocks with chips, links and badges", () => {
   assert.match(html, /<strong>boils<\/strong>/);
   assert.match(html, /<sup class="citeproof-chip" title="Boiling"><a href="https:\/\/example.org\/boil" rel="noopener noreferrer nofollow">1<\/a><\/sup>/);
   assert.match(html, /<ul><li>Tokyo is the capital /);
-  assert.match(html, />1 \+1</, "a group badge");
+  assert.match(html, />1, 2</, "a group badge reads as a list");
   assert.match(html, /<code>code<\/code>/);
   assert.match(html, /<a href="https:\/\/docs.test\/a"/);
   assertInert(html, "markdown");
@@ -167,4 +167,13 @@ test("<CitedAnswer> validates an answer itself when given answer and sources", (
   const cleaned = renderToStaticMarkup(createElement(CitedAnswer, { answer: "Water boils [1]. Moon [9].", sources, options: { policy: "clean" } }));
   assert.doesNotMatch(cleaned, /9/, "policy clean removes the invalid marker");
   assertInert(markup, "answer");
+});
+
+test("a group's badge reads as a list: up to three labels, then the first two and how many more", () => {
+  const five = Array.from({ length: 5 }, (_, i) => ({ title: `S${i + 1}`, url: `https://s${i + 1}.example/`, text: "x" }));
+  const badges = (answer) => citationTree(validate({ answer, sources: five }), { sources: five })
+    .flatMap((b) => b.children)
+    .filter((n) => n.type === "chip")
+    .map((n) => n.chip.badge);
+  assert.deepEqual(badges("One [1]. Three [1, 2, 3]. Five [1, 2, 3, 4, 5]."), ["1", "1, 2, 3", "1, 2 +3 more"]);
 });
