@@ -6,6 +6,7 @@
 // link exists only where the tree has a checked http(s) `href`. No innerHTML anywhere.
 import { createElement as h, Fragment, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { CitationStream, citationTree, validate } from "citeproof";
+import { chipOf } from "./remark.js";
 
 const cx = (...names) => names.filter(Boolean).join(" ");
 
@@ -165,9 +166,20 @@ function ChipCard({ chip, source, page, count, setPage, cardProps }) {
 
 /**
  * A citation chip: a small badge after the claim that opens its card (see `useChip`).
- * Invalid chips get `citeproof-chip--invalid` and say why. `Card` replaces the card.
+ * Invalid chips get `citeproof-chip--invalid` and say why (`chip.reason`). `Card`
+ * replaces the card. Also a `sup` component for react-markdown and Streamdown
+ * (`components={{ sup: CitationChip }}` with citeproof/remark): it takes the chip from
+ * the hast `node` the plugin made, and renders any other `<sup>` as it was.
  */
-export function CitationChip({ chip, className, Card = ChipCard }) {
+export function CitationChip({ chip, node, className, Card = ChipCard, children, ...rest }) {
+  const shown = chip ?? chipOf(node);
+  if (!shown) return h("sup", { ...rest, className }, children);
+  // The `<sup>` of citeproof/remark comes with the class the chip's root has anyway.
+  const extra = className?.split(/\s+/).filter((name) => name && name !== "citeproof-chip").join(" ");
+  return h(ChipView, { chip: shown, className: extra || undefined, Card });
+}
+
+function ChipView({ chip, className, Card }) {
   const { open, page, setPage, rootProps, buttonProps, cardProps } = useChip(chip);
   const count = chip.sources.length;
   const source = chip.sources[page] ?? chip.sources[0];
