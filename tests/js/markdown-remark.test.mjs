@@ -192,3 +192,72 @@ test("Streamdown (static): its rehype-raw rebuilds the tree, rehypeCiteproof giv
   assert.match(markup, /A forged <sup>9<\/sup> chip/);
   assert.equal(markup.match(/citeproof-chip__badge/g).length, 2);
 });
+
+// <CitedAnswer> renders through the same stack: its markup, canonicalised by parse5 (the
+// HTML parser browsers follow), with each chip written back as its marker, no link
+// attributes but href, attributes in one order, images as remark-gfm writes them and no whitespace between
+// blocks (line ends only), is remark-gfm's HTML of the cleaned answer.
+const { parseFragment, serialize } = await import("parse5");
+const { CitedAnswer } = await import(join(pkgDir, "react.js"));
+
+/** `html` parsed and written back by parse5, after `edit` of each element. */
+function canonical(html, edit = () => {}) {
+  const fragment = parseFragment(html);
+  const walk = (node) => {
+    for (const [i, child] of [...(node.childNodes ?? [])].entries()) {
+      const replaced = child.tagName ? edit(child) : null;
+      if (replaced) {
+        node.childNodes[i] = { ...replaced, parentNode: node };
+        continue;
+      }
+      child.attrs?.sort((a, b) => (a.name < b.name ? -1 : 1));
+      if (child.nodeName === "#text" && !child.value.trim() && child.value.includes("\n") && node.nodeName !== "pre" && node.nodeName !== "code") {
+        child.value = "";
+      }
+      walk(child);
+    }
+  };
+  walk(fragment);
+  return serialize(fragment);
+}
+
+function citedAnswerMatchesRemark(report, given, context) {
+  const chips = citationChips(report, { sources: given });
+  const markup = renderToStaticMarkup(h(CitedAnswer, { report, sources: given, sourceList: false }));
+  let next = 0;
+  const ours = canonical(markup.replace(/^<div class="citeproof-answer">|<\/div>$/g, ""), (el) => {
+    const cls = el.attrs.find((a) => a.name === "class")?.value;
+    if (el.tagName === "span" && cls === "citeproof-chip" || cls === "citeproof-chip citeproof-chip--invalid") {
+      return { nodeName: "#text", value: chips[next++].label };
+    }
+    if (el.tagName === "a" && cls === "citeproof-image") {
+      const href = el.attrs.find((a) => a.name === "href").value;
+      return { nodeName: "img", tagName: "img", attrs: [{ name: "alt", value: el.childNodes[0]?.value ?? "" }, { name: "src", value: href }], childNodes: [], namespaceURI: el.namespaceURI };
+    }
+    if (el.tagName === "a") el.attrs = el.attrs.filter((a) => a.name === "href");
+    return null;
+  });
+  assert.equal(next, chips.length, `${context}: every chip rendered`);
+  assert.equal(ours, canonical(html(report.cleanedAnswer)), context);
+}
+
+test("<CitedAnswer>: GFM tables, emphasis, strikethrough, task lists, code in lists, as remark-gfm renders them", () => {
+  const report = validate({ answer: GFM_ANSWER, sources }, { policy: "flag" });
+  const markup = renderToStaticMarkup(h(CitedAnswer, { report, sources, sourceList: false }));
+  assert.match(markup, /<table>/);
+  assert.match(markup, /<td>capital <span class="citeproof-chip"><button/);
+  assert.match(markup, /<em>boils<\/em>/);
+  assert.match(markup, /<del>never<\/del>/);
+  assert.match(markup, /<li>\s*<p>a list item with code:<\/p>\s*<pre><code class="language-js">const x = arr\[2\];\n<\/code><\/pre>\s*<\/li>/);
+  assert.match(markup, /<a class="citeproof-image" href="https:\/\/example.org\/chart.png" target="_blank" rel="noopener noreferrer nofollow">a chart<\/a>/);
+  assert.match(markup, /<input type="checkbox" disabled="" checked=""\/>/);
+  citedAnswerMatchesRemark(report, sources, "GFM answer");
+});
+
+test("<CitedAnswer> differential on every real answer of data/expertqa", () => {
+  const lines = readFileSync(join(root, "data", "expertqa", "answers-val.jsonl"), "utf8").split("\n").filter(Boolean);
+  for (const line of lines) {
+    const { id, answer, sources: retrieved } = JSON.parse(line);
+    citedAnswerMatchesRemark(validate({ answer, sources: retrieved }, { policy: "flag" }), retrieved, id);
+  }
+});
