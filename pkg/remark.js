@@ -260,18 +260,40 @@ function placeEdits(tree, edits, markdown, placed) {
     while (last < edits.length && edits[last].end <= to) last += 1;
     return [lo, last];
   };
+  const offsetsOf = (node) => {
+    const from = node?.position?.start?.offset;
+    const to = node?.position?.end?.offset;
+    return typeof from === "number" && typeof to === "number" ? [from, to] : null;
+  };
   const visit = (parent) => {
     if (!Array.isArray(parent.children)) return;
     const out = [];
     let changed = false;
-    for (const child of parent.children) {
-      const from = child.position?.start?.offset;
-      const to = child.position?.end?.offset;
-      if (typeof from !== "number" || typeof to !== "number") {
-        visit(child);
-        out.push(child);
+    const children = parent.children;
+    for (let i = 0; i < children.length; i += 1) {
+      const child = children[i];
+      if (!offsetsOf(child)) {
+        // A run of nodes without positions: what a transform after parsing made (GFM's
+        // autolink literals split the text around a bare URL). Its source lies between
+        // its positioned neighbours (or the parent's bounds).
+        let j = i;
+        while (j < children.length && !offsetsOf(children[j])) j += 1;
+        const run = children.slice(i, j);
+        const parentAt = offsetsOf(parent);
+        const runFrom = offsetsOf(children[i - 1])?.[1] ?? parentAt?.[0];
+        const runTo = offsetsOf(children[j])?.[0] ?? parentAt?.[1];
+        const [first, last] = typeof runFrom === "number" && typeof runTo === "number" ? inside(runFrom, runTo) : [0, 0];
+        if (first < last) {
+          out.push(...splitRun(run, runFrom, runTo, edits.slice(first, last), markdown, pointAt, placed));
+          changed = true;
+        } else {
+          run.forEach(visit);
+          out.push(...run);
+        }
+        i = j - 1;
         continue;
       }
+      const [from, to] = offsetsOf(child);
       const [first, last] = inside(from, to);
       if (first === last || LEFT_ALONE.has(child.type)) {
         out.push(child);
@@ -303,29 +325,93 @@ function placeEdits(tree, edits, markdown, placed) {
  * A text node cut at `edits` (all inside it): text, chip, text, … . The node's value is
  * its source with escapes and character references decoded and line-start indentation
  * dropped, so each edit's source range is mapped to the value (`valueOffsets`) and
- * checked: the value there must read as the source does (the marker's own text); an
- * edit that does not is left as text.
+ * checked: the value there must read as the source does (the marker's own text, see
+ * `nearest`); an edit that does not is left as text.
  */
 function splitText(node, edits, markdown, pointAt, placed) {
   const from = node.position.start.offset;
   const source = markdown.slice(from, node.position.end.offset);
   const value = node.value;
   const map = valueOffsets(source, value);
-  const parts = [];
+  const cuts = [];
   let at = 0;
   for (const edit of edits) {
-    const start = map[edit.start - from];
-    const end = map[edit.end - from];
-    if (start < at || value.slice(start, end) !== markdown.slice(edit.start, edit.end)) continue;
+    const start = nearest(value, markdown.slice(edit.start, edit.end), map[edit.start - from], at);
+    if (start < 0) continue;
+    cuts.push({ start, edit });
+    at = start + edit.end - edit.start;
+  }
+  return cutText(value, cuts, markdown, pointAt, placed);
+}
+
+/**
+ * A run of sibling nodes without positions, whose source is `markdown` from `from` to
+ * `to`, with `edits` made in its text nodes: the run's text (its nodes' text, in order)
+ * is mapped to that source as one text node's is, and each edit lands in the text node
+ * that holds its marker whole. Other nodes of the run stay as they are.
+ */
+function splitRun(run, from, to, edits, markdown, pointAt, placed) {
+  const texts = run.map(textOf);
+  const value = texts.join("");
+  const map = valueOffsets(markdown.slice(from, to), value);
+  const cuts = run.map(() => []);
+  let at = 0;
+  for (const edit of edits) {
+    const start = nearest(value, markdown.slice(edit.start, edit.end), map[edit.start - from], at);
+    if (start < 0) continue;
+    const end = start + edit.end - edit.start;
+    let offset = 0;
+    for (const [k, node] of run.entries()) {
+      if (node.type === "text" && start >= offset && end <= offset + texts[k].length) {
+        cuts[k].push({ start: start - offset, edit });
+        at = end;
+        break;
+      }
+      offset += texts[k].length;
+    }
+  }
+  return run.flatMap((node, k) => (cuts[k].length ? cutText(node.value, cuts[k], markdown, pointAt, placed) : [node]));
+}
+
+/** The text a node shows: its value, or its children's text. */
+function textOf(node) {
+  if (typeof node.value === "string") return node.value;
+  return (node.children ?? []).map(textOf).join("");
+}
+
+/**
+ * `value` cut at `cuts` (`{ start, edit }`, in order, each the edit's marker text at
+ * `start` in `value`): text, chip, text, … (a removal leaves no chip).
+ */
+function cutText(value, cuts, markdown, pointAt, placed) {
+  const parts = [];
+  let at = 0;
+  for (const { start, edit } of cuts) {
     if (start > at) parts.push(textPart(value.slice(at, start)));
     if (edit.chip) {
       parts.push(chipNode(edit.chip, { start: pointAt(edit.start), end: pointAt(edit.end) }));
       placed.set(edit.start, edit.chip);
     }
-    at = end;
+    at = start + edit.end - edit.start;
   }
   if (at < value.length) parts.push(textPart(value.slice(at)));
   return parts;
+}
+
+/**
+ * Where `raw` (a marker's text, which a text node holds verbatim) starts in `value`: at
+ * `hint` (the mapped offset) or, when a reference the mapping cannot size moved it, at
+ * the occurrence nearest to it, not before `from`; -1 when there is none within a few
+ * units (the edit is then left as text).
+ */
+function nearest(value, raw, hint, from) {
+  if (hint >= from && value.startsWith(raw, hint)) return hint;
+  const slack = 8;
+  let best = -1;
+  for (let at = value.indexOf(raw, Math.max(from, hint - slack)); at >= 0 && at <= hint + slack; at = value.indexOf(raw, at + 1)) {
+    if (best < 0 || Math.abs(at - hint) < Math.abs(best - hint)) best = at;
+  }
+  return best;
 }
 
 function textPart(value) {
@@ -376,7 +462,15 @@ function valueOffsets(source, value) {
       j += 1;
     } else if (c === "&" && REFERENCE.test(source.slice(i, i + 40))) {
       const ref = REFERENCE.exec(source.slice(i, i + 40))[0];
-      const width = ref.startsWith("&#") ? String.fromCodePoint(decodeNumeric(ref)).length : 1;
+      // A numeric reference's width is known; a named one is one or two code points
+      // (`&ngE;` is two): as wide as the value runs before it meets the source again.
+      let width = ref.startsWith("&#") ? String.fromCodePoint(decodeNumeric(ref)).length : value.codePointAt(j) > 0xffff ? 2 : 1;
+      const after = source[i + ref.length];
+      if (!ref.startsWith("&#") && after !== undefined && value[j + width] !== after) {
+        const second = value.codePointAt(j + width);
+        const more = second > 0xffff ? 2 : 1;
+        if (value[j + width + more] === after) width += more;
+      }
       for (let k = 0; k < ref.length; k += 1) map[i + k] = j;
       i += ref.length;
       j += Math.min(width, value.length - j);

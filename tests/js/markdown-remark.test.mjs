@@ -193,12 +193,14 @@ test("Streamdown (static): its rehype-raw rebuilds the tree, rehypeCiteproof giv
   assert.equal(markup.match(/citeproof-chip__badge/g).length, 2);
 });
 
-// <CitedAnswer> renders through the same stack: its markup, canonicalised by parse5 (the
+// <CitedAnswer> and citeproof/markdown's renderHtml render through the same stack: their
+// markup, canonicalised by parse5 (the
 // HTML parser browsers follow), with each chip written back as its marker, no link
 // attributes but href, attributes in one order, images as remark-gfm writes them and no whitespace between
 // blocks (line ends only), is remark-gfm's HTML of the cleaned answer.
 const { parseFragment, serialize } = await import("parse5");
 const { CitedAnswer } = await import(join(pkgDir, "react.js"));
+const { renderHtml: renderGfm } = await import(join(pkgDir, "markdown.js"));
 
 /** `html` parsed and written back by parse5, after `edit` of each element. */
 function canonical(html, edit = () => {}) {
@@ -221,13 +223,13 @@ function canonical(html, edit = () => {}) {
   return serialize(fragment);
 }
 
-function citedAnswerMatchesRemark(report, given, context) {
-  const chips = citationChips(report, { sources: given });
-  const markup = renderToStaticMarkup(h(CitedAnswer, { report, sources: given, sourceList: false }));
+/** `markup` (an answer's div) is remark-gfm's HTML of `report`'s cleaned answer, chips written back. */
+function matchesRemark(markup, report, chips, context) {
   let next = 0;
   const ours = canonical(markup.replace(/^<div class="citeproof-answer">|<\/div>$/g, ""), (el) => {
     const cls = el.attrs.find((a) => a.name === "class")?.value;
-    if (el.tagName === "span" && cls === "citeproof-chip" || cls === "citeproof-chip citeproof-chip--invalid") {
+    // A chip: <CitedAnswer>'s <span>, or renderHtml's <sup>.
+    if (["citeproof-chip", "citeproof-chip citeproof-chip--invalid"].includes(cls) && ["span", "sup"].includes(el.tagName)) {
       return { nodeName: "#text", value: chips[next++].label };
     }
     if (el.tagName === "a" && cls === "citeproof-image") {
@@ -239,6 +241,12 @@ function citedAnswerMatchesRemark(report, given, context) {
   });
   assert.equal(next, chips.length, `${context}: every chip rendered`);
   assert.equal(ours, canonical(html(report.cleanedAnswer)), context);
+}
+
+function citedAnswerMatchesRemark(report, given, context) {
+  const markup = renderToStaticMarkup(h(CitedAnswer, { report, sources: given, sourceList: false }));
+  matchesRemark(markup, report, citationChips(report, { sources: given }), `CitedAnswer ${context}`);
+  matchesRemark(renderGfm(report, { sources: given }), report, citationChips(report, { sources: given }), `renderHtml ${context}`);
 }
 
 test("<CitedAnswer>: GFM tables, emphasis, strikethrough, task lists, code in lists, as remark-gfm renders them", () => {
@@ -254,10 +262,72 @@ test("<CitedAnswer>: GFM tables, emphasis, strikethrough, task lists, code in li
   citedAnswerMatchesRemark(report, sources, "GFM answer");
 });
 
-test("<CitedAnswer> differential on every real answer of data/expertqa", () => {
+test("<CitedAnswer> and citeproof/markdown renderHtml: differential on every real answer of data/expertqa", () => {
   const lines = readFileSync(join(root, "data", "expertqa", "answers-val.jsonl"), "utf8").split("\n").filter(Boolean);
   for (const line of lines) {
     const { id, answer, sources: retrieved } = JSON.parse(line);
     citedAnswerMatchesRemark(validate({ answer, sources: retrieved }, { policy: "flag" }), retrieved, id);
   }
+});
+
+/** How many of the chips of `segments` sit inside a code or raw HTML node of `markdown`'s mdast. */
+function chipsInCode(markdown, segments) {
+  const spans = [];
+  let at = 0;
+  for (const segment of segments) {
+    const length = (segment.type === "cite" ? segment.label : segment.text).length;
+    if (segment.type === "cite") spans.push([at, at + length]);
+    at += length;
+  }
+  const ranges = [];
+  const walk = (node) => {
+    if (["code", "inlineCode", "html"].includes(node.type)) ranges.push([node.position.start.offset, node.position.end.offset]);
+    else (node.children ?? []).forEach(walk);
+  };
+  walk(unified().use(remarkParse).use(remarkGfm).runSync(unified().use(remarkParse).use(remarkGfm).parse(markdown)));
+  return spans.filter(([start, end]) => ranges.some(([from, to]) => from <= start && end <= to)).length;
+}
+
+test("differential on the GFM spec's 673 examples, a marker at the end and at the start of every line", () => {
+  const examples = JSON.parse(readFileSync(join(root, "data", "gfm-spec", "examples.json"), "utf8"));
+  assert.equal(examples.length, 673);
+  assert.equal(examples.filter((e) => e.extension).length, 24);
+  const one = [{ title: "One", url: "https://example.org/1", text: "one" }];
+  let placed = 0;
+  let left = 0;
+  for (const { example, markdown } of examples) {
+    const variants = [
+      markdown,
+      markdown.replace(/([^\n])(?=\n)/g, "$1 [1]"),
+      markdown.replace(/^(?=[^\n])/gm, "[1] "),
+    ];
+    for (const [v, answer] of variants.entries()) {
+      const report = validate({ answer, sources: one }, { policy: "flag" });
+      const chips = citationChips(report, { sources: one });
+      const chipped = html(report.cleanedAnswer, { report, sources: one });
+      const count = chipped.match(CHIP_HTML)?.length ?? 0;
+      // Every chip is placed but those in code or raw HTML to CommonMark: citeproof reads
+      // indented text as prose (its named exception, tests/reference/markdown.mjs), and
+      // the plugin leaves a code or HTML node as it is, the marker written in it.
+      const inCode = chipsInCode(report.cleanedAnswer, report.segments);
+      assert.equal(count + inCode, chips.length, `example ${example}, variant ${v}: chips placed`);
+      // All chips here are "[1]", so the ones placed write back in order.
+      assert.equal(unchipped(chipped, chips.slice(0, count)), html(report.cleanedAnswer), `example ${example}, variant ${v}`);
+      placed += count;
+      left += inCode;
+    }
+  }
+  assert.ok(placed > 2000, `${placed} chips placed`);
+  assert.ok(left < placed / 10, `${left} chips left in code or raw HTML`);
+});
+
+test("chips after a bare URL or e-mail (GFM autolink literals, whose split text has no position)", () => {
+  const answer = "See https://example.org/boil for more [1]. Mail foo\\+x@bar.example.com or www.example.com [2]!\n\n<foo\\+@bar.example.com> [1]";
+  const report = validate({ answer, sources });
+  const chips = citationChips(report, { sources });
+  const out = html(report.cleanedAnswer, { report, sources });
+  assert.match(out, /<a href="https:\/\/example.org\/boil">https:\/\/example.org\/boil<\/a> for more <sup class="citeproof-chip">1<\/sup>\./);
+  assert.match(out, /www.example.com<\/a> <sup class="citeproof-chip">2<\/sup>!/);
+  assert.equal(out.match(CHIP_HTML).length, 3);
+  assert.equal(unchipped(out, chips), html(report.cleanedAnswer));
 });
