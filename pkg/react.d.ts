@@ -46,7 +46,12 @@ export interface CardProps {
   cardProps: Record<string, unknown>;
 }
 
-/** A markdown answer with citation chips and the list of its cited sources; all text escaped, links only for http(s) URLs. */
+/**
+ * A markdown answer (GFM, rendered with react-markdown and remark-gfm, which
+ * citeproof/react needs) with citation chips and the list of its cited sources: all text
+ * escaped, raw HTML not rendered, links only for http(s) URLs (or in-page footnotes),
+ * images as links to them (never fetched).
+ */
 export function CitedAnswer(props: CitedAnswerProps): ReactElement;
 
 export type { Chip, ChipSource };

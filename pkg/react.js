@@ -11,6 +11,7 @@ import Markdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { CitationStream, citationChips, citationTree, validate } from "citeproof";
 import remarkCiteproof, { chipOf } from "./remark.js";
+import { markdownOf, safeUrl } from "./safe.js";
 
 const cx = (...names) => names.filter(Boolean).join(" ");
 
@@ -220,17 +221,6 @@ function SourceList({ sources }) {
   );
 }
 
-/** An absolute http(s) URL, normalised, or an in-page fragment (footnotes); else null. */
-function safeUrl(url) {
-  if (/^#[^\s]*$/.test(url)) return url;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.href : null;
-  } catch {
-    return null;
-  }
-}
-
 /** A link that opens elsewhere (an in-page one stays); none without a safe URL. */
 function SafeLink({ href, children }) {
   if (!href) return h("span", null, children);
@@ -243,13 +233,6 @@ function ImageLink({ src, alt }) {
   const text = alt || src || "";
   if (!src) return h("span", { className: "citeproof-image" }, text);
   return h("a", { className: "citeproof-image", href: src, target: "_blank", rel: "noopener noreferrer nofollow" }, text);
-}
-
-/** The cleaned markdown a report's (or a stream's) segments make: text and markers. */
-function markdownOf(segments) {
-  let text = "";
-  for (const segment of segments ?? []) text += String((segment?.type === "cite" ? segment.label : segment?.text) ?? "");
-  return text;
 }
 
 /**

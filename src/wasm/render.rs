@@ -38,6 +38,8 @@ fn or_undefined(options: Option<RenderOptionsArg>) -> JsValue {
 /// The report's cleaned answer as HTML with citation chips: a markdown subset
 /// (paragraphs, headings, lists, quotes, code, emphasis, links), every text escaped,
 /// links only for `http:` / `https:` URLs. `options.sources` adds titles and links.
+/// Needs no dependency; `citeproof/markdown` has a `renderHtml` for the whole of GFM
+/// (tables included) on the remark stack.
 /// Throws `too_large` for a list of more than [`MAX_LIST_ITEMS`] items and
 /// `invalid_input` / `invalid_option` for a revoked Proxy.
 #[wasm_bindgen(js_name = renderHtml)]

@@ -164,4 +164,6 @@ const invalidReason: string | null | undefined = carried?.reason;
 const chipProps: CitationChipProps = { chip: carried, className: "mine" };
 // @ts-expect-error the settings need a report or sources of the right shape
 remarkCiteproof({ report: 3 });
-console.log(markdown, streamed, invalidReason, chipProps);
+import { renderHtml as renderGfm } from "citeproof/markdown";
+const gfmHtml: string = renderGfm({ segments: end.report.segments }, { sources: [{ title: "t" }] });
+console.log(markdown, streamed, invalidReason, chipProps, gfmHtml);
