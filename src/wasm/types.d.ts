@@ -29,7 +29,11 @@ export type MarkerKind =
  */
 export interface Marker {
   span: Span;
-  /** Source labels (numbers) or source ids (strings), in written order. */
+  /**
+   * What the parser read, in written order: source labels as numbers (`[1, 2]`, to
+   * compare with a source's `index`) or source ids as strings (`[doc4]`, private-use
+   * tokens). A chip's `Segment.refs` are strings instead: labels as the chip shows them.
+   */
   refs: number[] | string[];
   kind: MarkerKind;
   raw: string;
@@ -315,7 +319,13 @@ export type Segment =
   | { type: "text"; text: string }
   | {
       type: "cite";
+      /** The marker as it stands in the cleaned answer. */
       label: string;
+      /**
+       * The labels the chip shows, as text (`["1", "2"]`, `["tokyo-tower"]`; renumbered
+       * ones after `renumber`): one field for number labels and ids alike, so strings.
+       * `Marker.refs` keeps what the parser read (numbers or ids).
+       */
       refs: string[];
       sourceIndex?: number;
       /** For each of `refs`, its source's position in `input.sources` (null: not retrieved). */
