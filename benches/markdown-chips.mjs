@@ -2,7 +2,8 @@
 // in one process: remark-gfm's HTML of the cleaned answer (remark-parse, remark-gfm,
 // remark-rehype, rehype-stringify) without and with citeproof/remark, react-markdown +
 // remark-gfm rendered to static markup without chips, <CitedAnswer> (the same stack with
-// chips and the sources list), and the hand-written renderHtml for scale. Each timing is
+// chips and the sources list), citeproof/markdown's renderHtml, and the core's
+// hand-written renderHtml for scale. Each timing is
 // the median of 7 passes over all answers; reports are made beforehand (not timed).
 //
 //   node benches/markdown-chips.mjs     (needs pkg/node: node scripts/build-pkg.mjs node)
@@ -20,6 +21,7 @@ import { citeproof, dataset, median, root } from "./common.mjs";
 const { validate, renderHtml } = citeproof();
 const { default: remarkCiteproof } = await import(join(root, "pkg", "remark.js"));
 const { CitedAnswer } = await import(join(root, "pkg", "react.js"));
+const { renderHtml: renderGfm } = await import(join(root, "pkg", "markdown.js"));
 
 const cases = dataset("answers-val.jsonl").map(({ answer, sources }) => ({
   report: validate({ answer, sources }, { policy: "flag" }),
@@ -43,7 +45,8 @@ const runs = {
   "react-markdown + remark-gfm, static markup, no chips": ({ report }) =>
     renderToStaticMarkup(h(Markdown, { remarkPlugins: [remarkGfm] }, report.cleanedAnswer)),
   "<CitedAnswer>, static markup": ({ report, sources }) => renderToStaticMarkup(h(CitedAnswer, { report, sources })),
-  "renderHtml (hand-written subset)": ({ report, sources }) => renderHtml(report, { sources }),
+  "citeproof/markdown renderHtml (GFM, chips drawn)": ({ report, sources }) => renderGfm(report, { sources }),
+  "core renderHtml (hand-written subset)": ({ report, sources }) => renderHtml(report, { sources }),
 };
 
 const times = {};
