@@ -1,5 +1,6 @@
 // What a Vite + React app that renders citation chips downloads: the package README's
-// quickstart (`<CitedAnswer>` with `citeproof/react.css`) built for production with Vite,
+// quickstart (`<CitedAnswer>` with `citeproof/react.css`) and the README's react-markdown
+// recipe (`citeproof/remark` in the app's own renderer) built for production with Vite,
 // each asset gzip -9 (as a CDN serves it), beside the same app without citeproof (React
 // alone) so the difference is what citeproof adds. Then, per combination of the
 // package's entries an app imports (react alone, react + providers, react + full, edge),
@@ -18,6 +19,25 @@ import "citeproof/react.css";
 const sources = [{ title: "Boiling", url: "https://example.org/boil", text: "Water boils at 100 °C at sea level." }];
 const answer = "Water boils at 100 °C at sea level [1]. The moon is made of cheese [3].";
 createRoot(document.getElementById("root")).render(<CitedAnswer answer={answer} sources={sources} />);
+`;
+// The README's react-markdown recipe: the chips in the app's own markdown renderer.
+const inMarkdown = `import { createRoot } from "react-dom/client";
+import Markdown from "react-markdown";
+import remarkGfm from "remark-gfm";
+import { validate } from "citeproof";
+import remarkCiteproof from "citeproof/remark";
+import { CitationChip } from "citeproof/react";
+import "citeproof/react.css";
+const sources = [{ title: "Boiling", url: "https://example.org/boil", text: "Water boils at 100 °C at sea level." }];
+const report = validate({ answer: "Water boils at 100 °C at sea level [1]. The moon is made of cheese [3].", sources }, { policy: "flag" });
+createRoot(document.getElementById("root")).render(
+  <Markdown remarkPlugins={[remarkGfm, [remarkCiteproof, { report, sources }]]} components={{ sup: CitationChip }}>{report.cleanedAnswer}</Markdown>,
+);
+`;
+const markdownOnly = `import { createRoot } from "react-dom/client";
+import Markdown from "react-markdown";
+import remarkGfm from "remark-gfm";
+createRoot(document.getElementById("root")).render(<Markdown remarkPlugins={[remarkGfm]}>{"Water boils at 100 °C at sea level."}</Markdown>);
 `;
 const reactOnly = `import { createRoot } from "react-dom/client";
 createRoot(document.getElementById("root")).render(<p>Water boils at 100 °C at sea level.</p>);
@@ -48,14 +68,23 @@ function sizes(dist) {
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
 const chips = sizes(buildReactApp("bench-vite-chips", withChips));
 const bare = sizes(buildReactApp("bench-vite-react", reactOnly));
+const markdown = sizes(buildReactApp("bench-vite-markdown", markdownOnly));
+const chipsInMarkdown = sizes(buildReactApp("bench-vite-markdown-chips", inMarkdown));
 const total = (s) => Object.values(s).reduce((n, k) => n + k.gzip, 0);
 console.log(`a Vite + React app, production build, gzip -9 (${new Date().toISOString().slice(0, 10)})`);
 console.log("| app | JS | wasm | CSS | total |");
 console.log("|---|---|---|---|---|");
-for (const [name, s] of [["React alone", bare], ["with citeproof chips (<CitedAnswer>)", chips]]) {
+const apps = [
+  ["React alone", bare],
+  ["with citeproof chips (<CitedAnswer>, react-markdown and remark-gfm inside)", chips],
+  ["React + react-markdown + remark-gfm", markdown],
+  ["the same with citeproof/remark chips (README recipe)", chipsInMarkdown],
+];
+for (const [name, s] of apps) {
   console.log(`| ${name} | ${kb(s.js?.gzip ?? 0)} | ${kb(s.wasm?.gzip ?? 0)} | ${kb(s.css?.gzip ?? 0)} | ${kb(total(s))} |`);
 }
 console.log(`citeproof adds ${kb(total(chips) - total(bare))} gzip (JS ${kb((chips.js?.gzip ?? 0) - (bare.js?.gzip ?? 0))}, wasm ${kb(chips.wasm?.gzip ?? 0)}, CSS ${kb(chips.css?.gzip ?? 0)})`);
+console.log(`in an app that already renders markdown with react-markdown + remark-gfm, the chips add ${kb(total(chipsInMarkdown) - total(markdown))} gzip`);
 
 /**
  * Builds `main` with Vite (react(), wasm()) against the package copied into the app's

@@ -1,5 +1,5 @@
 // Types of citeproof/react.
-import type { ComponentType, ReactElement, RefObject } from "react";
+import type { ComponentType, ReactElement, ReactNode, RefObject } from "react";
 import type { Block, Chip, ChipSource, CiteEvent, FindingEvent, Report, Segment, Source, StreamInput, TransformOptions, ValidateOptions } from "citeproof";
 
 export interface CitedAnswerProps {
@@ -46,11 +46,39 @@ export interface CardProps {
   cardProps: Record<string, unknown>;
 }
 
-/** A markdown answer with citation chips and the list of its cited sources; all text escaped, links only for http(s) URLs. */
+/**
+ * A markdown answer (GFM, rendered with react-markdown and remark-gfm, which
+ * citeproof/react needs) with citation chips and the list of its cited sources: all text
+ * escaped, raw HTML not rendered, links only for http(s) URLs (or in-page footnotes),
+ * images as links to them (never fetched).
+ */
 export function CitedAnswer(props: CitedAnswerProps): ReactElement;
 
-/** The default chip: a badge whose card opens on hover, keyboard focus, click or tap. */
-export function CitationChip(props: { chip: Chip; className?: string; Card?: ComponentType<CardProps> }): ReactElement;
+export type { Chip, ChipSource };
+
+/** The props of `CitationChip`. */
+export interface CitationChipProps {
+  /** The chip to show (from `useCitations`, `citationChips` or a `chipOf(node)`). */
+  chip?: Chip | null;
+  /**
+   * The hast node react-markdown and Streamdown give a `sup` component: with
+   * `components={{ sup: CitationChip }}` the chip is taken from the `<sup>` that
+   * citeproof/remark made, and any other `<sup>` renders as it was.
+   */
+  node?: unknown;
+  className?: string;
+  /** Replaces the default card. */
+  Card?: ComponentType<CardProps>;
+  /** A plain `<sup>`'s content (no chip). */
+  children?: ReactNode;
+}
+
+/**
+ * The default chip: a badge whose card opens on hover, keyboard focus, click or tap.
+ * An invalid chip (`chip.valid === false`) gets `citeproof-chip--invalid` and its card
+ * says `chip.reason`.
+ */
+export function CitationChip(props: CitationChipProps): ReactElement;
 
 /**
  * A report's tree and chips, and its cited sources: only sources some chip names, each

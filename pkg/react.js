@@ -1,11 +1,17 @@
 // citeproof/react: <CitedAnswer>, the headless chip kit (useCitations, useChip,
 // useCardPlacement) with the default <CitationChip>, and useCitationStream.
 //
-// Rendering goes through `citationTree` (the same tree `renderHtml` writes out), mapped
-// to React elements: text is only ever passed as children (React escapes it), and a
-// link exists only where the tree has a checked http(s) `href`. No innerHTML anywhere.
-import { createElement as h, Fragment, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { CitationStream, citationTree, citeproofTransform, validate } from "citeproof";
+// <CitedAnswer> renders the cleaned answer's GFM with react-markdown and remark-gfm (peer
+// dependencies), its chips placed by citeproof/remark: text reaches the page only as
+// React text, raw HTML in an answer is not rendered, a link exists only for an http(s)
+// URL (or an in-page footnote), and an image is a link to it, never fetched. No
+// innerHTML anywhere.
+import { createElement as h, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
+import Markdown from "react-markdown";
+import remarkGfm from "remark-gfm";
+import { CitationStream, citationChips, citationTree, citeproofTransform, validate } from "citeproof";
+import remarkCiteproof, { chipOf } from "./remark.js";
+import { markdownOf, safeUrl } from "./safe.js";
 
 const cx = (...names) => names.filter(Boolean).join(" ");
 
@@ -165,9 +171,20 @@ function ChipCard({ chip, source, page, count, setPage, cardProps }) {
 
 /**
  * A citation chip: a small badge after the claim that opens its card (see `useChip`).
- * Invalid chips get `citeproof-chip--invalid` and say why. `Card` replaces the card.
+ * Invalid chips get `citeproof-chip--invalid` and say why (`chip.reason`). `Card`
+ * replaces the card. Also a `sup` component for react-markdown and Streamdown
+ * (`components={{ sup: CitationChip }}` with citeproof/remark): it takes the chip from
+ * the hast `node` the plugin made, and renders any other `<sup>` as it was.
  */
-export function CitationChip({ chip, className, Card = ChipCard }) {
+export function CitationChip({ chip, node, className, Card = ChipCard, children, ...rest }) {
+  const shown = chip ?? chipOf(node);
+  if (!shown) return h("sup", { ...rest, className }, children);
+  // The `<sup>` of citeproof/remark comes with the class the chip's root has anyway.
+  const extra = className?.split(/\s+/).filter((name) => name && name !== "citeproof-chip").join(" ");
+  return h(ChipView, { chip: shown, className: extra || undefined, Card });
+}
+
+function ChipView({ chip, className, Card }) {
   const { open, page, setPage, rootProps, buttonProps, cardProps } = useChip(chip);
   const count = chip.sources.length;
   const source = chip.sources[page] ?? chip.sources[0];
@@ -204,39 +221,18 @@ function SourceList({ sources }) {
   );
 }
 
-function Inline({ nodes, components }) {
-  return nodes.map((node, i) => {
-    switch (node.type) {
-      case "text": return h(Fragment, { key: i }, node.text);
-      case "break": return h("br", { key: i });
-      case "code": return h("code", { key: i }, node.text);
-      case "strong": return h("strong", { key: i }, h(Inline, { nodes: node.children, components }));
-      case "em": return h("em", { key: i }, h(Inline, { nodes: node.children, components }));
-      case "span": return h(Fragment, { key: i }, h(Inline, { nodes: node.children, components }));
-      case "link":
-        return h("a", { key: i, href: node.href, target: "_blank", rel: "noopener noreferrer nofollow" }, h(Inline, { nodes: node.children, components }));
-      case "chip":
-        return components.Chip
-          ? h(components.Chip, { key: i, chip: node.chip })
-          : h(CitationChip, { key: i, chip: node.chip, Card: components.Card });
-      default: return null;
-    }
-  });
+/** A link that opens elsewhere (an in-page one stays); none without a safe URL. */
+function SafeLink({ href, children }) {
+  if (!href) return h("span", null, children);
+  if (href.startsWith("#")) return h("a", { href }, children);
+  return h("a", { href, target: "_blank", rel: "noopener noreferrer nofollow" }, children);
 }
 
-function Blocks({ nodes, components }) {
-  return nodes.map((node, i) => {
-    const inline = (children) => h(Inline, { nodes: children, components });
-    switch (node.type) {
-      case "paragraph": return h("p", { key: i }, inline(node.children));
-      case "heading": return h(`h${Math.min(Math.max(node.level, 1), 6)}`, { key: i }, inline(node.children));
-      case "quote": return h("blockquote", { key: i }, h(Blocks, { nodes: node.children, components }));
-      case "code": return h("pre", { key: i }, h("code", null, node.text));
-      case "list":
-        return h(node.ordered ? "ol" : "ul", { key: i }, node.items.map((item, j) => h("li", { key: j }, inline(item))));
-      default: return null;
-    }
-  });
+/** An image as a link to it: an answer never makes the page fetch a URL it names. */
+function ImageLink({ src, alt }) {
+  const text = alt || src || "";
+  if (!src) return h("span", { className: "citeproof-image" }, text);
+  return h("a", { className: "citeproof-image", href: src, target: "_blank", rel: "noopener noreferrer nofollow" }, text);
 }
 
 /**
@@ -254,12 +250,27 @@ export function CitedAnswer({ report, segments, answer, sources, options, classN
     [report, segments, answer, sources, options],
   );
   const shown = useMemo(() => report ?? validated ?? { segments: segments ?? [] }, [report, validated, segments]);
-  const cited = useCitations(shown, { sources });
+  const markdown = useMemo(() => markdownOf(shown.segments), [shown]);
+  const cited = useMemo(() => citedSources(citationChips(shown, { sources })), [shown, sources]);
+  const remarkPlugins = useMemo(() => [remarkGfm, [remarkCiteproof, { report: shown, sources }]], [shown, sources]);
+  const { Chip, Card } = components;
+  const parts = useMemo(
+    () => ({
+      a: SafeLink,
+      img: ImageLink,
+      sup: ({ node, children }) => {
+        const chip = chipOf(node);
+        if (!chip) return h("sup", null, children);
+        return Chip ? h(Chip, { chip }) : h(CitationChip, { chip, Card });
+      },
+    }),
+    [Chip, Card],
+  );
   return h(
     "div",
     { className: cx("citeproof-answer", className) },
-    h(Blocks, { nodes: cited.blocks, components }),
-    sourceList && h(components.SourceList ?? SourceList, { sources: cited.sources }),
+    h(Markdown, { remarkPlugins, components: parts, urlTransform: safeUrl }, markdown),
+    sourceList && h(components.SourceList ?? SourceList, { sources: cited }),
   );
 }
 

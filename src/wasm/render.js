@@ -175,7 +175,7 @@ function chipDetails(segment, sources, quotes, evidence = []) {
   const missing = cards.filter((c) => !c.found).map((c) => c.label);
   return {
     label: String(segment.label ?? ""),
-    badge: refs.length > 1 ? `${refs[0]} +${refs.length - 1}` : String(refs[0] ?? segment.label ?? ""),
+    badge: badgeOf(refs.map(String)),
     valid: segment.valid !== false,
     reason: segment.valid === false
       ? missing.length
@@ -184,6 +184,26 @@ function chipDetails(segment, sources, quotes, evidence = []) {
       : null,
     sources: cards,
   };
+}
+
+/**
+ * What a chip shows: its labels as a reader writes a list of them, "1", "1, 2", "1, 2, 3";
+ * a longer group its first two and how many more, "1, 2 +3 more" (the card pages through
+ * them all).
+ */
+function badgeOf(labels) {
+  if (labels.length <= 3) return labels.join(", ");
+  return `${labels[0]}, ${labels[1]} +${labels.length - 2} more`;
+}
+
+/**
+ * The chip of each `cite` segment of a report (or of `{ segments }` from a stream), in
+ * order: what `citationTree` puts in its chip nodes, for renderers that place the chips
+ * themselves (citeproof/remark).
+ */
+export function citationChips(report, options, limit) {
+  const { segments, quotes, evidence, sources } = readArguments(report, options, limit);
+  return segments.filter((s) => s.type === "cite").map((segment, j) => chipDetails(segment, sources, quotes, evidence[j]));
 }
 
 function inline(text, chips) {

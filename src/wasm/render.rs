@@ -10,6 +10,12 @@ extern "C" {
     #[wasm_bindgen(js_name = renderHtml, catch)]
     fn render_html_js(report: &JsValue, options: &JsValue, limit: usize)
     -> Result<String, JsValue>;
+    #[wasm_bindgen(js_name = citationChips, catch)]
+    fn citation_chips_js(
+        report: &JsValue,
+        options: &JsValue,
+        limit: usize,
+    ) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = citationTree, catch)]
     fn citation_tree_js(
         report: &JsValue,
@@ -32,6 +38,8 @@ fn or_undefined(options: Option<RenderOptionsArg>) -> JsValue {
 /// The report's cleaned answer as HTML with citation chips: a markdown subset
 /// (paragraphs, headings, lists, quotes, code, emphasis, links), every text escaped,
 /// links only for `http:` / `https:` URLs. `options.sources` adds titles and links.
+/// Needs no dependency; `citeproof/markdown` has a `renderHtml` for the whole of GFM
+/// (tables included) on the remark stack.
 /// Throws `too_large` for a list of more than [`MAX_LIST_ITEMS`] items and
 /// `invalid_input` / `invalid_option` for a revoked Proxy.
 #[wasm_bindgen(js_name = renderHtml)]
@@ -51,4 +59,16 @@ pub fn citation_tree(
     options: Option<RenderOptionsArg>,
 ) -> Result<JsValue, JsValue> {
     citation_tree_js(&report, &or_undefined(options), MAX_LIST_ITEMS)
+}
+
+/// The chip of each `cite` segment of a report (or of a stream's `{ segments }`), in
+/// order: badge, validity, why not, and each cited source's card (title, safe link,
+/// located quote, evidence). For renderers that place chips themselves, as
+/// `citeproof/remark` does. Throws as `renderHtml` does.
+#[wasm_bindgen(js_name = citationChips, unchecked_return_type = "Chip[]")]
+pub fn citation_chips(
+    #[wasm_bindgen(unchecked_param_type = "Report | { segments: Segment[] }")] report: JsValue,
+    options: Option<RenderOptionsArg>,
+) -> Result<JsValue, JsValue> {
+    citation_chips_js(&report, &or_undefined(options), MAX_LIST_ITEMS)
 }

@@ -29,7 +29,11 @@ export type MarkerKind =
  */
 export interface Marker {
   span: Span;
-  /** Source labels (numbers) or source ids (strings), in written order. */
+  /**
+   * What the parser read, in written order: source labels as numbers (`[1, 2]`, to
+   * compare with a source's `index`) or source ids as strings (`[doc4]`, private-use
+   * tokens). A chip's `Segment.refs` are strings instead: labels as the chip shows them.
+   */
   refs: number[] | string[];
   kind: MarkerKind;
   raw: string;
@@ -315,7 +319,13 @@ export type Segment =
   | { type: "text"; text: string }
   | {
       type: "cite";
+      /** The marker as it stands in the cleaned answer. */
       label: string;
+      /**
+       * The labels the chip shows, as text (`["1", "2"]`, `["tokyo-tower"]`; renumbered
+       * ones after `renumber`): one field for number labels and ids alike, so strings.
+       * `Marker.refs` keeps what the parser read (numbers or ids).
+       */
       refs: string[];
       sourceIndex?: number;
       /** For each of `refs`, its source's position in `input.sources` (null: not retrieved). */
@@ -444,12 +454,21 @@ export interface ChipSource {
   evidence: string | null;
 }
 
-/** A citation chip: its badge (`"1"`, `"1 +2"` for a group), validity and why not. */
+/** A citation chip: what it shows, whether it checked out, and why not. */
 export interface Chip {
+  /** The marker as it stands in the cleaned answer (`"[1]"`, `"[1, 2]"`). */
   label: string;
+  /** What the chip shows: `"1"`, `"1, 2"`, `"1, 2, 3"`; a longer group `"1, 2 +3 more"`. */
   badge: string;
+  /** Every source it cites was retrieved. */
   valid: boolean;
+  /**
+   * Why an invalid chip is invalid, a sentence for a reader ("Cites [9], which was not
+   * among the retrieved sources."); null when `valid`. Show it in a custom chip's invalid
+   * state.
+   */
   reason: string | null;
+  /** One card per cited source, in the marker's order. */
   sources: ChipSource[];
 }
 

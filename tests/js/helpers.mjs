@@ -134,7 +134,7 @@ export const ADAPTER = {
 /**
  * Builds a React app with Vite (plugin-react and vite-plugin-wasm, as the npm README says)
  * in target/<name>: `index.html` with a `#root` and `head` in it, `main.jsx` = `app`,
- * `citeproof` and `citeproof/react(.css)` taken from pkg/. `development`: React's
+ * `citeproof`, `citeproof/react(.css)` and `citeproof/remark` taken from pkg/. `development`: React's
  * development build (where StrictMode runs effects twice). Returns the `dist` directory.
  */
 export function buildReactApp(name, app, { head = "", development = false } = {}) {
@@ -155,6 +155,7 @@ export default {
       { find: /^citeproof$/, replacement: ${pkg("bundler/citeproof.js")} },
       { find: /^citeproof\\/react$/, replacement: ${pkg("react.js")} },
       { find: /^citeproof\\/react\\.css$/, replacement: ${pkg("react.css")} },
+      { find: /^citeproof\\/remark$/, replacement: ${pkg("remark.js")} },
     ],
     dedupe: ["react", "react-dom"],
   },

@@ -228,7 +228,7 @@ test("the npm README's Vite + React quickstart, as written, builds and shows chi
   const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
   const section = readme.slice(readme.indexOf("## Vite + React"), readme.indexOf("\n## ", readme.indexOf("## Vite + React") + 1));
   const installs = [...section.matchAll(/^npm i (?:-D )?(.+)$/gm)].flatMap((m) => m[1].split(" "));
-  assert.deepEqual(installs, ["citeproof", "react", "react-dom", "vite", "@vitejs/plugin-react", "vite-plugin-wasm"]);
+  assert.deepEqual(installs, ["citeproof", "react", "react-dom", "react-markdown", "remark-gfm", "vite", "@vitejs/plugin-react", "vite-plugin-wasm"]);
   const dir = join(project, "vite-react-app");
   mkdirSync(join(dir, "src"), { recursive: true });
   for (const name of installs.filter((n) => n !== "citeproof")) {

@@ -11,20 +11,34 @@ const require = createRequire(import.meta.url);
 const { validate, renderHtml, citationTree } = require(join(pkgDir, "node", "citeproof.js"));
 const { createElement } = await import("react");
 const { renderToStaticMarkup } = await import("react-dom/server");
+const { parseFragment } = await import("parse5");
 const { CitedAnswer } = await import(join(pkgDir, "react.js"));
+const { renderHtml: renderGfm } = await import(join(pkgDir, "markdown.js"));
 
-const TAGS = new Set(["div", "section", "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "pre", "code", "blockquote", "strong", "em", "a", "br", "sup", "span", "button"]);
-const ATTRIBUTES = new Set(["class", "title", "href", "rel", "target", "type", "aria-expanded", "aria-label", "data-valid", "data-label"]);
+// GFM adds tables, strikethrough, rules, task-list checkboxes (disabled) and footnotes
+// (in-page links, ids, aria-describedby).
+const TAGS = new Set(["div", "section", "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "pre", "code", "blockquote", "strong", "em", "a", "br", "sup", "span", "button", "table", "thead", "tbody", "tr", "th", "td", "del", "hr", "input"]);
+const ATTRIBUTES = new Set(["class", "title", "href", "rel", "target", "type", "aria-expanded", "aria-label", "data-valid", "data-label", "align", "disabled", "checked", "id", "aria-describedby", "data-footnote-ref", "data-footnotes", "data-footnote-backref"]);
 
-/** Every tag and attribute is one the renderer writes, and every href is http(s). */
+/**
+ * Every tag and attribute is one the renderers write, and every href is http(s) (or an
+ * in-page footnote): `html` read by parse5, as a browser reads it.
+ */
 function assertInert(html, context) {
-  for (const [, slash, tag, attrs] of html.matchAll(/<(\/?)([a-zA-Z][\w-]*)([^>]*)>/g)) {
-    assert.ok(TAGS.has(tag.toLowerCase()), `${context}: unexpected <${slash}${tag}> in ${html}`);
-    for (const [, name, value] of attrs.replace(/\/\s*$/, "").matchAll(/([^\s=]+)(?:="([^"]*)")?/g)) {
-      assert.ok(ATTRIBUTES.has(name), `${context}: unexpected attribute ${name} in ${html}`);
-      if (name === "href") assert.match(value, /^https?:\/\//, `${context}: href ${value}`);
+  const walk = (node) => {
+    for (const child of node.childNodes ?? []) {
+      if (child.tagName) {
+        assert.ok(TAGS.has(child.tagName), `${context}: unexpected <${child.tagName}> in ${html}`);
+        for (const { name, value } of child.attrs) {
+          assert.ok(ATTRIBUTES.has(name), `${context}: unexpected attribute ${name} in ${html}`);
+          if (name === "href") assert.match(value, /^(https?:\/\/|#)/, `${context}: href ${value}`);
+          if (name === "type") assert.match(value, /^(button|checkbox)$/, `${context}: type ${value}`);
+        }
+      }
+      walk(child);
     }
-  }
+  };
+  walk(parseFragment(html));
 }
 
 const sources = [
@@ -41,7 +55,7 @@ test("renderHtml: markdown blocks with chips, links and badges", () => {
   assert.match(html, /<strong>boils<\/strong>/);
   assert.match(html, /<sup class="citeproof-chip" title="Boiling"><a href="https:\/\/example.org\/boil" rel="noopener noreferrer nofollow">1<\/a><\/sup>/);
   assert.match(html, /<ul><li>Tokyo is the capital /);
-  assert.match(html, />1 \+1</, "a group badge");
+  assert.match(html, />1, 2</, "a group badge reads as a list");
   assert.match(html, /<code>code<\/code>/);
   assert.match(html, /<a href="https:\/\/docs.test\/a"/);
   assertInert(html, "markdown");
@@ -148,6 +162,7 @@ test("hostile answers, titles, URLs and quotes render inert in renderHtml and <C
     assertInert(renderHtml(report, { sources: hostile }), `renderHtml ${context}`);
     const markup = renderToStaticMarkup(createElement(CitedAnswer, { report, sources: hostile }));
     assertInert(markup, `CitedAnswer ${context}`);
+    assertInert(renderGfm(report, { sources: hostile }), `citeproof/markdown renderHtml ${context}`);
     cases += 1;
   }
   for (const url of URL_PAYLOADS) {
@@ -167,4 +182,52 @@ test("<CitedAnswer> validates an answer itself when given answer and sources", (
   const cleaned = renderToStaticMarkup(createElement(CitedAnswer, { answer: "Water boils [1]. Moon [9].", sources, options: { policy: "clean" } }));
   assert.doesNotMatch(cleaned, /9/, "policy clean removes the invalid marker");
   assertInert(markup, "answer");
+});
+
+test("a group's badge reads as a list: up to three labels, then the first two and how many more", () => {
+  const five = Array.from({ length: 5 }, (_, i) => ({ title: `S${i + 1}`, url: `https://s${i + 1}.example/`, text: "x" }));
+  const badges = (answer) => citationTree(validate({ answer, sources: five }), { sources: five })
+    .flatMap((b) => b.children)
+    .filter((n) => n.type === "chip")
+    .map((n) => n.chip.badge);
+  assert.deepEqual(badges("One [1]. Three [1, 2, 3]. Five [1, 2, 3, 4, 5]."), ["1", "1, 2, 3", "1, 2 +3 more"]);
+});
+
+test("citeproof/markdown renderHtml: GFM with chips, links only for http(s), images as links, raw HTML not rendered", () => {
+  const answer = [
+    "| city | fact |",
+    "|---|---|",
+    "| Tokyo | the capital [2] |",
+    "",
+    "Water _boils_ ~~never~~ at 100 °C [1]. Moon [9].",
+    "",
+    "- [x] done [1, 2]",
+    "- code in a list:",
+    "",
+    "  ```",
+    "  arr[1]",
+    "  ```",
+    "",
+    "![chart](https://example.org/c.png) [bad](javascript:alert(1)) <b onclick=x>raw</b> [docs](https://docs.test/a)",
+  ].join("\n");
+  const report = validate({ answer, sources }, { policy: "flag" });
+  const html = renderGfm(report, { sources });
+  assert.match(html, /^<div class="citeproof-answer">/);
+  assert.match(html, /<td>the capital <sup class="citeproof-chip" title="Japan"><a href="https:\/\/example.org\/japan" rel="noopener noreferrer nofollow">2<\/a><\/sup><\/td>/);
+  assert.match(html, /<em>boils<\/em> <del>never<\/del>/);
+  assert.match(html, /Moon <sup class="citeproof-chip citeproof-chip--invalid" title="Cites \[9\], which was not among the retrieved sources.">9<\/sup>/);
+  assert.match(html, /<input type="checkbox" checked disabled> done <sup class="citeproof-chip" title="Boiling · Japan">/);
+  assert.match(html, /<li>\s*<p>code in a list:<\/p>\s*<pre><code>arr\[1\]\n<\/code><\/pre>\s*<\/li>/);
+  assert.match(html, /<a class="citeproof-image" href="https:\/\/example.org\/c.png" rel="noopener noreferrer nofollow">chart<\/a>/);
+  assert.match(html, /<span>bad<\/span>/);
+  assert.doesNotMatch(html, /onclick|<b>/);
+  assert.match(html, /<a href="https:\/\/docs.test\/a" rel="noopener noreferrer nofollow">docs<\/a>/);
+  assertInert(html, "GFM");
+  assert.throws(() => renderGfm(null), (e) => e.code === "invalid_input");
+  assert.throws(() => renderGfm({ segments: 3 }), (e) => e.code === "invalid_input");
+});
+
+test("citeproof/markdown renderHtml draws a stream's { segments } as it draws the report", () => {
+  const report = validate({ answer: "| a | b |\n|---|---|\n| x [1] | y [2] |", sources });
+  assert.equal(renderGfm({ segments: report.segments }, { sources }), renderGfm(report, { sources }));
 });

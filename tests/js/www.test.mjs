@@ -165,6 +165,41 @@ test("stream mode never shows a partial marker and ends with the same report", a
   await page.close();
 });
 
+test("a markdown answer with a table, code in a list and strikethrough streams in with chips in its cells", async () => {
+  const { page, problems } = await open();
+  await page.selectOption('[data-testid="example"]', "gfm");
+  const answer = page.locator('[data-testid="answer"]');
+  await answer.locator("table").waitFor();
+  const cells = async (where) =>
+    where.locator("td").evaluateAll((tds) => tds.map((td) => td.querySelector(".citeproof-chip__badge")?.textContent ?? null));
+  assert.deepEqual(await cells(answer), [null, "1", null, "2"]);
+  assert.equal(await answer.locator("td em").textContent(), "thousand");
+  assert.match(await answer.locator("ol li pre code").textContent(), /parseCitations\(answer\); \/\/ arr\[1\] stays code/);
+  assert.equal(await answer.locator("del").textContent(), "Osaka was never the capital.");
+  assert.deepEqual(await answer.locator(".citeproof-chip__badge").allTextContents(), ["1", "2", "1, 2"]);
+  const oneShot = await answer.innerHTML();
+  await page.evaluate(() => {
+    window.__snapshots = [];
+    new MutationObserver(() => {
+      const node = document.querySelector('[data-testid="stream-answer"]');
+      if (node) window.__snapshots.push(node.textContent);
+    }).observe(document.getElementById("app"), { subtree: true, childList: true, characterData: true });
+  });
+  await page.click('[data-testid="stream"]');
+  await page.waitForSelector('[data-testid="stream-state"][data-state="done"]', { timeout: 20000 });
+  const snapshots = await page.evaluate(() => window.__snapshots);
+  assert.ok(snapshots.length > 5, `the answer streamed in pieces (${snapshots.length} snapshots)`);
+  for (const text of snapshots) assert.doesNotMatch(text, /\[[\d, ]*$/, `half a marker shown: ${JSON.stringify(text)}`);
+  const streamed = page.locator('[data-testid="stream-answer"]');
+  assert.deepEqual(await cells(streamed), [null, "1", null, "2"]);
+  assert.equal(await streamed.innerHTML(), oneShot, "the streamed answer ends as the one-shot one");
+  await streamed.locator("td .citeproof-chip__badge").first().click();
+  assert.equal(await streamed.locator('[role="dialog"] .citeproof-card__title').textContent(), "Tokyo");
+  await page.screenshot({ path: join(screenshots, "demo-gfm-stream.png"), fullPage: true });
+  assert.deepEqual(problems, { errors: [], dialogs: [] });
+  await page.close();
+});
+
 test("hostile answers and sources render inert: no dialog, no script, no javascript: link", async () => {
   const { page, problems } = await open();
   const scriptsBefore = await page.locator("script").count();

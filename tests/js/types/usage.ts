@@ -137,3 +137,33 @@ const metrics = new Metrics();
 metrics.record(validate({ answer: "x [1]", sources: [{}] }));
 const sameAudit: typeof full.auditRecord = auditRecord;
 void [sameAdapter, sameAudit, metrics];
+
+// citeproof/remark in react-markdown and Streamdown, with CitationChip as their `sup`
+// component (strict: the chip's props fit react-markdown's `components`).
+import Markdown from "react-markdown";
+import type { Components } from "react-markdown";
+import remarkGfm from "remark-gfm";
+import { Streamdown, defaultRehypePlugins } from "streamdown";
+import { createElement } from "react";
+import remarkCiteproof, { chipOf, rehypeCiteproof } from "citeproof/remark";
+import type { RemarkCiteproofOptions } from "citeproof/remark";
+import type { Chip as ReactChip, CitationChipProps } from "citeproof/react";
+
+const settings: RemarkCiteproofOptions = { report: end.report, sources: [{ title: "t" }] };
+const components: Components = { sup: CitationChip };
+const markdown = createElement(Markdown, { remarkPlugins: [remarkGfm, [remarkCiteproof, settings]], components }, end.report.cleanedAnswer);
+const streamed = createElement(Streamdown, {
+  mode: "static",
+  remarkPlugins: [remarkGfm, [remarkCiteproof, { report: { segments: end.report.segments } }]],
+  rehypePlugins: [...Object.values(defaultRehypePlugins), rehypeCiteproof],
+  components: { sup: CitationChip },
+  children: end.report.cleanedAnswer,
+});
+const carried: ReactChip | null = chipOf(null);
+const invalidReason: string | null | undefined = carried?.reason;
+const chipProps: CitationChipProps = { chip: carried, className: "mine" };
+// @ts-expect-error the settings need a report or sources of the right shape
+remarkCiteproof({ report: 3 });
+import { renderHtml as renderGfm } from "citeproof/markdown";
+const gfmHtml: string = renderGfm({ segments: end.report.segments }, { sources: [{ title: "t" }] });
+console.log(markdown, streamed, invalidReason, chipProps, gfmHtml);

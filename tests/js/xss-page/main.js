@@ -1,12 +1,13 @@
-// Renders every hostile case of ../xss-payloads.mjs twice — `renderHtml` output put in
-// the page with innerHTML (how it is meant to be used) and `<CitedAnswer>` mounted with
-// React — opens every chip's card, and reports what the DOM holds that it should not.
+// Renders every hostile case of ../xss-payloads.mjs three times — the output of
+// `renderHtml` and of citeproof/markdown's GFM `renderHtml` put in the page with
+// innerHTML (how they are meant to be used) and `<CitedAnswer>` mounted with React — opens every chip's card, and reports what the DOM holds that it should not.
 // The test (../xss.test.mjs) also counts dialogs: an `alert(1)` that ran is one.
 import { createElement } from "react";
 import { createRoot } from "react-dom/client";
 import { flushSync } from "react-dom";
 import { validate, renderHtml } from "citeproof";
 import { CitedAnswer } from "citeproof/react";
+import { renderHtml as renderGfm } from "citeproof/markdown";
 import { hostileCases } from "../xss-payloads.mjs";
 
 /** Elements the renderers never write and a payload would need. */
@@ -38,6 +39,12 @@ for (const [i, { context, report, sources }] of cases.entries()) {
   host.append(html);
   problems.push(...violations(html, `renderHtml ${context}`));
   links += html.querySelectorAll("a").length;
+
+  const gfm = document.createElement("div");
+  gfm.innerHTML = renderGfm(report, { sources });
+  host.append(gfm);
+  problems.push(...violations(gfm, `citeproof/markdown renderHtml ${context}`));
+  links += gfm.querySelectorAll("a").length;
 
   const mount = document.createElement("div");
   host.append(mount);

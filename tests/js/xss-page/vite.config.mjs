@@ -13,6 +13,7 @@ export default {
     alias: [
       { find: /^citeproof$/, replacement: pkg("bundler/citeproof.js") },
       { find: /^citeproof\/react$/, replacement: pkg("react.js") },
+      { find: /^citeproof\/markdown$/, replacement: pkg("markdown.js") },
     ],
     dedupe: ["react", "react-dom"],
   },
