@@ -169,14 +169,21 @@ struct Builder {
 }
 
 impl Builder {
-    fn new(sources: Option<Vec<Source>>) -> Builder {
+    fn new(mut sources: Option<Vec<Source>>) -> Builder {
+        // The Input carries a source's text alone: a text the caller gave twice, with
+        // different values, is said now, in its warnings.
+        let mut warnings = Vec::new();
+        for (i, source) in sources.iter_mut().flatten().enumerate() {
+            warnings.extend(source.text_differs_warning(i));
+            source.text_differs = None;
+        }
         Builder {
             given: sources.is_some(),
             sources: sources.unwrap_or_default(),
             answer: String::new(),
             labels: HashMap::new(),
             citations: Vec::new(),
-            warnings: Vec::new(),
+            warnings,
             unknown: Vec::new(),
             response_id: None,
             model: None,
