@@ -9,6 +9,7 @@
 //! | Cohere | v2 chat `message.citations` | characters, undocumented | code points, else UTF-16, else bytes: whichever holds `text`; else searched |
 //! | Perplexity | `[n]` markers in the content, `search_results` / `citations` | none | the markers themselves |
 //! | Vercel AI SDK | `text` + `sources` (or `content`/`parts`), Google grounding metadata | Gemini's, when present | as Gemini; else the markers, else the whole answer |
+//! | Amazon Bedrock | Converse `output.message.content` (`citationsContent` blocks), or ConverseStream events | none in the answer (a location's `start`/`end` count the source's characters, pages or chunks) | the block the citation belongs to |
 //!
 //! Sources: when the caller passes the sources it retrieved, citations are matched to
 //! them (by URL or id, else by the provider's 0-based position) and a citation of
@@ -25,6 +26,7 @@
 //! a response in which nothing is recognisable is an error.
 
 mod anthropic;
+mod bedrock;
 mod cohere;
 mod gemini;
 mod json;
@@ -57,12 +59,15 @@ pub enum Provider {
     Perplexity,
     /// A Vercel AI SDK `generateText` result or UI message.
     VercelAi,
+    /// Amazon Bedrock Converse (also its ConverseStream events).
+    Bedrock,
 }
 
 impl Provider {
     /// Every provider, in the order [`detect`] tries them.
-    pub const ALL: [Provider; 6] = [
+    pub const ALL: [Provider; 7] = [
         Provider::Anthropic,
+        Provider::Bedrock,
         Provider::Gemini,
         Provider::Cohere,
         Provider::Perplexity,
@@ -70,7 +75,7 @@ impl Provider {
         Provider::VercelAi,
     ];
 
-    /// `anthropic`, `openai`, `gemini`, `cohere`, `perplexity`, `vercel-ai`.
+    /// `anthropic`, `openai`, `gemini`, `cohere`, `perplexity`, `vercel-ai`, `bedrock`.
     pub const fn name(self) -> &'static str {
         match self {
             Provider::Anthropic => "anthropic",
@@ -79,6 +84,7 @@ impl Provider {
             Provider::Cohere => "cohere",
             Provider::Perplexity => "perplexity",
             Provider::VercelAi => "vercel-ai",
+            Provider::Bedrock => "bedrock",
         }
     }
 
@@ -91,6 +97,7 @@ impl Provider {
             Provider::Cohere => cohere::recognizes(response),
             Provider::Perplexity => perplexity::recognizes(response),
             Provider::VercelAi => vercel_ai::recognizes(response),
+            Provider::Bedrock => bedrock::recognizes(response),
         }
     }
 }
@@ -130,6 +137,7 @@ pub fn adapt(
         Provider::Cohere => cohere::read(response, &mut builder)?,
         Provider::Perplexity => perplexity::read(response, &mut builder)?,
         Provider::VercelAi => vercel_ai::read(response, &mut builder)?,
+        Provider::Bedrock => bedrock::read(response, &mut builder)?,
     }
     Ok(builder.finish())
 }
@@ -140,7 +148,8 @@ pub fn from_any(response: &Json, sources: Option<Vec<Source>>) -> Result<(Provid
         Error::new(
             ErrorCode::UnknownProviderFormat,
             "response",
-            "not a response of Anthropic, OpenAI, Gemini, Cohere, Perplexity or the Vercel AI SDK",
+            "not a response of Anthropic, OpenAI, Gemini, Cohere, Perplexity, Amazon Bedrock or \
+             the Vercel AI SDK",
         )
     })?;
     adapt(provider, response, sources).map(|input| (provider, input))

@@ -11,7 +11,9 @@
 //! link's URL (web) or the marker text (Assistants); failing all three it searches for
 //! them near the offsets and warns (`offset_mismatch`). `file_citation.index` and
 //! `file_path.index` (Responses) are documented as "the index of the file in the list of
-//! files", not as a text position, so those citations carry no span.
+//! files", not as a text position, so those citations carry no span. Nor does an
+//! annotation with `start_index = end_index = 0`: OpenRouter's placeholder when the
+//! model behind it gave no position (an empty span at the start would cite nothing).
 //!
 //! Output items, content parts and annotations of types not listed below, and stream
 //! events outside the Responses API's `response.…` family, are read past and counted in
@@ -50,7 +52,7 @@ pub fn recognizes(response: &Json) -> bool {
             .first()
             .is_some_and(|c| c.is("object", "chat.completion.chunk") || is_response_event(c));
     }
-    response.field("output").is_some()
+    response.field("output").and_then(Json::items).is_some()
         || response.is("object", "thread.message")
         || response
             .list("choices")
@@ -279,6 +281,9 @@ fn annotated(text: &str, annotations: &[Json], out: &mut Builder) {
             _ => continue,
         };
         let span = match (offset("start_index"), offset("end_index")) {
+            // OpenRouter's placeholder for "no position" (its chat annotations from
+            // providers that give none): read as a citation without offsets.
+            (Some(0), Some(0)) => None,
             (Some(start), Some(end)) => {
                 let expect = match &anchor {
                     Anchor::Marker(marker) => Expect::Text(marker),

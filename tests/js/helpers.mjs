@@ -129,6 +129,7 @@ export const ADAPTER = {
   cohere: "fromCohere",
   perplexity: "fromPerplexity",
   "vercel-ai": "fromVercelAI",
+  bedrock: "fromBedrock",
 };
 
 /**

@@ -18,7 +18,7 @@ import { expectFor, listFixtures, originOf, readFixture } from "../reference/pro
 
 const require = createRequire(import.meta.url);
 const pkg = require(join(pkgDir, "node", "citeproof.js"));
-const { validate, fromAny } = pkg;
+const { validate, fromAny, fromAnthropic } = pkg;
 
 
 /** The response as an adapter takes it: a stream's events as a list, else the object. */
@@ -151,6 +151,11 @@ function withFutureTypes(provider, recorded) {
     const grounded = candidates.findLast((c) => c.groundingMetadata?.groundingChunks);
     const chunk = { futureChunk: { uri: "https://future.example/", title: "Future" } };
     put(grounded?.groundingMetadata.groundingChunks, chunk, 'grounding chunk "futureChunk"');
+  } else if (provider === "bedrock" && stream) {
+    r.splice(1, 0, { futureEvent: {} }, { contentBlockDelta: { contentBlockIndex: 90, delta: { futureDelta: "x" } } });
+    parts.push('event "futureEvent"', 'delta "futureDelta"');
+  } else if (provider === "bedrock") {
+    put(r.output.message.content, { futureBlock: { text: "not answer text" } }, 'content block "futureBlock"');
   } else if (provider === "cohere" && stream) {
     r.splice(1, 0, { type: "future-event" });
     parts.push('event "future-event"');
@@ -191,3 +196,71 @@ for (const file of claimed) {
     assert.equal(report.status, validate(before, { requireCitations: false }).status, "no effect on the gate");
   });
 }
+
+// The property the adapters owe every recording: validate(fromX(r)) never throws, and
+// reports no error the recording does not justify. The one error a recording can justify
+// here is `no_citations`, for an answer whose provider cited nothing.
+for (const file of claimed) {
+  test(`${file}: validate(fromX(recording)) never throws and reports no error the recording does not justify`, () => {
+    const { provider } = originOf(file);
+    const recorded = response(file);
+    const expected = expectFor(file);
+    for (const input of [fromAny(recorded), pkg[ADAPTER[provider]](recorded)]) {
+      for (const options of [undefined, { requireCitations: false }]) {
+        const report = validate(input, options);
+        const errors = report.findings.filter((f) => f.severity === "error").map((f) => f.code);
+        const cites = report.citations.filter((c) => c.errors?.length).map((c) => c.errors.map((e) => e.code));
+        const justified = expected.citations.length === 0 && report.markers.length === 0 ? ["no_citations"] : [];
+        assert.deepEqual(errors.filter((code) => !justified.includes(code)), [], JSON.stringify(report.findings));
+        assert.deepEqual(cites, [], "no citation carries an error");
+      }
+    }
+  });
+}
+
+/** The recorded Anthropic web-search response. */
+const anthropicSearch = () => response("anthropic-web-search.json");
+
+test("an Anthropic citation with an empty cited_text is a citation without a quote, which validate accepts (regression)", () => {
+  // No recording with `cited_text: ""` is public; the recorded response with one of its
+  // web_search_result_location citations emptied, as the issue met it live.
+  const r = anthropicSearch();
+  const citation = r.content.find((b) => b.citations?.length).citations[0];
+  citation.cited_text = "";
+  const input = fromAnthropic(r);
+  const before = fromAnthropic(anthropicSearch());
+  assert.equal(input.citations.length, before.citations.length);
+  assert.equal(input.citations[0].quote, undefined, "no empty quote");
+  assert.deepEqual(input.citations.slice(1), before.citations.slice(1));
+  const report = validate(input);
+  assert.deepEqual(report.findings.filter((f) => f.severity === "error"), []);
+  assert.equal(report.status, validate(before).status);
+});
+
+test("fromAny reads a bare { content } of Anthropic blocks as fromAnthropic reads the message (regression)", () => {
+  const r = anthropicSearch();
+  const bare = fromAny({ content: r.content });
+  assert.equal(bare.provider, "anthropic");
+  const whole = fromAnthropic(r);
+  delete whole.responseId;
+  delete whole.modelVersion;
+  assert.deepEqual(bare, { ...whole, provider: "anthropic" });
+  assert.deepEqual(fromAnthropic({ content: r.content }), bare);
+  // OpenAI Assistants content (text blocks whose `text` is an object) is not taken for it.
+  assert.notEqual(fromAny({ object: "thread.message", content: [{ type: "text", text: { value: "x", annotations: [] } }] }).provider, "anthropic");
+});
+
+test("a response of no known shape throws unknown_provider_format, never reads as an empty answer (regression: Bedrock taken for OpenAI)", () => {
+  for (const shape of [{ output: { message: { role: "assistant" } } }, { output: { text: "x" } }, { content: [{ type: "future_block" }] }, {}]) {
+    assert.throws(() => fromAny(shape), (e) => e.code === "unknown_provider_format", JSON.stringify(shape));
+  }
+  assert.equal(fromAny(response("bedrock-citations.json")).provider, "bedrock");
+});
+
+test("OpenRouter's start_index = end_index = 0 is no position: citations without a span, and no offset_mismatch (regression)", () => {
+  const input = fromAny(response("openrouter-web-search.json"));
+  assert.equal(input.provider, "openai");
+  assert.equal(input.citations.length, 5);
+  assert.ok(input.citations.every((c) => c.span === undefined));
+  assert.deepEqual((input.warnings ?? []).map((w) => w.code), []);
+});
