@@ -40,8 +40,12 @@ const PART_METADATA: &str = "thought thoughtSignature videoMetadata partMetadata
 /// Search), `maps` (Google Maps: a place, its `placeId` kept as the source id).
 const CHUNKS: &str = "web retrievedContext maps";
 
-/// A response (`candidates`), or the list of `streamGenerateContent` chunks.
+/// A response (`candidates`), or the list of `streamGenerateContent` chunks; or an
+/// Interactions API interaction or its events (read by `interactions.rs`).
 pub fn recognizes(response: &Json) -> bool {
+    if super::interactions::recognizes(response) {
+        return true;
+    }
     match response.items() {
         Some(chunks) => chunks
             .first()
@@ -51,6 +55,9 @@ pub fn recognizes(response: &Json) -> bool {
 }
 
 pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
+    if super::interactions::recognizes(response) {
+        return super::interactions::read(response, out);
+    }
     let chunks = response.items().unwrap_or(std::slice::from_ref(response));
     let first = chunks.first().ok_or_else(|| bad("", "no chunk"))?;
     out.response_id = first.text_at("responseId");

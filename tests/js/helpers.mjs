@@ -130,6 +130,8 @@ export const ADAPTER = {
   perplexity: "fromPerplexity",
   "vercel-ai": "fromVercelAI",
   bedrock: "fromBedrock",
+  // xAI's Responses API has OpenAI's shape, and the OpenAI adapter reads it.
+  xai: "fromOpenAI",
 };
 
 /**

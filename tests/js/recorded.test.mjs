@@ -31,12 +31,12 @@ function response(file) {
     .map((line) => JSON.parse(line));
 }
 
-// The APIs the adapters claim; the corpus also holds traffic of others (the Gemini
-// Interactions API, xAI) and the cassettes the Gemini files were taken from.
-const claimed = listFixtures().filter((file) => {
-  const { provider } = originOf(file);
-  return ADAPTER[provider] && !file.endsWith(".yaml") && !file.startsWith("gemini-interactions");
-});
+// The APIs the adapters claim (every one in the corpus: xAI's Responses API is read by
+// the OpenAI adapter), not the cassettes the Gemini files were taken from.
+const claimed = listFixtures().filter((file) => ADAPTER[originOf(file).provider] && !file.endsWith(".yaml"));
+
+/** The name the adapter reports for a recording's provider. */
+const reportedAs = (provider) => (provider === "xai" ? "openai" : provider);
 
 test("the corpus covers every provider and both forms the adapters claim", () => {
   const forms = new Set(claimed.map((file) => `${originOf(file).provider} ${originOf(file).form}`));
@@ -52,7 +52,7 @@ for (const file of claimed) {
     const expected = expectFor(file);
     const recorded = response(file);
     const input = fromAny(recorded);
-    assert.equal(input.provider, expected.provider);
+    assert.equal(input.provider, reportedAs(expected.provider));
     assert.deepEqual(pkg[ADAPTER[expected.provider]](recorded), input, "fromAny and the named adapter");
     assert.equal(input.answer, expected.answer);
     const report = validate(input, { requireCitations: false });
@@ -145,6 +145,13 @@ function withFutureTypes(provider, recorded) {
     put(message.content.find((p) => p.type === "output_text").annotations, { type: "future_annotation" }, 'annotation "future_annotation"');
     put(message.content, { type: "future_part", text: "not answer text" }, 'content part "future_part"');
     put(response.output, { type: "future_item" }, 'output item "future_item"');
+  } else if (provider === "gemini" && stream && r[0].event_type) {
+    r.splice(1, 0, { event_type: "future.event" }, { index: 90, delta: { type: "future_delta" }, event_type: "step.delta" });
+    parts.push('event "future.event"', 'delta "future_delta"');
+  } else if (provider === "gemini" && r.steps) {
+    put(r.steps, { type: "future_step", text: "not answer text" }, 'step "future_step"');
+    const text = r.steps.find((s) => s.type === "model_output").content.find((b) => b.type === "text");
+    put(text.annotations, { type: "future_annotation", start_index: 0, end_index: 1 }, 'annotation "future_annotation"');
   } else if (provider === "gemini") {
     const candidates = (stream ? r : [r]).map((chunk) => chunk.candidates[0]);
     put(candidates[0].content.parts, { futurePart: { text: "not answer text" } }, 'part "futurePart"');
@@ -170,7 +177,7 @@ function withFutureTypes(provider, recorded) {
 
 for (const file of claimed) {
   const { provider } = originOf(file);
-  const future = withFutureTypes(provider, response(file));
+  const future = withFutureTypes(reportedAs(provider), response(file));
   if (!future) continue;
   test(`${file}: parts of types to come are read past and counted in one warning`, () => {
     const before = fromAny(response(file));
@@ -263,4 +270,38 @@ test("OpenRouter's start_index = end_index = 0 is no position: citations without
   assert.equal(input.citations.length, 5);
   assert.ok(input.citations.every((c) => c.span === undefined));
   assert.deepEqual((input.warnings ?? []).map((w) => w.code), []);
+});
+
+test("xAI's [[n]](url) links annotated with their URL are the provider's numbers, not positions in the source list (regression)", () => {
+  // No public recording has xAI's inline citations with offsets (the vendored xAI
+  // responses were made with them off); this is the form docs.x.ai/developers/tools/citations
+  // documents, with the recorded response's URLs: `[[N]](url)` links, each annotated.
+  const recorded = response("xai-web-search.json");
+  const message = recorded.output.find((item) => item.type === "message");
+  const part = message.content[0];
+  const links = [["xAI was founded by Elon Musk in July 2023 ", 2, "https://x.ai/company"], [". It builds Grok ", 1, "https://x.ai/"], [".", 3, null]];
+  let text = "";
+  part.annotations = [];
+  for (const [prose, n, url] of links) {
+    text += prose;
+    if (!url) continue;
+    const link = `[[${n}]](${url})`;
+    part.annotations.push({ type: "url_citation", url, start_index: text.length, end_index: text.length + link.length, title: String(n) });
+    text += link;
+  }
+  part.text = text;
+  const input = fromAny(recorded);
+  assert.deepEqual(input.sources.map((s) => s.url), ["https://x.ai/company", "https://x.ai/"]);
+  const report = validate(input);
+  assert.deepEqual(report.findings.filter((f) => f.severity === "error"), []);
+  assert.deepEqual(report.findings.map((f) => f.code).filter((c) => c === "declared_unused" || c === "not_declared"), []);
+  // Each link resolves to the source its annotation names, whatever number it shows.
+  assert.deepEqual(report.citations.map((c) => [input.answer.slice(c.span.start, c.span.end), input.sources[c.sourceIndex - 1].url]), [
+    ["[[2]](https://x.ai/company)", "https://x.ai/company"],
+    ["[[1]](https://x.ai/)", "https://x.ai/"],
+  ]);
+  // A link nobody annotated keeps its number: [[3]] is past the two sources.
+  const unannotated = { ...input, answer: `${input.answer} More [[3]](https://example.org/).` };
+  const findings = validate(unannotated).findings.map((f) => f.code);
+  assert.ok(findings.includes("out_of_range"), findings.join());
 });

@@ -687,6 +687,29 @@ function bedrockStream(events) {
   return c;
 }
 
+// The Interactions API's stream: events with `event_type`; `step.delta` appends
+// `delta.text` (type "text") to step `index`, and a `text_annotation_delta` (alias
+// `text_annotation`) delta lists annotations indexed into that step's whole text.
+function geminiInteractionStream(events) {
+  const c = new Collector('gemini', 'stream');
+  const steps = new Map();
+  for (const e of events) {
+    if (e.event_type !== 'step.delta') continue;
+    const s = steps.get(e.index) ?? { text: '', annotations: [] };
+    steps.set(e.index, s);
+    if (e.delta?.type === 'text') s.text += e.delta.text ?? '';
+    if (e.delta?.type === 'text_annotation_delta' || e.delta?.type === 'text_annotation') s.annotations.push(...(e.delta.annotations ?? []));
+  }
+  for (const s of [...steps.entries()].sort((a, b) => a[0] - b[0]).map((x) => x[1])) {
+    c.answer += s.text;
+    for (const a of s.annotations) {
+      if (a.type !== 'url_citation') continue;
+      c.cite({ spanText: sliceUtf8(s.text, a.start_index ?? 0, a.end_index ?? 0), url: a.url, title: a.title ?? null });
+    }
+  }
+  return c;
+}
+
 // ---------------------------------------------------------------------------
 // VCR cassettes (pydantic-ai, YAML written by PyYAML with width=120). The
 // expectation is taken from the FIRST interaction's response: `parsed_body`
@@ -733,7 +756,7 @@ export function expectFor(file, text = readFixture(file)) {
         : chatStream(ev);
     } else if (provider === 'perplexity') c = perplexityStream(ev);
     else if (provider === 'cohere') c = cohereStream(ev);
-    else if (provider === 'gemini') c = geminiStream(ev);
+    else if (provider === 'gemini') c = ev[0]?.event_type ? geminiInteractionStream(ev) : geminiStream(ev);
     else if (provider === 'bedrock') c = bedrockStream(ev);
     else throw new Error(`no stream reader for provider ${provider}`);
   } else if (name.endsWith('.json')) {
