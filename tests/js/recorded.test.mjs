@@ -305,3 +305,40 @@ test("xAI's [[n]](url) links annotated with their URL are the provider's numbers
   const findings = validate(unannotated).findings.map((f) => f.code);
   assert.ok(findings.includes("out_of_range"), findings.join());
 });
+
+test("Cohere citations of the thinking (THINKING_CONTENT) or the tool plan (PLAN) cite no answer text: read past, not misplaced", () => {
+  // No public recording has them; the recorded response with a thinking part put first
+  // and one citation of each kind added (docs.cohere.com: `type`, `content_index`).
+  const r = response("cohere-citations.json");
+  const before = pkg.fromCohere(response("cohere-citations.json"));
+  const thinking = "The document lists three benefits.";
+  r.message.content.unshift({ type: "thinking", thinking });
+  const source = r.message.citations[0].sources;
+  r.message.citations.push(
+    { start: 4, end: 12, text: "document", sources: source, type: "THINKING_CONTENT", content_index: 0 },
+    { start: 0, end: 3, text: "I w", sources: source, type: "PLAN" },
+  );
+  const input = fromAny(r);
+  assert.equal(input.answer, before.answer);
+  assert.deepEqual(input.citations, before.citations);
+  assert.deepEqual(input.warnings ?? [], []);
+  // A citation type still to come is read past and counted.
+  r.message.citations.push({ start: 0, end: 3, text: "The", sources: source, type: "FUTURE_CONTENT" });
+  assert.match(fromAny(r).warnings[0].message, /citation "FUTURE_CONTENT"/);
+});
+
+test("Perplexity's search_results beside citations: the markers number citations, and each source takes its search result's title and snippet", () => {
+  // No public recording has both lists; the recorded response with `search_results` added
+  // for its `citations` (docs.perplexity.ai: title, url, date, snippet), in another order.
+  const r = response("perplexity-citations.json");
+  const before = pkg.fromPerplexity(response("perplexity-citations.json"));
+  r.search_results = [...r.citations].reverse().map((url, i) => ({ title: `Result ${i}`, url, date: "2026-11-01", snippet: `Snippet of ${url}` }));
+  const input = fromAny(r);
+  assert.equal(input.provider, "perplexity");
+  assert.deepEqual(input.sources.map((s) => s.url), r.citations);
+  assert.deepEqual(input.sources.map((s) => s.text), r.citations.map((url) => `Snippet of ${url}`));
+  assert.ok(input.sources.every((s) => /^Result \d+$/.test(s.title)));
+  const report = validate(input, { requireCitations: false });
+  const cited = (i) => report.citations.map((c) => i.sources[c.sourceIndex - 1].url);
+  assert.deepEqual(cited(input), cited(before), "each [n] names the same URL as with citations alone");
+});
