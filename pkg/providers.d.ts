@@ -1,2 +1,2 @@
 // citeproof/providers: the provider adapters.
-export { fromAnthropic, fromAny, fromCohere, fromGemini, fromOpenAI, fromPerplexity, fromVercelAI } from "./node/citeproof.js";
+export { fromAnthropic, fromAny, fromBedrock, fromCohere, fromGemini, fromOpenAI, fromPerplexity, fromVercelAI } from "./node/citeproof.js";

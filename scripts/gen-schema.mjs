@@ -166,6 +166,9 @@ function inputNamesRust() {
 
 /** One field's read in the walk: each name at its own site, then the value written. */
 function inputRead(object, [, names, read]) {
+  if (read === "firstOf") {
+    return [`    this.firstOf(${object}, [${names.map((n) => JSON.stringify(n)).join(", ")}]);`];
+  }
   if (read) {
     const list = `[${names.map((n) => JSON.stringify(n)).join(", ")}]`;
     return [

@@ -105,13 +105,29 @@ fn provider_lenticular_form_has_refs_left_to_the_adapter() {
 }
 
 #[test]
+fn chatgpt_browsing_lenticular_form_is_a_provider_marker_not_source_85() {
+    // `【85†L261-269】`: the browsing tool's cursor 85 and lines 261–269 of that page.
+    for text in ["【85†L261-269】", "【7†L8-L13】", "【12†L4】"] {
+        assert_eq!(
+            found(text),
+            vec![(text, Refs::Numbers(vec![].into()))],
+            "{text}"
+        );
+        assert_eq!(kinds(text), vec![MarkerKind::Provider], "{text}");
+    }
+    // Anything else after the dagger keeps the cjk reading.
+    assert_eq!(found("【3†L】"), vec![("【3†L】", n(&[3]))]);
+}
+
+#[test]
 fn fullwidth_square_brackets() {
     assert_eq!(found("文本［3］。"), vec![("［3］", n(&[3]))]);
 }
 
 #[test]
 fn labeled_forms_doc_source_ref_citation() {
-    let text = "a [doc1] b [Source 3] c [Sources: 2, 5] d [ref 1] e [citation:1]";
+    let text = "a [doc1] b [Source 3] c [Sources: 2, 5] d [ref 1] e [citation:1] f [cite: 1] \
+                g [web:1][web:2]";
     assert_eq!(
         found(text),
         vec![
@@ -120,6 +136,9 @@ fn labeled_forms_doc_source_ref_citation() {
             ("[Sources: 2, 5]", n(&[2, 5])),
             ("[ref 1]", n(&[1])),
             ("[citation:1]", n(&[1])),
+            ("[cite: 1]", n(&[1])),
+            ("[web:1]", n(&[1])),
+            ("[web:2]", n(&[2])),
         ]
     );
     assert!(kinds(text).iter().all(|k| *k == MarkerKind::Labeled));

@@ -5,7 +5,7 @@ use std::fmt;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
-use super::{Finding, Span};
+use super::{Finding, FindingCode, Severity, Span};
 use crate::offsets::{OffsetMap, Unit};
 
 /// One request to validate (docs/architecture.md §4).
@@ -141,8 +141,13 @@ impl Mode {
 
 /// One retrieved source. All fields are optional; which ones matter depends on how the
 /// answer cites (labels, ids, chapter/section).
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase", default)]
+///
+/// Read from JSON under the names of [`SourceFields`] (the documented camelCase one of
+/// each field and its aliases); retrieval libraries often carry a source's text under two
+/// of its names (a full `text` or `content` beside an `excerpt` or `snippet`), which is
+/// read by [`TEXT_NAMES`]' precedence.
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Source {
     /// 1-based label the prompt showed; defaults to position + 1.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -151,15 +156,12 @@ pub struct Source {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Document id (spec 003).
-    #[serde(alias = "doc_id")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc_id: Option<String>,
     /// Chunk id (spec 003).
-    #[serde(alias = "chunk_id")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chunk_id: Option<String>,
     /// Title for chips and context.
-    #[serde(alias = "doc_title", alias = "section_title")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Link for chips (only `http:`/`https:` ones are ever rendered as links).
@@ -169,33 +171,99 @@ pub struct Source {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slug: Option<String>,
     /// CMS payload id (spec 002).
-    #[serde(alias = "payload_id")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub payload_id: Option<String>,
     /// Chunk type (spec 002).
-    #[serde(alias = "chunk_type")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chunk_type: Option<String>,
     /// The retrieved text: quotes are located in it.
-    #[serde(alias = "content", alias = "excerpt", alias = "page_content")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     /// Chapter (spec 000's `chapter_id`), a string or a number.
-    #[serde(alias = "chapter_id", deserialize_with = "string_or_number")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chapter: Option<String>,
     /// Section number (spec 000's `section_number`).
-    #[serde(alias = "section_number")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<u32>,
     /// Retrieval relevance in 0–1 (spec 000's `relevance_score`).
-    #[serde(alias = "relevance_score")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relevance: Option<f64>,
     /// Line number of the first line of `text` (spec 001's line ranges); default 1.
-    #[serde(alias = "first_line")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_line: Option<u32>,
+    /// When the text was given under two of [`TEXT_NAMES`] with different values: the
+    /// name `text` was taken from and the other one (validation warns:
+    /// `source_text_differs`). Set by the readers, never read from or written to JSON.
+    #[serde(skip)]
+    pub text_differs: Option<[&'static str; 2]>,
+}
+
+/// The names a source's text is read under, by precedence: the full text (`text`,
+/// `content`, LangChain's `page_content`) wins over an `excerpt` or a `snippet` (Vertex
+/// AI Search, Azure AI Search, search APIs). Two of them present with the same value are
+/// one text; with different values, the first is taken and validation warns.
+pub const TEXT_NAMES: [&str; 5] = ["text", "content", "page_content", "excerpt", "snippet"];
+
+/// How serde reads a [`Source`]: its fields under their names and aliases (the JS reader
+/// takes the same ones, from src/wasm/schema.mjs; tests/js/schema.test.mjs checks that
+/// they agree), the text under each of [`TEXT_NAMES`] apart.
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct SourceFields {
+    index: Option<u32>,
+    id: Option<String>,
+    #[serde(alias = "doc_id")]
+    doc_id: Option<String>,
+    #[serde(alias = "chunk_id")]
+    chunk_id: Option<String>,
+    #[serde(alias = "doc_title", alias = "section_title")]
+    title: Option<String>,
+    url: Option<String>,
+    slug: Option<String>,
+    #[serde(alias = "payload_id")]
+    payload_id: Option<String>,
+    #[serde(alias = "chunk_type")]
+    chunk_type: Option<String>,
+    // The text, under each of TEXT_NAMES in their order.
+    text: Option<String>,
+    content: Option<String>,
+    #[serde(rename = "page_content")]
+    page_content: Option<String>,
+    excerpt: Option<String>,
+    snippet: Option<String>,
+    #[serde(alias = "chapter_id", deserialize_with = "string_or_number")]
+    chapter: Option<String>,
+    #[serde(alias = "section_number")]
+    section: Option<u32>,
+    #[serde(alias = "relevance_score")]
+    relevance: Option<f64>,
+    #[serde(alias = "first_line")]
+    first_line: Option<u32>,
+}
+
+impl<'de> Deserialize<'de> for Source {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Source, D::Error> {
+        let f = SourceFields::deserialize(d)?;
+        let texts = [f.text, f.content, f.page_content, f.excerpt, f.snippet];
+        let (text, text_differs) = Source::text_by_precedence(texts);
+        Ok(Source {
+            index: f.index,
+            id: f.id,
+            doc_id: f.doc_id,
+            chunk_id: f.chunk_id,
+            title: f.title,
+            url: f.url,
+            slug: f.slug,
+            payload_id: f.payload_id,
+            chunk_type: f.chunk_type,
+            text,
+            text_differs,
+            chapter: f.chapter,
+            section: f.section,
+            relevance: f.relevance,
+            first_line: f.first_line,
+        })
+    }
 }
 
 impl Source {
@@ -209,6 +277,45 @@ impl Source {
     /// ```
     pub fn label(&self, position: usize) -> u32 {
         self.index.unwrap_or(position as u32 + 1)
+    }
+
+    /// The text of a source given under several of [`TEXT_NAMES`] (`texts`, in their
+    /// order; `None` where absent): the first present, and, when a later one differs
+    /// from it, the two names for [`Source::text_differs`].
+    ///
+    /// ```
+    /// use citeproof::model::Source;
+    /// let full = Some("The full page.".to_string());
+    /// let snippet = Some("page".to_string());
+    /// assert_eq!(
+    ///     Source::text_by_precedence([None, full.clone(), None, None, snippet]),
+    ///     (full, Some(["content", "snippet"]))
+    /// );
+    /// ```
+    pub fn text_by_precedence(
+        texts: [Option<String>; 5],
+    ) -> (Option<String>, Option<[&'static str; 2]>) {
+        let mut named = TEXT_NAMES.into_iter().zip(texts);
+        let Some((name, text)) = named.find(|(_, t)| t.is_some()) else {
+            return (None, None);
+        };
+        let differs = named.find(|(_, other)| other.is_some() && *other != text);
+        (text, differs.map(|(other, _)| [name, other]))
+    }
+
+    /// The `source_text_differs` warning for this source at 0-based `position`, when its
+    /// text was given twice with different values.
+    pub fn text_differs_warning(&self, position: usize) -> Option<Finding> {
+        let [kept, other] = self.text_differs?;
+        Some(Finding::new(
+            FindingCode::SourceTextDiffers,
+            Severity::Warning,
+            format!(
+                "source {} has `{kept}` and `{other}` with different texts; `{kept}` is read \
+                 (the full text wins over an excerpt or snippet)",
+                self.label(position)
+            ),
+        ))
     }
 }
 

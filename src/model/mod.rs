@@ -10,7 +10,9 @@ mod marker;
 mod options;
 mod report;
 
-pub use input::{DeclaredCitation, Input, LineRange, Loose, LooseValue, Mode, Source, SourceRef};
+pub use input::{
+    DeclaredCitation, Input, LineRange, Loose, LooseValue, Mode, Source, SourceRef, TEXT_NAMES,
+};
 pub use marker::{Labels, Marker, MarkerKind, Refs};
 pub use options::{Options, Policy};
 pub(crate) use report::AddFinding;

@@ -94,6 +94,9 @@ pub enum FindingCode {
     /// (a block, delta, annotation or chunk kind added after it was written), counted in
     /// one finding (warning).
     UnknownContent,
+    /// A source gave its text under two accepted names (`text` and `excerpt`, `content`
+    /// and `snippet`, …) with different values; the full text was read (warning).
+    SourceTextDiffers,
 }
 
 impl FindingCode {
@@ -124,6 +127,7 @@ impl FindingCode {
             FindingCode::RequestInvalid => "request_invalid",
             FindingCode::OffsetMismatch => "offset_mismatch",
             FindingCode::UnknownContent => "unknown_content",
+            FindingCode::SourceTextDiffers => "source_text_differs",
         }
     }
 }

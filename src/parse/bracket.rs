@@ -14,7 +14,8 @@ pub const MAX_REFS: usize = 1000;
 pub const MAX_BODY: usize = 256;
 
 /// Word prefixes of labeled markers (`[doc1]`, `[Source 3]`, `[ref 1]`, `[Ref. 4]`,
-/// `[citation:1]`), compared ASCII-case-insensitively.
+/// `[citation:1]`, `[cite: 1]`, and `[web:1]` as answers pasted from Perplexity and
+/// ChatGPT write them), compared ASCII-case-insensitively.
 const LABEL_WORDS: &[&str] = &[
     "sources",
     "source",
@@ -30,6 +31,7 @@ const LABEL_WORDS: &[&str] = &[
     "document",
     "docs",
     "doc",
+    "web",
 ];
 
 /// A square-bracket body: `1, 2`, `^1^`, `doc1`, `Source 3`, `chunk:abc`, a known id.
@@ -53,12 +55,18 @@ pub fn square<'t>(
     labeled(body).map(|refs| (Refs::Numbers(refs), MarkerKind::Labeled))
 }
 
-/// A `【…】` body: `1`, `1, 2`, `3†source`, or the provider form `4:0†source`.
+/// A `【…】` body: `1`, `1, 2`, `3†source`, or a provider form: `4:0†source` (OpenAI
+/// Assistants) or `85†L261-269` (ChatGPT's browsing tool: a page it opened, by its own
+/// cursor number, and lines of it; not a position in any source list).
 pub fn lenticular(body: &str) -> Option<(Refs<'static>, MarkerKind)> {
-    let head = body.split_once('†').map_or(body, |(head, _)| head);
+    let (head, tail) = body.split_once('†').unwrap_or((body, ""));
     if let Some((message, index)) = head.split_once(':') {
         single_number(message)?;
         single_number(index)?;
+        return Some((Refs::Numbers(Labels::new()), MarkerKind::Provider));
+    }
+    if is_line_locator(tail) {
+        single_number(head)?;
         return Some((Refs::Numbers(Labels::new()), MarkerKind::Provider));
     }
     number_list(head).map(|refs| (Refs::Numbers(refs), MarkerKind::Cjk))
@@ -87,14 +95,12 @@ pub fn private_use(body: &str) -> Option<Refs<'_>> {
 /// Separates the parts of a private-use-area citation token.
 pub const PRIVATE_USE_DELIMITER: char = '\u{E202}';
 
-/// `L8` or `L8-L13`.
+/// `L8`, `L8-L13` or `L8-13`.
 fn is_line_locator(part: &str) -> bool {
-    let line = |s: &str| {
-        s.strip_prefix('L')
-            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-    };
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    let line = |s: &str| s.strip_prefix('L').is_some_and(digits);
     match part.split_once('-') {
-        Some((from, to)) => line(from) && line(to),
+        Some((from, to)) => line(from) && (line(to) || digits(to)),
         None => line(part),
     }
 }

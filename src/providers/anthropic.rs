@@ -17,14 +17,28 @@ use super::{Builder, Json, web_source};
 use crate::error::Error;
 use crate::model::{Source, SourceRef, Span};
 
-/// A message (`"type": "message"` with `content` blocks), or the list of its stream
+/// A message (`"type": "message"` with `content` blocks), a message's bare `content`
+/// (`{ "content": [...] }`, as SDKs and notebooks pass it on: every block of a type the
+/// Messages API names, a text block's `text` a string), or the list of its stream
 /// events.
 pub fn recognizes(response: &Json) -> bool {
     match response.items() {
         Some(events) => events
             .first()
             .is_some_and(|e| e.is("type", "message_start")),
-        None => response.is("type", "message") && response.field("content").is_some(),
+        None if response.is("type", "message") => response.field("content").is_some(),
+        None => {
+            let blocks = response.list("content");
+            let anthropic = |b: &Json| {
+                let kind = b.type_name().unwrap_or_default();
+                BLOCKS.split(' ').any(|k| k == kind)
+                    && (kind != "text" || b.field("text").and_then(Json::text).is_some())
+            };
+            response.field("type").is_none()
+                && response.field("object").is_none()
+                && !blocks.is_empty()
+                && blocks.iter().all(anthropic)
+        }
     }
 }
 
@@ -93,7 +107,10 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
                 let span = Span::new(start, out.answer.len());
                 for citation in citations {
                     let source = source_of(citation, out);
-                    out.cite(source, Some(span), citation.text_at("cited_text"));
+                    // A web result's `cited_text` can be empty: no quote, not an empty one
+                    // (which validation refuses).
+                    let quote = citation.text_at("cited_text").filter(|q| !q.is_empty());
+                    out.cite(source, Some(span), quote);
                 }
             }
             Block::WebResults(results) => {

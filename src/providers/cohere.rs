@@ -6,8 +6,10 @@
 //! docs do not name the unit of `start`/`end`; the adapter tries code points (Python
 //! `str` indices), then UTF-16, then bytes, keeps the first whose span is exactly
 //! `text`, and otherwise searches for `text` near the offsets (`offset_mismatch`).
-//! Content parts, citation sources and stream events of types not listed below are read
-//! past and counted in the `unknown_content` warning.
+//! Citations of type `THINKING_CONTENT` or `PLAN` (with `content_index`) cite the
+//! model's thinking or tool plan, not the answer: read past. Content parts, citation
+//! types and sources, and stream events of types not listed below are read past and
+//! counted in the `unknown_content` warning.
 
 use super::settle::{Expect, settle};
 use super::{Builder, Json};
@@ -20,6 +22,10 @@ const PARTS: &str = "text thinking";
 
 /// The source types of a v2 citation.
 const SOURCES: &str = "document tool";
+
+/// The types of a v2 citation: of the answer text, of the model's thinking, of its
+/// tool plan. Only the first cites the answer; a citation without a type is one.
+const CITATIONS: &str = "TEXT_CONTENT THINKING_CONTENT PLAN";
 
 /// The v2 stream's event types.
 const EVENTS: &str = "message-start content-start content-delta content-end tool-plan-delta \
@@ -94,6 +100,10 @@ fn from_events(events: &[Json], out: &mut Builder) -> Result<(), Error> {
 fn cited(text: &str, citations: &[&Json], out: &mut Builder) {
     let base = out.push_text(text);
     for citation in citations {
+        let kind = citation.type_name().unwrap_or("TEXT_CONTENT");
+        if !out.knows("citation", Some(kind), CITATIONS) || kind != "TEXT_CONTENT" {
+            continue; // thinking and tool-plan citations: their offsets are not the answer's
+        }
         let cited = citation.text_at("text");
         let span = match (citation.index_at("start"), citation.index_at("end")) {
             (Some(start), Some(end)) => {

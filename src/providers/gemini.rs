@@ -2,7 +2,10 @@
 //! retrieved `groundingChunks` (`web`, `retrievedContext` or `maps`) and `groundingSupports`
 //! whose `segment` (`partIndex`, `startIndex` — omitted when 0 —, `endIndex`, `text`)
 //! is measured in UTF-8 bytes of that part, with `groundingChunkIndices` and
-//! `confidenceScores`.
+//! `confidenceScores`. A segment without `partIndex` is measured from the start of the
+//! answer's text (the text parts joined): Gemini 3 omits it, also when a `toolCall`,
+//! `toolResponse`, `functionCall` or thought part comes before the text, and the
+//! recorded segments hold their `text` there.
 //!
 //! Shapes from ai.google.dev/api/generate-content (GroundingMetadata, GroundingSupport,
 //! Segment: "measured in bytes") and the "Grounding with Google Search" guide. A
@@ -28,7 +31,7 @@ use crate::offsets::Unit;
 
 /// What a part holds (its data field) besides text.
 const PARTS: &str = "text inlineData fileData functionCall functionResponse executableCode \
-     codeExecutionResult";
+     codeExecutionResult toolCall toolResponse";
 
 /// A part's fields that describe its data rather than being it.
 const PART_METADATA: &str = "thought thoughtSignature videoMetadata partMetadata mediaResolution";
@@ -37,8 +40,12 @@ const PART_METADATA: &str = "thought thoughtSignature videoMetadata partMetadata
 /// Search), `maps` (Google Maps: a place, its `placeId` kept as the source id).
 const CHUNKS: &str = "web retrievedContext maps";
 
-/// A response (`candidates`), or the list of `streamGenerateContent` chunks.
+/// A response (`candidates`), or the list of `streamGenerateContent` chunks; or an
+/// Interactions API interaction or its events (read by `interactions.rs`).
 pub fn recognizes(response: &Json) -> bool {
+    if super::interactions::recognizes(response) {
+        return true;
+    }
     match response.items() {
         Some(chunks) => chunks
             .first()
@@ -48,6 +55,9 @@ pub fn recognizes(response: &Json) -> bool {
 }
 
 pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
+    if super::interactions::recognizes(response) {
+        return super::interactions::read(response, out);
+    }
     let chunks = response.items().unwrap_or(std::slice::from_ref(response));
     let first = chunks.first().ok_or_else(|| bad("", "no chunk"))?;
     out.response_id = first.text_at("responseId");
@@ -138,17 +148,26 @@ pub fn grounding(
             }),
         });
     }
+    let whole = parts.concat();
     for (i, support) in metadata.list("groundingSupports").iter().enumerate() {
         let segment = support
             .field("segment")
             .ok_or_else(|| bad(&format!(".groundingSupports[{i}].segment"), "missing"))?;
-        let part = segment.index_at("partIndex").unwrap_or(0);
         let text = segment.text_at("text");
-        let (Some(part_text), Some(&base)) = (parts.get(part), bases.get(part)) else {
-            return Err(bad(
-                &format!(".groundingSupports[{i}].segment.partIndex"),
-                "names no text part",
-            ));
+        // Without `partIndex` (Gemini 3 omits it, also when a tool call, tool response or
+        // thought comes first) the offsets count from the start of the answer's text;
+        // with one, from the start of that part.
+        let (part_text, base) = match segment.index_at("partIndex") {
+            None => (whole.as_str(), bases.first().copied().unwrap_or(0)),
+            Some(part) => match (parts.get(part), bases.get(part)) {
+                (Some(part_text), Some(&base)) => (part_text.as_str(), base),
+                _ => {
+                    return Err(bad(
+                        &format!(".groundingSupports[{i}].segment.partIndex"),
+                        "names no text part",
+                    ));
+                }
+            },
         };
         let start = segment.index_at("startIndex").unwrap_or(0);
         let end = segment.index_at("endIndex").unwrap_or(start);

@@ -5,10 +5,12 @@
 //! |---|---|---|---|
 //! | Anthropic | Messages `content` blocks, or the stream's events | none in the answer | the text block the citation belongs to |
 //! | OpenAI | Chat Completions `annotations`, Responses `output_text.annotations`, Assistants `【4:0†source】` | characters (code points), undocumented | code points, else UTF-16, else bytes: whichever holds the link's URL or the marker; else searched |
-//! | Gemini | `groundingMetadata.groundingSupports[].segment` | UTF-8 bytes of one part (documented) | bytes of the part, checked against `segment.text`; else searched |
+//! | Gemini | `groundingMetadata.groundingSupports[].segment` | UTF-8 bytes of one part (documented); of the answer's text without `partIndex` | bytes of the part, checked against `segment.text`; else searched |
+//! | Gemini Interactions | `model_output` text blocks' `annotations` (`url_citation`, …), or `text_annotation_delta`s | undocumented; read as UTF-8 bytes | the annotation's offsets |
 //! | Cohere | v2 chat `message.citations` | characters, undocumented | code points, else UTF-16, else bytes: whichever holds `text`; else searched |
 //! | Perplexity | `[n]` markers in the content, `search_results` / `citations` | none | the markers themselves |
 //! | Vercel AI SDK | `text` + `sources` (or `content`/`parts`), Google grounding metadata | Gemini's, when present | as Gemini; else the markers, else the whole answer |
+//! | Amazon Bedrock | Converse `output.message.content` (`citationsContent` blocks), or ConverseStream events | none in the answer (a location's `start`/`end` count the source's characters, pages or chunks) | the block the citation belongs to |
 //!
 //! Sources: when the caller passes the sources it retrieved, citations are matched to
 //! them (by URL or id, else by the provider's 0-based position) and a citation of
@@ -25,8 +27,10 @@
 //! a response in which nothing is recognisable is an error.
 
 mod anthropic;
+mod bedrock;
 mod cohere;
 mod gemini;
+mod interactions;
 mod json;
 mod openai;
 mod perplexity;
@@ -57,12 +61,15 @@ pub enum Provider {
     Perplexity,
     /// A Vercel AI SDK `generateText` result or UI message.
     VercelAi,
+    /// Amazon Bedrock Converse (also its ConverseStream events).
+    Bedrock,
 }
 
 impl Provider {
     /// Every provider, in the order [`detect`] tries them.
-    pub const ALL: [Provider; 6] = [
+    pub const ALL: [Provider; 7] = [
         Provider::Anthropic,
+        Provider::Bedrock,
         Provider::Gemini,
         Provider::Cohere,
         Provider::Perplexity,
@@ -70,7 +77,7 @@ impl Provider {
         Provider::VercelAi,
     ];
 
-    /// `anthropic`, `openai`, `gemini`, `cohere`, `perplexity`, `vercel-ai`.
+    /// `anthropic`, `openai`, `gemini`, `cohere`, `perplexity`, `vercel-ai`, `bedrock`.
     pub const fn name(self) -> &'static str {
         match self {
             Provider::Anthropic => "anthropic",
@@ -79,6 +86,7 @@ impl Provider {
             Provider::Cohere => "cohere",
             Provider::Perplexity => "perplexity",
             Provider::VercelAi => "vercel-ai",
+            Provider::Bedrock => "bedrock",
         }
     }
 
@@ -91,6 +99,7 @@ impl Provider {
             Provider::Cohere => cohere::recognizes(response),
             Provider::Perplexity => perplexity::recognizes(response),
             Provider::VercelAi => vercel_ai::recognizes(response),
+            Provider::Bedrock => bedrock::recognizes(response),
         }
     }
 }
@@ -130,6 +139,7 @@ pub fn adapt(
         Provider::Cohere => cohere::read(response, &mut builder)?,
         Provider::Perplexity => perplexity::read(response, &mut builder)?,
         Provider::VercelAi => vercel_ai::read(response, &mut builder)?,
+        Provider::Bedrock => bedrock::read(response, &mut builder)?,
     }
     Ok(builder.finish())
 }
@@ -140,7 +150,8 @@ pub fn from_any(response: &Json, sources: Option<Vec<Source>>) -> Result<(Provid
         Error::new(
             ErrorCode::UnknownProviderFormat,
             "response",
-            "not a response of Anthropic, OpenAI, Gemini, Cohere, Perplexity or the Vercel AI SDK",
+            "not a response of Anthropic, OpenAI, Gemini, Cohere, Perplexity, Amazon Bedrock or \
+             the Vercel AI SDK",
         )
     })?;
     adapt(provider, response, sources).map(|input| (provider, input))
@@ -169,14 +180,21 @@ struct Builder {
 }
 
 impl Builder {
-    fn new(sources: Option<Vec<Source>>) -> Builder {
+    fn new(mut sources: Option<Vec<Source>>) -> Builder {
+        // The Input carries a source's text alone: a text the caller gave twice, with
+        // different values, is said now, in its warnings.
+        let mut warnings = Vec::new();
+        for (i, source) in sources.iter_mut().flatten().enumerate() {
+            warnings.extend(source.text_differs_warning(i));
+            source.text_differs = None;
+        }
         Builder {
             given: sources.is_some(),
             sources: sources.unwrap_or_default(),
             answer: String::new(),
             labels: HashMap::new(),
             citations: Vec::new(),
-            warnings: Vec::new(),
+            warnings,
             unknown: Vec::new(),
             response_id: None,
             model: None,

@@ -1,4 +1,6 @@
-//! OpenAI: Chat Completions `message.annotations` (`url_citation`), the Responses API's
+//! OpenAI: Chat Completions `message.annotations` (`url_citation`; also Mistral's chat,
+//! whose `content` can be a list of chunks with `reference` / `tool_reference` citations),
+//! the Responses API's
 //! `output_text.annotations` (`url_citation`, `file_citation`,
 //! `container_file_citation`, `file_path`) and Assistants messages (`file_citation` /
 //! `file_path` annotations on `【4:0†source】` markers).
@@ -11,7 +13,9 @@
 //! link's URL (web) or the marker text (Assistants); failing all three it searches for
 //! them near the offsets and warns (`offset_mismatch`). `file_citation.index` and
 //! `file_path.index` (Responses) are documented as "the index of the file in the list of
-//! files", not as a text position, so those citations carry no span.
+//! files", not as a text position, so those citations carry no span. Nor does an
+//! annotation with `start_index = end_index = 0`: OpenRouter's placeholder when the
+//! model behind it gave no position (an empty span at the start would cite nothing).
 //!
 //! Output items, content parts and annotations of types not listed below, and stream
 //! events outside the Responses API's `response.…` family, are read past and counted in
@@ -22,7 +26,7 @@ use std::collections::HashMap;
 use super::settle::{Expect, settle};
 use super::{Builder, Json, bad};
 use crate::error::Error;
-use crate::model::Source;
+use crate::model::{Source, Span};
 use crate::offsets::Unit;
 
 /// The units OpenAI's offsets are tried in.
@@ -50,7 +54,7 @@ pub fn recognizes(response: &Json) -> bool {
             .first()
             .is_some_and(|c| c.is("object", "chat.completion.chunk") || is_response_event(c));
     }
-    response.field("output").is_some()
+    response.field("output").and_then(Json::items).is_some()
         || response.is("object", "thread.message")
         || response
             .list("choices")
@@ -107,10 +111,70 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
             .next()
             .and_then(|c| c.field("message"))
             .ok_or_else(|| bad(".choices[0].message", "missing"))?;
-        let content = message.text_at("content").unwrap_or_default();
-        annotated(&content, message.list("annotations"), out);
+        match message.field("content").and_then(Json::items) {
+            Some(chunks) => chunked(chunks, out),
+            None => {
+                let content = message.text_at("content").unwrap_or_default();
+                annotated(&content, message.list("annotations"), out);
+            }
+        }
     }
     Ok(())
+}
+
+/// The content chunk types of a chat message whose `content` is a list (Mistral).
+const CHUNKS: &str = "text reference tool_reference thinking image_url document_url \
+     input_audio file";
+
+/// A chat message whose `content` is a list of chunks, as Mistral sends it: `text`
+/// chunks make the answer; a `reference` chunk (`reference_ids`: the ids of the
+/// documents its tools returned) or a `tool_reference` chunk (a web result: `url`,
+/// `title`) cites the text chunk just before it.
+fn chunked(chunks: &[Json], out: &mut Builder) {
+    let mut before: Option<Span> = None;
+    for chunk in chunks {
+        let kind = chunk.type_name();
+        if !out.knows("content chunk", kind, CHUNKS) {
+            continue;
+        }
+        match kind {
+            Some("text") => {
+                let start = out.push_text(&chunk.text_at("text").unwrap_or_default());
+                before = Some(Span::new(start, out.answer.len()));
+            }
+            Some("reference") => {
+                for id in chunk.list("reference_ids") {
+                    // An integer id as its digits, formatted as an integer: a float's
+                    // formatting would add Rust's float printer to the module.
+                    let id = match id {
+                        Json::String(id) => id.clone(),
+                        Json::Number(n) if n.fract() == 0.0 && (0.0..1e15).contains(n) => {
+                            (*n as u64).to_string()
+                        }
+                        _ => continue,
+                    };
+                    let source = out.label(&id, || Source {
+                        id: Some(id.clone()),
+                        ..Source::default()
+                    });
+                    out.cite(source, before, None);
+                }
+            }
+            Some("tool_reference") => {
+                let (url, title) = (chunk.text_at("url"), chunk.text_at("title"));
+                let Some(key) = url.clone().or_else(|| title.clone()) else {
+                    continue;
+                };
+                let source = out.label(&key, || Source {
+                    url,
+                    title,
+                    ..Source::default()
+                });
+                out.cite(source, before, None);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The pages a web search call found (`action.sources`, when the request asked for
@@ -279,6 +343,9 @@ fn annotated(text: &str, annotations: &[Json], out: &mut Builder) {
             _ => continue,
         };
         let span = match (offset("start_index"), offset("end_index")) {
+            // OpenRouter's placeholder for "no position" (its chat annotations from
+            // providers that give none): read as a citation without offsets.
+            (Some(0), Some(0)) => None,
             (Some(start), Some(end)) => {
                 let expect = match &anchor {
                     Anchor::Marker(marker) => Expect::Text(marker),

@@ -1,6 +1,7 @@
 //! Perplexity chat completions: `[n]` markers in `choices[0].message.content` cite the
-//! n-th entry of `search_results` (`title`, `url`, `date`, `snippet`) or of the older
-//! `citations` list of URLs. The markers are the citations: no declared list, no
+//! n-th entry of the `citations` list of URLs or, without one, of `search_results`
+//! (`title`, `url`, `date`, `snippet`). When both are sent, `citations` numbers the
+//! sources and the search result with the same URL gives each its title and snippet. The markers are the citations: no declared list, no
 //! offsets to convert.
 //!
 //! A stream is the list of its `chat.completion.chunk`s: the content is the chunks'
@@ -68,21 +69,29 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
     if out.given {
         return Ok(());
     }
-    let response = listing;
-    let results = response.list("search_results");
-    if results.is_empty() {
-        for url in response.list("citations").iter().filter_map(|c| c.text()) {
-            out.sources.push(web_source(url, None));
-        }
+    let results = listing.list("search_results");
+    let result_source = |result: &Json| Source {
+        text: result.text_at("snippet"),
+        ..web_source(
+            &result.text_at("url").unwrap_or_default(),
+            result.text_at("title"),
+        )
+    };
+    let urls: Vec<&str> = listing
+        .list("citations")
+        .iter()
+        .filter_map(Json::text)
+        .collect();
+    if urls.is_empty() {
+        out.sources.extend(results.iter().map(result_source));
+        return Ok(());
     }
-    for result in results {
-        out.sources.push(Source {
-            text: result.text_at("snippet"),
-            ..web_source(
-                &result.text_at("url").unwrap_or_default(),
-                result.text_at("title"),
-            )
-        });
+    // Both lists: the markers number `citations`; a search result with the same URL
+    // gives its source a title and text.
+    for url in urls {
+        let result = results.iter().find(|r| r.is("url", url));
+        out.sources
+            .push(result.map_or_else(|| web_source(url, None), result_source));
     }
     Ok(())
 }

@@ -157,6 +157,8 @@ impl Validator {
         let ids = index.marker_ids();
         let markers: Vec<_> = self.parser.find_iter(answer, &ids).collect();
         let mut findings = input.warnings.clone();
+        let sources = input.sources.iter().enumerate();
+        findings.extend(sources.filter_map(|(i, s)| s.text_differs_warning(i)));
         let mode = read_mode(input, &mut findings);
 
         let uses = resolve_uses(input, &index, &markers);

@@ -236,7 +236,10 @@ pub struct Use {
     pub marker: Option<usize>,
     pub span: Option<Span>,
     pub declared: Option<usize>,
-    /// A provider marker (`【4:0†source】`): only a declared citation can resolve it.
+    /// A marker a declared citation at the same span resolves, not its own label: a
+    /// provider marker (`【4:0†source】`, which nothing else resolves), or a link marker
+    /// (`[[2]](url)`), whose label is the provider's own number when a provider annotated
+    /// the link (xAI), not a position in the source list.
     pub provider_marker: bool,
     /// Findings found while resolving (duplicates, invalid fields).
     pub findings: Vec<Finding>,
@@ -273,7 +276,7 @@ pub fn marker_uses(markers: &[Marker<'_>], index: &SourceIndex<'_>, answer: &str
                 marker: Some(mi),
                 span: Some(marker.span),
                 declared: None,
-                provider_marker: marker.kind == MarkerKind::Provider,
+                provider_marker: matches!(marker.kind, MarkerKind::Provider | MarkerKind::Link),
                 findings,
             });
         }

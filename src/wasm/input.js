@@ -7,7 +7,8 @@
 // The tape is a list of numbers. A field is 0 when absent (undefined or null under each
 // of its names), else 1 + the index of the name it was found under, then its value; a
 // field given under two of its names is that plus TWICE × (1 + the index of the other),
-// and no value. A value is a tag and what the tag needs:
+// and no value (a source's text is read by precedence instead: see `firstOf`). A value
+// is a tag and what the tag needs:
 //   STRING                 the next string (strings are copied separately, in order)
 //   NUMBER n
 //   PAIR type a b          two numbers: a line range [a, b] or a span {start, end}
@@ -105,6 +106,33 @@ class Walk {
 
   other(value) {
     this.push2(OTHER, typeCode(value));
+  }
+
+  // A field read under the first of its `names` present (a source's text: the full text
+  // before an excerpt), written as `field` writes it, then 0, or 1 + the index of the
+  // first later name present with another value (a string compared by value).
+  firstOf(object, names) {
+    let at = 0;
+    let value;
+    let differs = 0;
+    for (let i = 0; i < names.length && !differs; i++) {
+      let v;
+      try {
+        v = object[names[i]];
+      } catch {
+        continue;
+      }
+      if (!present(v)) continue;
+      if (!at) {
+        at = i + 1;
+        value = v;
+      } else if (v !== value) {
+        differs = i + 1;
+      }
+    }
+    this.push(at);
+    if (at) this.scalar(value);
+    this.push(differs);
   }
 
   // A string, a number, or something else.
@@ -263,12 +291,7 @@ class Walk {
     if (!at) { try { v = o.chunkType; } catch { v = undefined; } if (present(v)) at = 1; }
     if (!at) { try { v = o.chunk_type; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.chunk_type)) at += TWICE * 2; } catch { /* absent */ } }
     this.put(at, v);
-    at = 0;
-    if (!at) { try { v = o.text; } catch { v = undefined; } if (present(v)) at = 1; }
-    if (!at) { try { v = o.content; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.content)) at += TWICE * 2; } catch { /* absent */ } }
-    if (!at) { try { v = o.excerpt; } catch { v = undefined; } if (present(v)) at = 3; } else if (at < TWICE) { try { if (present(o.excerpt)) at += TWICE * 3; } catch { /* absent */ } }
-    if (!at) { try { v = o.page_content; } catch { v = undefined; } if (present(v)) at = 4; } else if (at < TWICE) { try { if (present(o.page_content)) at += TWICE * 4; } catch { /* absent */ } }
-    this.put(at, v);
+    this.firstOf(o, ["text", "content", "page_content", "excerpt", "snippet"]);
     at = 0;
     if (!at) { try { v = o.section; } catch { v = undefined; } if (present(v)) at = 1; }
     if (!at) { try { v = o.section_number; } catch { v = undefined; } if (present(v)) at = 2; } else if (at < TWICE) { try { if (present(o.section_number)) at += TWICE * 2; } catch { /* absent */ } }

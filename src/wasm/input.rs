@@ -234,6 +234,27 @@ impl Fields<'_> {
         }
     }
 
+    /// A string field read under the first of its `names` present (input.js `firstOf`),
+    /// and, when a later name held another value, the two names.
+    #[allow(clippy::type_complexity)]
+    fn first_of(
+        &self,
+        tape: &mut Tape,
+        names: &[&'static str],
+    ) -> Result<(Option<String>, Option<[&'static str; 2]>), JsValue> {
+        let found = match tape.field(names) {
+            None => None,
+            Some((name, Value::String(text))) => Some((name, text.to_owned())),
+            Some((name, other)) => return Err(self.error(name, "a string", &other)),
+        };
+        let differs = tape.number() as usize;
+        let other = names.get(differs.wrapping_sub(1)).copied();
+        Ok(match (found, other) {
+            (Some((name, text)), Some(other)) => (Some(text), Some([name, other])),
+            (found, _) => (found.map(|(_, text)| text), None),
+        })
+    }
+
     fn number(&self, tape: &mut Tape, names: &[&'static str]) -> Result<Option<f64>, JsValue> {
         match tape.field(names) {
             None => Ok(None),
@@ -446,7 +467,8 @@ fn read_source(tape: &mut Tape, path: &str) -> Result<Source, JsValue> {
         }
         Some((name, other)) => return Err(fields.error(name, "a string or an integer", &other)),
     };
-    Ok(Source {
+    let mut read = Source {
+        chapter,
         index: fields.count(tape, source::INDEX)?,
         id: fields.string(tape, source::ID)?,
         doc_id: fields.string(tape, source::DOC_ID)?,
@@ -456,12 +478,13 @@ fn read_source(tape: &mut Tape, path: &str) -> Result<Source, JsValue> {
         slug: fields.string(tape, source::SLUG)?,
         payload_id: fields.string(tape, source::PAYLOAD_ID)?,
         chunk_type: fields.string(tape, source::CHUNK_TYPE)?,
-        text: fields.string(tape, source::TEXT)?,
-        chapter,
-        section: fields.count(tape, source::SECTION)?,
-        relevance: fields.number(tape, source::RELEVANCE)?,
-        first_line: fields.count(tape, source::FIRST_LINE)?,
-    })
+        ..Source::default()
+    };
+    (read.text, read.text_differs) = fields.first_of(tape, source::TEXT)?;
+    read.section = fields.count(tape, source::SECTION)?;
+    read.relevance = fields.number(tape, source::RELEVANCE)?;
+    read.first_line = fields.count(tape, source::FIRST_LINE)?;
+    Ok(read)
 }
 
 /// One declared citation: a bare label or an object. Not inlined, as [`read_source`].
@@ -514,7 +537,7 @@ fn read_declared(tape: &mut Tape, path: &str) -> Result<DeclaredCitation, JsValu
 }
 
 /// One warning a provider adapter left in its `Input` (`offset_mismatch`,
-/// `unknown_content`); its span is in the caller's unit until [`Input::spans_to_bytes`].
+/// `unknown_content`, `source_text_differs` for a caller's source); its span is in the caller's unit until [`Input::spans_to_bytes`].
 fn read_warning(tape: &mut Tape, path: &str) -> Result<Finding, JsValue> {
     match tape.value() {
         Value::Object => {}
@@ -524,12 +547,13 @@ fn read_warning(tape: &mut Tape, path: &str) -> Result<Finding, JsValue> {
     let code = match fields.string(tape, &["code"])?.as_deref() {
         Some("offset_mismatch") => FindingCode::OffsetMismatch,
         Some("unknown_content") => FindingCode::UnknownContent,
+        Some("source_text_differs") => FindingCode::SourceTextDiffers,
         _ => {
             return Err(invalid(
                 CODE,
                 &format!("{path}.code"),
-                "expected \"offset_mismatch\" or \"unknown_content\" (the warnings provider \
-                 adapters raise)",
+                "expected \"offset_mismatch\", \"unknown_content\" or \"source_text_differs\" \
+                 (the warnings provider adapters raise)",
             ));
         }
     };

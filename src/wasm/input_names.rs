@@ -26,7 +26,7 @@ pub(super) mod source {
     pub const SLUG: &[&str] = &["slug"];
     pub const PAYLOAD_ID: &[&str] = &["payloadId", "payload_id"];
     pub const CHUNK_TYPE: &[&str] = &["chunkType", "chunk_type"];
-    pub const TEXT: &[&str] = &["text", "content", "excerpt", "page_content"];
+    pub const TEXT: &[&str] = &["text", "content", "page_content", "excerpt", "snippet"];
     pub const SECTION: &[&str] = &["section", "section_number"];
     pub const RELEVANCE: &[&str] = &["relevance", "relevance_score"];
     pub const FIRST_LINE: &[&str] = &["firstLine", "first_line"];

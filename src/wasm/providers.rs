@@ -121,6 +121,11 @@ adapter!(
     from_vercel_ai, "fromVercelAI", Some(Provider::VercelAi)
 );
 adapter!(
+    /// An Amazon Bedrock Converse response, or the list of its ConverseStream events, as
+    /// an `Input`.
+    from_bedrock, "fromBedrock", Some(Provider::Bedrock)
+);
+adapter!(
     /// Any of the above, detected by shape; an unknown shape throws
     /// `unknown_provider_format`.
     from_any, "fromAny", None

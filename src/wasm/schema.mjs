@@ -120,7 +120,8 @@ export const types = {
 // `[rustName, jsNames, read?]`: the first JS name is the documented one (the serde name
 // of src/model/input.rs, camelCase), the others its aliases (serde's `alias`es there,
 // checked by tests/js/schema.test.mjs); `read` names the walk's method for a value that
-// is not a scalar ("lineRange", "span"). `node scripts/gen-schema.mjs` writes from this:
+// is not a scalar ("lineRange", "span"), or is "firstOf" for a field read under the first
+// of its names present, the others compared with it (a source's text). `node scripts/gen-schema.mjs` writes from this:
 // - src/wasm/input_names.rs: the names per field, for the Rust reader and its errors;
 // - the readers block of src/wasm/input.js: each name read at its own site;
 // - the `SOURCE_NAMES` block of src/wasm/untrusted.js, which the renderer reads sources by.
@@ -146,7 +147,9 @@ export const inputs = {
     ["slug", ["slug"]],
     ["payload_id", ["payloadId", "payload_id"]],
     ["chunk_type", ["chunkType", "chunk_type"]],
-    ["text", ["text", "content", "excerpt", "page_content"]],
+    // By precedence, not as aliases: the first present is read, and a later one present
+    // with another value is reported (src/model/input.rs, TEXT_NAMES).
+    ["text", ["text", "content", "page_content", "excerpt", "snippet"], "firstOf"],
     ["section", ["section", "section_number"]],
     ["relevance", ["relevance", "relevance_score"]],
     ["first_line", ["firstLine", "first_line"]],

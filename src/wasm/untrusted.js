@@ -129,7 +129,7 @@ export const SOURCE_NAMES = {
   slug: ["slug"],
   payloadId: ["payloadId", "payload_id"],
   chunkType: ["chunkType", "chunk_type"],
-  text: ["text", "content", "excerpt", "page_content"],
+  text: ["text", "content", "page_content", "excerpt", "snippet"],
   section: ["section", "section_number"],
   relevance: ["relevance", "relevance_score"],
   firstLine: ["firstLine", "first_line"],

@@ -129,6 +129,9 @@ export const ADAPTER = {
   cohere: "fromCohere",
   perplexity: "fromPerplexity",
   "vercel-ai": "fromVercelAI",
+  bedrock: "fromBedrock",
+  // xAI's Responses API has OpenAI's shape, and the OpenAI adapter reads it.
+  xai: "fromOpenAI",
 };
 
 /**

@@ -168,3 +168,37 @@ test("an Anthropic stream cut or spliced by a proxy still yields its text: nothi
   assert.equal(input.answer, "Water boils at 100 °C [1].");
   assert.equal(validate(input).status, "pass");
 });
+
+test("Mistral chat content chunks: text chunks make the answer, reference and tool_reference chunks cite the text before them", () => {
+  // No public recording was found; the shape of docs.mistral.ai's chat completion
+  // (`content` as a list: TextChunk, ReferenceChunk `reference_ids`, ToolReferenceChunk).
+  const response = {
+    id: "cmpl-1",
+    object: "chat.completion",
+    model: "mistral-medium-latest",
+    choices: [{
+      index: 0,
+      finish_reason: "stop",
+      message: {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Ada Lovelace wrote the first program — 1843 ✨." },
+          { type: "reference", reference_ids: [0, 2] },
+          { type: "text", text: " Babbage designed the engine." },
+          { type: "tool_reference", tool: "web_search", title: "Analytical Engine", url: "https://example.org/engine" },
+        ],
+      },
+    }],
+  };
+  const input = fromAny(response);
+  assert.equal(input.provider, "openai");
+  assert.equal(input.answer, "Ada Lovelace wrote the first program — 1843 ✨. Babbage designed the engine.");
+  const spans = input.citations.map((c) => input.answer.slice(c.span.start, c.span.end));
+  assert.deepEqual(spans, ["Ada Lovelace wrote the first program — 1843 ✨.", "Ada Lovelace wrote the first program — 1843 ✨.", " Babbage designed the engine."]);
+  assert.deepEqual(input.sources.map((s) => s.id ?? s.url), ["0", "2", "https://example.org/engine"]);
+  // With the caller's documents, the reference ids name them by id.
+  const given = [{ id: "0", text: "Ada Lovelace wrote the first program in 1843." }, { id: "1" }, { id: "2", text: "Notes by Ada Lovelace." }];
+  const report = validate(fromAny(response, given), { requireCitations: false });
+  assert.deepEqual(report.citations.map((c) => c.label), ["1", "3", "https://example.org/engine"]);
+  assert.deepEqual((input.warnings ?? []).map((w) => w.code), []);
+});

@@ -18,21 +18,36 @@ test("the files generated from src/wasm/schema.mjs are up to date", () => {
   assert.equal(run.status, 0, run.stderr);
 });
 
-/** `{ field: [serde name, ...aliases] }` of a struct of src/model/input.rs (camelCase). */
+/**
+ * `{ field: [serde name, ...aliases] }` of a struct of src/model/input.rs (camelCase). A
+ * `Source` is read through `SourceFields`, with its text under each of its names apart
+ * (by precedence, `TEXT_NAMES`): those fields come out as the one field `text`.
+ */
 function serdeNames(source, struct) {
-  const start = source.indexOf(`pub struct ${struct} {`);
-  assert.ok(start >= 0, struct);
+  const reader = struct === "Source" ? "SourceFields" : struct;
+  const start = source.search(new RegExp(`(pub )?struct ${reader} \\{`));
+  assert.ok(start >= 0, reader);
   const body = source.slice(start, source.indexOf("\n}\n", start));
   const names = {};
   let attributes = "";
   for (const line of body.split("\n").slice(1)) {
-    const field = /^ {4}pub (\w+):/.exec(line);
+    const field = /^ {4}(?:pub )?(\w+):/.exec(line);
     if (field) {
       const aliases = [...attributes.matchAll(/alias = "(\w+)"/g)].map((m) => m[1]);
+      const rename = /rename = "(\w+)"/.exec(attributes)?.[1];
       // Read under no name: `skip` or `skip_deserializing` (not `skip_serializing_if`).
-      if (!/#\[serde\([^\]]*\bskip(_deserializing)?\b/.test(attributes)) names[field[1]] = [camel(field[1]), ...aliases];
+      if (!/#\[serde\([^\]]*\bskip(_deserializing)?\b/.test(attributes)) names[field[1]] = [rename ?? camel(field[1]), ...aliases];
       attributes = "";
-    } else if (!/^\s*\/\/\//.test(line)) attributes += line; // attributes, over lines as rustfmt wraps them
+    } else if (!/^\s*\/\/\/?/.test(line)) attributes += line; // attributes, over lines as rustfmt wraps them
+  }
+  if (struct === "Source") {
+    const list = /pub const TEXT_NAMES: \[&str; \d+\] = \[([^\]]*)\]/.exec(source)[1];
+    const texts = [...list.matchAll(/"(\w+)"/g)].map((m) => m[1]);
+    for (const name of texts) {
+      assert.deepEqual(names[name], [name], `SourceFields.${name}: the text under one name`);
+      delete names[name];
+    }
+    names.text = texts;
   }
   return names;
 }

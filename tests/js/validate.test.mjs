@@ -296,7 +296,7 @@ test("a field given under two of its names is refused, naming both (as the CLI's
       (e) => e.code === "invalid_input" && e.message === `input.${path}: given twice, as \`${names[0]}\` and as \`${names[1]}\`: give one`,
       path,
     );
-  refused({ answer: "x [1]", sources: [{ text: "a", page_content: "b" }] }, "sources[0].text", ["text", "page_content"]);
+  // (A source's text is the exception, read by precedence: tests/js/providers-retrieval.test.mjs.)
   refused({ answer: "x [1]", sources: [{ doc_title: "a", section_title: "b" }] }, "sources[0].doc_title", ["doc_title", "section_title"]);
   refused({ answer: "x [1]", sources: [{}], citations: [{ source: 1, claim: "a", claim_text: "b" }] }, "citations[0].claim", ["claim", "claim_text"]);
   refused({ answer: "x [1]", sources: [{}], citations: [{ span: { start: 0, end: 1 }, source: 1, index: 1 }] }, "citations[0].source", ["source", "index"]);

@@ -395,11 +395,13 @@ function responsesStream(provider, events) {
 // Streaming: concatenate choices[0].delta.content,
 //   https://platform.openai.com/docs/api-reference/chat-streaming
 
+// OpenRouter (OpenAI-compatible) sends start_index = end_index = 0 when the model
+// behind it gave no position (https://openrouter.ai/docs/features/web-search): no span.
 function chatAnnotations(c, text, annotations) {
   for (const a of annotations ?? []) {
     if (a.type !== 'url_citation') continue;
     const u = a.url_citation ?? a;
-    const has = Number.isInteger(u.start_index) && Number.isInteger(u.end_index);
+    const has = Number.isInteger(u.start_index) && Number.isInteger(u.end_index) && !(u.start_index === 0 && u.end_index === 0);
     c.cite({ spanText: has ? sliceCodePoints(text, u.start_index, u.end_index) : null, url: u.url, title: u.title ?? null });
   }
 }
@@ -623,6 +625,92 @@ function geminiInteraction(j) {
 }
 
 // ---------------------------------------------------------------------------
+// Amazon Bedrock Converse / ConverseStream
+// Response: output.message.content[] of ContentBlock unions ({text}, {citationsContent:
+//   {content: [{text}], citations: [{title, sourceContent: [{text}], location:
+//   {documentChar|documentPage|documentChunk: {documentIndex, start, end}} |
+//   {web: {url, domain}} | {searchResultLocation: {searchResultIndex, …}}}]}},
+//   {reasoningContent}, {toolUse}, …):
+//   https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html
+//   https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_CitationsContentBlock.html
+// Stream: events keyed by name (messageStart, contentBlockStart, contentBlockDelta
+//   {contentBlockIndex, delta: {text} | {citation} | {reasoningContent} | {toolUse}},
+//   contentBlockStop, messageStop, metadata):
+//   https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
+// Location start/end count the *document's* characters, pages or chunks, not the
+// answer's: a citation covers the text of the block it belongs to. citedText is the
+// sourceContent texts joined.
+
+function bedrockCite(c, blockText, ci) {
+  const loc = ci.location ?? {};
+  const kind = Object.keys(loc)[0];
+  const place = kind ? loc[kind] : {};
+  const quote = (ci.sourceContent ?? []).map((x) => x.text ?? '').join('');
+  const index = place.documentIndex ?? place.searchResultIndex;
+  c.cite({
+    citedText: quote === '' ? null : quote,
+    spanText: blockText,
+    url: place.url ?? null,
+    title: ci.title ?? null,
+    sourceId: place.url == null && index != null ? String(index) : null,
+  });
+}
+
+function bedrockResponse(j) {
+  const c = new Collector('bedrock', 'response');
+  for (const b of j.output?.message?.content ?? []) {
+    if (typeof b.text === 'string') c.answer += b.text;
+    else if (b.citationsContent) {
+      const text = (b.citationsContent.content ?? []).map((x) => x.text ?? '').join('');
+      c.answer += text;
+      for (const ci of b.citationsContent.citations ?? []) bedrockCite(c, text, ci);
+    }
+  }
+  return c;
+}
+
+function bedrockStream(events) {
+  const c = new Collector('bedrock', 'stream');
+  const blocks = [];
+  for (const e of events) {
+    const d = e.contentBlockDelta;
+    if (!d) continue;
+    const b = (blocks[d.contentBlockIndex] ??= { text: '', citations: [] });
+    if (typeof d.delta?.text === 'string') b.text += d.delta.text;
+    if (d.delta?.citation) b.citations.push(d.delta.citation);
+  }
+  for (const b of blocks) {
+    if (!b) continue;
+    c.answer += b.text;
+    for (const ci of b.citations) bedrockCite(c, b.text, ci);
+  }
+  return c;
+}
+
+// The Interactions API's stream: events with `event_type`; `step.delta` appends
+// `delta.text` (type "text") to step `index`, and a `text_annotation_delta` (alias
+// `text_annotation`) delta lists annotations indexed into that step's whole text.
+function geminiInteractionStream(events) {
+  const c = new Collector('gemini', 'stream');
+  const steps = new Map();
+  for (const e of events) {
+    if (e.event_type !== 'step.delta') continue;
+    const s = steps.get(e.index) ?? { text: '', annotations: [] };
+    steps.set(e.index, s);
+    if (e.delta?.type === 'text') s.text += e.delta.text ?? '';
+    if (e.delta?.type === 'text_annotation_delta' || e.delta?.type === 'text_annotation') s.annotations.push(...(e.delta.annotations ?? []));
+  }
+  for (const s of [...steps.entries()].sort((a, b) => a[0] - b[0]).map((x) => x[1])) {
+    c.answer += s.text;
+    for (const a of s.annotations) {
+      if (a.type !== 'url_citation') continue;
+      c.cite({ spanText: sliceUtf8(s.text, a.start_index ?? 0, a.end_index ?? 0), url: a.url, title: a.title ?? null });
+    }
+  }
+  return c;
+}
+
+// ---------------------------------------------------------------------------
 // VCR cassettes (pydantic-ai, YAML written by PyYAML with width=120). The
 // expectation is taken from the FIRST interaction's response: `parsed_body`
 // (a JSON body re-serialised as YAML) or `body.string` (a raw SSE body).
@@ -668,7 +756,8 @@ export function expectFor(file, text = readFixture(file)) {
         : chatStream(ev);
     } else if (provider === 'perplexity') c = perplexityStream(ev);
     else if (provider === 'cohere') c = cohereStream(ev);
-    else if (provider === 'gemini') c = geminiStream(ev);
+    else if (provider === 'gemini') c = ev[0]?.event_type ? geminiInteractionStream(ev) : geminiStream(ev);
+    else if (provider === 'bedrock') c = bedrockStream(ev);
     else throw new Error(`no stream reader for provider ${provider}`);
   } else if (name.endsWith('.json')) {
     const j = JSON.parse(text);
@@ -678,6 +767,7 @@ export function expectFor(file, text = readFixture(file)) {
     } else if (provider === 'perplexity') c = perplexityResponse(j);
     else if (provider === 'cohere') c = cohereResponse(j);
     else if (provider === 'gemini') c = Array.isArray(j.steps) ? geminiInteraction(j) : geminiResponse(j);
+    else if (provider === 'bedrock') c = bedrockResponse(j);
     else throw new Error(`no response reader for provider ${provider}`);
   } else {
     throw new Error(`unknown fixture extension: ${name}`);
