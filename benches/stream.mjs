@@ -3,9 +3,13 @@
 // 20-character deltas; prints µs per push, the whole stream (pushes + finish) against
 // one-shot `validate` on the same text, and µs per KB to show the cost is linear.
 //
+// Last, it counts `revise` events on technical answers with inline code.
+//
 //   node benches/stream.mjs        (needs pkg/node: node scripts/build-pkg.mjs node)
+import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { citeproof, dataset, median } from "./common.mjs";
+import { join } from "node:path";
+import { citeproof, dataset, median, root } from "./common.mjs";
 
 const { validate, CitationStream } = citeproof();
 const answers = dataset("answers-val.jsonl");
@@ -95,4 +99,33 @@ for (const [name, answer] of Object.entries(FAMILIES)) {
   stream.finish();
   stream.free();
   console.log(`| ${name} | ${answer.length} | ${beyond} | ${all} | ${revisions} |`);
+}
+
+// Issue 36: `revise` events (released text taken back: a flash in the UI) on technical
+// answers with inline code (data/alpaca-eval-code: 288 real model answers with backticks,
+// 25 with brackets inside inline code such as `v[0]`), pushed in 1-, 7- and 20-character
+// deltas, with three sources (so `[0]` or `[4]` would be removed as markers), plain and
+// renumbering. The ExpertQA answers above carry markers but rarely code.
+const coded = readFileSync(join(root, "data", "alpaca-eval-code", "answers-with-code.jsonl"), "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line).answer);
+console.log(`\nrevisions on ${coded.length} technical answers with inline code`);
+console.log("| deltas | options | answers revised | revise events |");
+console.log("|---|---|---|---|");
+for (const size of [1, 7, 20]) {
+  for (const options of [{}, { renumber: true }]) {
+    let revisedAnswers = 0;
+    let revisions = 0;
+    for (const answer of coded) {
+      const stream = new CitationStream({ sources: [{}, {}, {}] }, options);
+      let count = 0;
+      for (const piece of deltas(answer, size)) count += stream.push(piece).events.filter((e) => e.type === "revise").length;
+      if (stream.finish().revise) count += 1;
+      stream.free();
+      revisions += count;
+      revisedAnswers += count > 0 ? 1 : 0;
+    }
+    console.log(`| ${size} | ${JSON.stringify(options)} | ${revisedAnswers} | ${revisions} |`);
+  }
 }

@@ -254,13 +254,18 @@ pub fn rejection_response(
     }
 }
 
-/// Spec 003's one repair instruction, naming each failed citation and the ids it may use.
+/// Spec 003's one repair instruction, naming each failed citation and the ids it may use,
+/// and ending with the exact shape to return: [`REPAIR_SHAPE`], a JSON object whose
+/// `answer` is the whole corrected answer with its citations inline (`[1]`, `[chunk_001]`).
+/// Spec 003's "Return ONLY JSON." alone named no shape, and a model that obeyed it sent
+/// JSON that a caller could not tell from an answer.
 ///
 /// ```
 /// let prompt = citeproof::audit::repair_prompt(&["source 9 does not exist"], &["chunk_001".into(), "chunk_002".into()]);
 /// assert!(prompt.starts_with("Return the same answer, but fix citations"));
 /// assert!(prompt.contains("- source 9 does not exist"));
 /// assert!(prompt.contains("chunk_001, chunk_002"));
+/// assert!(prompt.ends_with(citeproof::audit::REPAIR_SHAPE));
 /// ```
 pub fn repair_prompt(failures: &[&str], allowed: &[String]) -> String {
     let mut prompt = String::from(
@@ -276,9 +281,18 @@ pub fn repair_prompt(failures: &[&str], allowed: &[String]) -> String {
         prompt.push_str(failure);
         prompt.push('\n');
     }
-    prompt.push_str("Return ONLY JSON.");
+    prompt.push_str(
+        "Cite inline as [id]. Return ONLY JSON, exactly this object and nothing before or \
+         after it: ",
+    );
+    prompt.push_str(REPAIR_SHAPE);
     prompt
 }
+
+/// The shape [`repair_prompt`] asks the model to return (its last words): one JSON
+/// object, `answer` holding the whole corrected answer as text. A caller reads the
+/// repaired answer from that field (the edge worker does).
+pub const REPAIR_SHAPE: &str = r#"{"answer": "<the whole corrected answer>"}"#;
 
 /// The ids a repaired answer may cite: each source's id, chunk id or doc id, else its
 /// label.

@@ -183,14 +183,26 @@ impl Metrics {
         }
     }
 
-    /// Counts one report (its status, hallucinations and `timingMs`).
+    /// Counts one report (its status, hallucinations and `timingMs`): the answer as it
+    /// ended. After a repair, `repairedFrom` is the report on the model's first answer,
+    /// counted as what the model wrote, and the repair is counted by its outcome.
     pub fn record(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "Report")] report: JsValue,
+        // Typed by wasm-bindgen as optional (`repairedFrom?: any`): a type of our own
+        // here would make the argument required in the declarations.
+        #[wasm_bindgen(js_name = repairedFrom)] repaired_from: Option<JsValue>,
     ) -> Result<(), JsValue> {
         let view = ReportView::read(&report)?;
-        self.inner
-            .observe(view.status, view.hallucinations, view.timing_ms / 1000.0);
+        let (ended, seconds) = ((view.status, view.hallucinations), view.timing_ms / 1000.0);
+        match repaired_from.filter(|first| !first.is_undefined()) {
+            Some(first) => {
+                let first = ReportView::read(&first)?;
+                let first = (first.status, first.hallucinations);
+                self.inner.observe_repaired(first, ended, seconds);
+            }
+            None => self.inner.observe(ended.0, ended.1, seconds),
+        }
         Ok(())
     }
 

@@ -109,7 +109,7 @@ test("rejectionResponse has spec 001's shape; repairPrompt names the failures an
   const prompt = cp.repairPrompt(report, { input });
   assert.match(prompt, /^Return the same answer, but fix citations so that every citation names one of: chunk_001, chunk_002\./);
   assert.match(prompt, /- source 4 does not exist/);
-  assert.match(prompt, /Return ONLY JSON\.$/);
+  assert.match(prompt, /Return ONLY JSON, exactly this object and nothing before or after it: \{"answer": "<the whole corrected answer>"\}$/);
   assert.throws(() => cp.rejectionResponse({ status: "bad" }), (e) => e.code === "invalid_input" && /^report/.test(e.message));
 });
 

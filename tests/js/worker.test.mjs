@@ -50,9 +50,26 @@ const ANSWERS = {
   bad: "The Moon is made of cheese [7]. Water boils at 50 °C [9].",
 };
 
-/** Which answer the mock gives: by the scenario word in the first user message and the attempt. */
-function answerFor(scenario, attempt) {
-  if (scenario === "REPAIR") return attempt === 0 ? ANSWERS.bad : ANSWERS.good;
+/**
+ * What a model that obeys the repair prompt sends: the prompt ends with the one JSON
+ * object it asks for, whose `answer` the mock fills with the corrected answer. Fails the
+ * request (500) when the prompt names no shape to obey.
+ */
+function obeyRepairPrompt(prompt, answer) {
+  const shape = /Return ONLY JSON, exactly this object and nothing before or after it: (\{.*\})$/.exec(prompt)?.[1];
+  if (!shape) return null;
+  return JSON.stringify({ ...JSON.parse(shape), answer });
+}
+
+/** Which answer the mock gives: by the scenario word in the first user message, the attempt and, repairing, the prompt. */
+function answerFor(scenario, attempt, prompt) {
+  if (attempt > 0 && /^REPAIR/.test(scenario)) {
+    if (scenario === "REPAIRPLAIN") return ANSWERS.good; // ignores the format, rewrites the answer
+    if (scenario === "REPAIRWRONG") return JSON.stringify({ response: ANSWERS.good }); // JSON of another shape
+    const obeyed = obeyRepairPrompt(prompt, ANSWERS.good);
+    return scenario === "REPAIRFENCE" && obeyed ? `\`\`\`json\n${obeyed}\n\`\`\`` : obeyed;
+  }
+  if (/^REPAIR/.test(scenario)) return ANSWERS.bad;
   if (scenario === "REJECT" || scenario === "STREAMFAIL") return ANSWERS.bad;
   if (scenario === "WARN") return ANSWERS.warn;
   return ANSWERS.good;
@@ -101,7 +118,7 @@ const mock = createServer(async (req, res) => {
   const body = JSON.parse(raw);
   calls.push({ path: req.url, body, headers: req.headers });
   const firstUser = body.messages.find((m) => m.role === "user")?.content ?? "";
-  const scenario = /\b(PASS|WARN|REPAIR|REJECT|SLOW|FAIL500|STREAMFAIL|UPSOURCES|RECORDED)\b/.exec(firstUser)?.[1] ?? "PASS";
+  const scenario = /\b(PASS|WARN|REPAIR|REPAIRFENCE|REPAIRPLAIN|REPAIRWRONG|REJECT|SLOW|FAIL500|STREAMFAIL|UPSOURCES|RECORDED)\b/.exec(firstUser)?.[1] ?? "PASS";
   if (scenario === "RECORDED" && body.stream) {
     // A web-search answer as Anthropic streamed it (tests/fixtures/providers/recorded).
     res.writeHead(200, { "content-type": "text/event-stream" });
@@ -110,7 +127,8 @@ const mock = createServer(async (req, res) => {
   const attempt = body.messages.filter((m) => m.role === "assistant").length;
   if (scenario === "FAIL500") return res.writeHead(500).end("upstream broke");
   if (scenario === "SLOW") await new Promise((r) => setTimeout(r, 2500));
-  const text = answerFor(scenario, attempt);
+  const text = answerFor(scenario, attempt, body.messages.at(-1)?.content ?? "");
+  if (text === null) return res.writeHead(500).end("the repair prompt names no shape to return");
   const anthropic = req.url === "/anthropic";
   let payload = anthropic ? anthropicBody(text, body.stream) : openaiBody(text, body.stream);
   if (scenario === "UPSOURCES") payload = JSON.stringify({ ...JSON.parse(payload), sources }); // a RAG backend's response
@@ -223,7 +241,7 @@ for (const [name, worker] of [["OpenAI", () => openaiWorker], ["Anthropic", () =
     assert.match(text, /event: citations\ndata: /);
     const payload = JSON.parse(/event: citations\ndata: (.*)\n/.exec(text)[1]);
     assert.equal(payload.report.cleanedAnswer, ANSWERS.good);
-    assert.doesNotMatch(text, /event: rejected/);
+    assert.doesNotMatch(text, /citation_rejected/);
   });
 }
 
@@ -237,17 +255,72 @@ test("warn forwards the answer with its findings and x-citeproof-status: warn", 
   assert.deepEqual(body.findings.map((f) => f.code), ["out_of_range"]);
 });
 
-test("fail -> one repair round with repairPrompt -> pass", async () => {
-  calls.length = 0;
-  const res = await chat(openaiWorker, "REPAIR: tell me about water");
-  assert.equal(res.status, 200);
-  assert.equal(res.headers.get("x-citeproof-repaired"), "1");
-  assert.equal((await res.json()).answer, ANSWERS.good);
-  assert.equal(calls.length, 2);
-  const retry = calls[1].body.messages;
-  assert.equal(retry.at(-2).role, "assistant");
-  assert.equal(retry.at(-2).content, ANSWERS.bad);
-  assert.match(retry.at(-1).content, /source 7 does not exist/, "the repair prompt names the failed citation");
+for (const [name, worker] of [["OpenAI", () => openaiWorker], ["Anthropic", () => anthropicWorker]]) {
+  test(`${name} upstream: fail -> one repair round -> the model obeys the prompt's JSON shape -> its answer is read and forwarded`, async () => {
+    for (const scenario of ["REPAIR", "REPAIRFENCE"]) {
+      calls.length = 0;
+      const res = await chat(worker(), `${scenario}: tell me about water`);
+      assert.equal(res.status, 200, scenario);
+      assert.equal(res.headers.get("x-citeproof-repaired"), "1");
+      assert.equal(res.headers.get("x-citeproof-status"), "pass");
+      const body = await res.json();
+      assert.equal(body.answer, ANSWERS.good, "the answer inside the JSON, not the JSON");
+      assert.equal(body.status, "pass");
+      assert.equal(calls.length, 2);
+      const retry = calls[1].body.messages;
+      assert.equal(retry.at(-2).role, "assistant");
+      assert.equal(retry.at(-2).content, ANSWERS.bad);
+      assert.match(retry.at(-1).content, /source 7 does not exist/, "the repair prompt names the failed citation");
+      const record = await auditOf(worker(), body.audit_id);
+      assert.equal(record.validation_result.status, "PASS");
+    }
+  });
+}
+
+test("a repaired reply in plain text is read as the answer; JSON of another shape is never forwarded", async () => {
+  const plain = await chat(openaiWorker, "REPAIRPLAIN: tell me about water");
+  assert.equal(plain.status, 200);
+  assert.equal((await plain.json()).answer, ANSWERS.good);
+  const wrong = await chat(openaiWorker, "REPAIRWRONG: tell me about water");
+  assert.equal(wrong.status, 422, "no answer can be read from it: the first answer's failure stands");
+  const body = await wrong.json();
+  assert.equal(body.status, "rejected");
+  assert.ok(!JSON.stringify(body).includes('"response"'), "the reply is not passed on");
+  assert.match(body.reason, /source 7 does not exist/);
+});
+
+test("/metrics counts the model's answers before repair, the answers as they ended, and the repairs", async () => {
+  const read = async () => {
+    const text = await (await fetch(`${anthropicWorker.url}/metrics`, { headers: bearer() })).text();
+    execFileSync("promtool", ["check", "metrics"], { input: text });
+    const value = (line) => Number(new RegExp(`^${line.replace(/[{}]/g, "\\$&")} (\\d+)$`, "m").exec(text)?.[1]);
+    return {
+      modelFail: value('citation_model_validation_total{status="fail"}'),
+      modelHallucinations: value("citation_model_hallucinations_total"),
+      pass: value('citation_validation_total{status="pass"}'),
+      fail: value('citation_validation_total{status="fail"}'),
+      hallucinations: value("citation_hallucinations_total"),
+      repairedPass: value('citation_repairs_total{status="pass"}'),
+      repairedFail: value('citation_repairs_total{status="fail"}'),
+    };
+  };
+  const before = await read();
+  const n = 8;
+  for (let i = 0; i < n; i++) assert.equal((await chat(anthropicWorker, `REPAIR: water ${i}`)).status, 200);
+  assert.equal((await chat(anthropicWorker, "REJECT: the moon")).status, 422);
+  const after = await read();
+  const delta = Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]]));
+  // Each first answer cites two sources that do not exist ([7], [9]): the model's
+  // hallucinations are counted although the repaired answers forwarded have none.
+  assert.deepEqual(delta, {
+    modelFail: n + 1,
+    modelHallucinations: 2 * (n + 1),
+    pass: n,
+    fail: 1,
+    hallucinations: 2,
+    repairedPass: n,
+    repairedFail: 1,
+  });
 });
 
 test("fail -> repair -> still fail -> 422 with spec 001's rejection", async () => {
@@ -262,13 +335,79 @@ test("fail -> repair -> still fail -> 422 with spec 001's rejection", async () =
   assert.equal(record.validation_result.status, "REJECT");
 });
 
-test("a stream that ends in fail ends with a rejection event", async () => {
+/**
+ * The chunks an OpenAI SDK hands over from an SSE body, as openai-node's `Stream`
+ * (`fromSSEResponse`) and openai-python's `Stream.__stream__` read it: events up to
+ * `data: [DONE]`, where they stop; every other event's data is a JSON chunk, and one that
+ * carries `error` throws (as `APIError`) instead of being handed over.
+ */
+function openaiClientChunks(sse) {
+  const chunks = [];
+  for (const block of sse.split("\n\n")) {
+    const data = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+    if (!data) continue;
+    if (data.startsWith("[DONE]")) return { chunks, done: true };
+    const chunk = JSON.parse(data);
+    if (chunk?.error) return { chunks, error: chunk.error };
+    chunks.push(chunk);
+  }
+  return { chunks, done: false };
+}
+
+/**
+ * What an Anthropic SDK does with an SSE body (anthropic-sdk-typescript's and -python's
+ * `Stream`): `message_*` and `content_block_*` events are handed over, `ping` and unknown
+ * events skipped, and `event: error` throws.
+ */
+function anthropicClientEvents(sse) {
+  const events = [];
+  for (const block of sse.split("\n\n")) {
+    const event = /^event: (.*)$/m.exec(block)?.[1];
+    const data = /^data: (.*)$/m.exec(block)?.[1];
+    if (event === "error") return { events, error: JSON.parse(data).error };
+    if (/^(message|content_block)_/.test(event ?? "")) events.push(JSON.parse(data));
+  }
+  return { events };
+}
+
+test("a stream that ends in fail: the verdict comes before [DONE], as a chunk OpenAI clients read and throw on", async () => {
   const res = await chat(openaiWorker, "STREAMFAIL please", { stream: true });
   const text = await res.text();
-  const rejected = /event: rejected\ndata: (.*)\n/.exec(text);
-  assert.ok(rejected, text);
-  assert.equal(JSON.parse(rejected[1]).status, "rejected");
-  assert.ok(text.indexOf("event: citations") < text.indexOf("event: rejected"));
+  const { chunks, error } = openaiClientChunks(text);
+  assert.ok(error, `an OpenAI client stops with an error before [DONE]: ${text}`);
+  assert.equal(error.type, "citation_rejected");
+  assert.match(error.message, /Unable to verify citation/);
+  const verdict = JSON.parse(/^data: (\{.*"citeproof".*\})$/m.exec(text)[1]).citeproof;
+  assert.equal(verdict.status, "fail");
+  assert.equal(verdict.rejection.status, "rejected");
+  assert.ok(verdict.audit_id && verdict.rejection.audit_id === verdict.audit_id);
+  assert.ok(text.indexOf('"citeproof"') < text.indexOf("data: [DONE]"), "before the end marker");
+  assert.ok(text.indexOf("event: citations") < text.indexOf('"citeproof"'));
+  assert.ok(chunks.some((c) => c.choices?.[0]?.delta?.content), "the answer's chunks came before");
+  assert.equal((await auditOf(openaiWorker, verdict.audit_id)).validation_result.status, "REJECT");
+});
+
+test("a passing stream's verdict comes before [DONE] as a chunk with no choices and `citeproof`", async () => {
+  const text = await (await chat(openaiWorker, "PASS streaming verdict", { stream: true })).text();
+  const { chunks, done, error } = openaiClientChunks(text);
+  assert.ok(done && !error);
+  const verdicts = chunks.filter((c) => c.citeproof);
+  assert.equal(verdicts.length, 1);
+  assert.deepEqual(verdicts[0].choices, []);
+  assert.equal(verdicts[0].object, "chat.completion.chunk");
+  assert.equal(verdicts[0].citeproof.status, "pass");
+  assert.equal(chunks.map((c) => c.choices?.[0]?.delta?.content ?? "").join(""), ANSWERS.good);
+});
+
+test("an Anthropic stream that ends in fail: an error event before message_stop, which Anthropic clients throw on", async () => {
+  const text = await (await chat(anthropicWorker, "STREAMFAIL please", { stream: true })).text();
+  const { events, error } = anthropicClientEvents(text);
+  assert.ok(error, text);
+  assert.equal(error.type, "citation_rejected");
+  assert.ok(!events.some((e) => e.type === "message_stop"), "the error comes before message_stop");
+  assert.ok(text.indexOf("event: error") < text.indexOf("event: message_stop"));
+  const rejection = JSON.parse(/^event: error\ndata: (.*)$/m.exec(text)[1]).citeproof;
+  assert.equal(rejection.status, "rejected");
 });
 
 test("OpenAI-compatible /v1/chat/completions: the response keeps its shape, cleaned, plus `citeproof`", async () => {
@@ -547,10 +686,11 @@ test("with a KV binding, every audit record is also stored under audit:<id>", as
 });
 
 test("one audit line per request", async () => {
-  // On the OpenAI worker: pass, stream, warn, repair, stream-fail, completions, three bad
+  // On the OpenAI worker: pass, stream, warn, repair (JSON, fenced JSON, plain text, JSON
+  // of another shape), stream-fail, a passing stream's verdict, completions, three bad
   // requests, upstream 500 and timeout, and the small chunked body; /metrics, 404s and
   // refusals (401, 403, 413, CORS) never reach verification and are not audited.
-  const expected = 12;
+  const expected = 16;
   for (let i = 0; i < 50 && audits(openaiWorker).length < expected; i++) await new Promise((r) => setTimeout(r, 100));
   await new Promise((r) => setTimeout(r, 300));
   const records = audits(openaiWorker);
@@ -723,7 +863,7 @@ test("a recorded Anthropic web-search stream passes through the worker with its 
   const res = await chat(anthropicWorker, "RECORDED: tech news today", { stream: true, sources: [] });
   assert.equal(res.status, 200);
   const text = await res.text();
-  assert.doesNotMatch(text, /event: rejected/);
+  assert.doesNotMatch(text, /citation_rejected/);
   const sent = text
     .split("\n\n")
     .filter((b) => b.includes('"text_delta"'))

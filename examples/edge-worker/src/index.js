@@ -7,6 +7,10 @@
 //   GET  /metrics               Prometheus text for this isolate
 //   OPTIONS *                   CORS preflight (see cors.js)
 //
+// Answers carry `x-citeproof-status` (pass | warn), `x-citeproof-audit-id` and, when the
+// model's first answer failed and was repaired, `x-citeproof-repaired: 1`; a streamed
+// answer's verdict comes before the stream's end marker (see streamVerified).
+//
 // Every route needs a caller credential (access.js); chat requests are also rate-limited
 // per caller and size-limited (limits.js). Refusals are not audited: they never reach
 // verification. Neither the caller's token nor UPSTREAM_API_KEY is ever logged or echoed.
@@ -93,6 +97,24 @@ async function readAnswer(response) {
   return { body, text, sources: Array.isArray(body.sources) ? body.sources : null };
 }
 
+/**
+ * The answer in a reply to repairPrompt, which asks for exactly `{"answer": "…"}`: that
+ * object's `answer` (also inside a Markdown code fence, as chat models often wrap JSON).
+ * A reply that is no JSON at all is read as the answer itself (a model that ignored the
+ * format but rewrote the answer); JSON without a string `answer` gives `null`: no answer
+ * can be read from it, and it is never forwarded as one.
+ */
+function repairedAnswer(text) {
+  const body = /^\s*```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n?```\s*$/i.exec(text)?.[1] ?? text;
+  if (!/^\s*[{[]/.test(body)) return text;
+  try {
+    const parsed = JSON.parse(body);
+    return typeof parsed?.answer === "string" ? parsed.answer : null;
+  } catch {
+    return null; // JSON begun and broken: not an answer either
+  }
+}
+
 // The caller (a token's hash prefix, an Access subject or "anonymous") goes beside the
 // record, which stays spec 001's, so each answer can be traced to who asked for it.
 function logAudit(env, ctx, record, caller) {
@@ -161,31 +183,37 @@ async function verify(env, ctx, req, started) {
   const sources = req.sources.length ? req.sources : answer.sources ?? [];
   const input = { answer: answer.text, sources, question: req.question };
   let report = validate(input);
-  let repaired = false;
+  let firstReport = null; // the model's own answer's report, once it was sent back for repair
   if (report.status === "fail") {
-    // One repair round (spec 003): the failed answer and a prompt naming each bad citation.
+    // One repair round (spec 003): the failed answer and a prompt naming each bad citation,
+    // which asks for `{"answer": "…"}` and nothing else (repairPrompt's last words).
     const retry = {
       ...req,
       messages: [...req.messages, { role: "assistant", content: answer.text }, { role: "user", content: repairPrompt(report, { input }) }],
     };
+    let repaired;
     try {
-      answer = await readAnswer(await callUpstream(env, retry));
+      repaired = await readAnswer(await callUpstream(env, retry));
     } catch (error) {
       if (error instanceof UpstreamError) return upstreamFailure(env, ctx, req, error, started);
       throw error;
     }
-    input.answer = answer.text;
-    report = validate(input);
-    repaired = true;
+    firstReport = report;
+    const text = repairedAnswer(repaired.text);
+    if (text !== null) {
+      answer = repaired;
+      input.answer = text;
+      report = validate(input);
+    } // else: JSON of another shape, no answer to read; the first answer's failure stands
   }
   report.timingMs = Date.now() - started;
-  metrics.record(report);
+  metrics.record(report, firstReport ?? undefined);
   const record = auditRecord(report, { input });
   logAudit(env, ctx, record, req.caller);
   if (report.status === "fail") return json(rejectionResponse(report, { auditId: record.audit_id }), 422);
 
   const headers = { "x-citeproof-status": report.status, "x-citeproof-audit-id": record.audit_id };
-  if (repaired) headers["x-citeproof-repaired"] = "1";
+  if (firstReport) headers["x-citeproof-repaired"] = "1";
   const citations = report.segments.filter((s) => s.type === "cite");
   const verdict = { status: report.status, confidence: report.confidence, citations, findings: report.status === "warn" ? report.findings : [] };
   if (req.openai) {
@@ -197,25 +225,69 @@ async function verify(env, ctx, req, started) {
   return json({ answer: report.cleanedAnswer, ...verdict, audit_id: record.audit_id }, 200, headers);
 }
 
-/** Streams the upstream SSE cleaned; a stream that ends in `fail` ends with a rejection event. */
+/**
+ * Streams the upstream SSE cleaned, with the verdict before the stream's end marker, where
+ * clients that stop reading there still see it. The transform sends its `citations` event
+ * once the answer has ended (before OpenAI's `data: [DONE]`, Anthropic's `message_delta`
+ * and `message_stop`); the verdict follows that event:
+ * - OpenAI: a `chat.completion.chunk` with no choices and a `citeproof` member (status,
+ *   confidence, findings, audit_id), which SDKs hand over like any chunk; on `fail` it also
+ *   carries `error` (the rejection's reason), on which the OpenAI SDKs throw, and the
+ *   rejection itself as `citeproof.rejection`;
+ * - Anthropic: on `fail`, an `event: error` (`{"type":"error","error":{…}}`, on which the
+ *   Anthropic SDKs throw), with the rejection as `citeproof`.
+ */
 function streamVerified(env, ctx, req, response, started) {
   const input = { sources: req.sources, question: req.question };
+  const format = env.UPSTREAM_FORMAT ?? "openai";
   const transform = citeproofTransform(input, { format: env.UPSTREAM_FORMAT ?? "auto" });
+  const decoder = new TextDecoder();
   const encoder = new TextEncoder();
+  let pending = ""; // text after the last whole event
+  let sent = false;
+  /** Audits and counts the ended stream; returns the verdict's SSE text. */
+  async function verdictEvent() {
+    sent = true;
+    const report = await transform.report;
+    report.timingMs = Date.now() - started;
+    metrics.record(report);
+    // The upstream's response id: Anthropic's `message_start`, OpenAI's chunk `id`.
+    const first = transform.events[0];
+    const responseId = first?.message?.id ?? first?.id;
+    const record = auditRecord(report, { input: { ...input, answer: transform.answer ?? "", responseId } });
+    logAudit(env, ctx, record, req.caller);
+    const failed = report.status === "fail";
+    const rejection = failed ? rejectionResponse(report, { auditId: record.audit_id }) : null;
+    if (format === "anthropic") {
+      if (!failed) return "";
+      const error = { type: "error", error: { type: "citation_rejected", message: rejection.reason }, citeproof: rejection };
+      return `event: error\ndata: ${JSON.stringify(error)}\n\n`;
+    }
+    const verdict = { status: report.status, confidence: report.confidence, findings: report.findings, audit_id: record.audit_id };
+    const chunk = { id: responseId, object: "chat.completion.chunk", model: first?.model, choices: [], citeproof: verdict };
+    if (failed) {
+      verdict.rejection = rejection;
+      chunk.error = { message: rejection.reason, type: "citation_rejected", code: "citation_rejected" };
+    }
+    return `data: ${JSON.stringify(chunk)}\n\n`;
+  }
   const verdict = new TransformStream({
-    async flush(controller) {
-      const report = await transform.report;
-      report.timingMs = Date.now() - started;
-      metrics.record(report);
-      // The upstream's response id: Anthropic's `message_start`, OpenAI's chunk `id`.
-      const first = transform.events[0];
-      const responseId = first?.message?.id ?? first?.id;
-      const record = auditRecord(report, { input: { ...input, answer: transform.answer ?? "", responseId } });
-      logAudit(env, ctx, record, req.caller);
-      if (report.status === "fail") {
-        const rejection = rejectionResponse(report, { auditId: record.audit_id });
-        controller.enqueue(encoder.encode(`event: rejected\ndata: ${JSON.stringify(rejection)}\n\n`));
+    async transform(bytes, controller) {
+      pending += decoder.decode(bytes, { stream: true });
+      const cut = pending.lastIndexOf("\n\n") + 2; // the transform writes whole events, "\n\n" after each
+      if (cut < 2) return;
+      let text = pending.slice(0, cut);
+      pending = pending.slice(cut);
+      const citations = sent ? -1 : text.search(/(^|\n)event: citations\n/);
+      if (citations >= 0) {
+        const end = text.indexOf("\n\n", citations + 1) + 2;
+        text = text.slice(0, end) + (await verdictEvent()) + text.slice(end);
       }
+      controller.enqueue(encoder.encode(text));
+    },
+    async flush(controller) {
+      const rest = pending + decoder.decode();
+      controller.enqueue(encoder.encode(rest + (sent ? "" : await verdictEvent())));
     },
   });
   const body = response.body.pipeThrough(transform).pipeThrough(verdict);
