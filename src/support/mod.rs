@@ -121,9 +121,10 @@ fn scored_part(claim: &str) -> &str {
 /// Terms with no postings are left out; only the bands present are walked.
 fn rarest_first(lengths: &[usize]) -> impl Iterator<Item = usize> + '_ {
     let band = |len: usize| usize::BITS - len.leading_zeros();
+    // Lengths are below 2^32 (u32 items), so a band is at most 32.
     let present = lengths
         .iter()
-        .fold(0u128, |bands, &len| bands | 1 << band(len))
+        .fold(0u64, |bands, &len| bands | 1 << band(len).min(63))
         & !1;
     (1..=usize::BITS)
         .filter(move |b| present & 1 << b != 0)
@@ -348,10 +349,10 @@ pub struct SupportScorer<'a> {
     /// At least two sources have text: a claim's blend is set against the best one.
     contrasted: bool,
     params: SupportParams,
-    /// Per source, the weight a claim's candidate search has summed so far (zero
-    /// between searches): one table for the scorer, so a search costs the postings it
-    /// reads, not the number of sources.
-    shared: RefCell<Vec<f64>>,
+    /// Per source or sentence of a source, the weight a [`SupportScorer::tally`] has
+    /// summed so far (zero between tallies): one table for the scorer, so a search costs
+    /// the postings it reads, not the number of sources or sentences.
+    scratch: RefCell<Vec<f64>>,
 }
 
 impl<'a> SupportScorer<'a> {
@@ -378,7 +379,7 @@ impl<'a> SupportScorer<'a> {
             held.extend(p.terms.keys().map(|key| (key, i as u32)));
         }
         let contrasted = profiles.iter().filter(|p| p.gram_count > 0).count() > 1;
-        let profiles_len = profiles.len();
+        let items = (profiles.iter().map(|p| p.sentences.len())).fold(profiles.len(), usize::max);
         SupportScorer {
             sources,
             profiles,
@@ -386,7 +387,7 @@ impl<'a> SupportScorer<'a> {
             holders: Postings::new(&held),
             contrasted,
             params: SupportParams::default(),
-            shared: RefCell::new(vec![0.0; profiles_len]),
+            scratch: RefCell::new(vec![0.0; items]),
         }
     }
 
@@ -451,39 +452,58 @@ impl<'a> SupportScorer<'a> {
             .iter()
             .map(|&(_, key, _, _)| self.holders.get(key))
             .collect();
+        let shared = self.tally(&lists, |t| claim.terms[t].2, CANDIDATE_POSTINGS);
+        // The best few by repeated selection (at most 8 passes over at most 256 items;
+        // no sort): the most weight, ties to the earlier source.
+        let mut shared = shared;
+        let mut top = Vec::new();
+        while top.len() < CANDIDATES {
+            let best = (0..shared.len()).fold(None, |best: Option<usize>, k| match best {
+                Some(b)
+                    if shared[b].1 > shared[k].1
+                        || (shared[b].1 == shared[k].1 && shared[b].0 < shared[k].0) =>
+                {
+                    Some(b)
+                }
+                _ => Some(k),
+            });
+            let Some(b) = best else { break };
+            top.push(shared.swap_remove(b).0 as usize);
+        }
+        top
+    }
+
+    /// Sums, per item (a source or a sentence), the weight of each of `lists` holding
+    /// it, reading the lists rarest first for at most `budget` postings; a list that
+    /// does not fit what is left is skipped whole (reading part of it would favour the
+    /// earlier items). The items met, with their sums, in the order met; the scratch
+    /// table is left at zero, so a tally costs the postings it reads.
+    fn tally(
+        &self,
+        lists: &[&[u32]],
+        weight: impl Fn(usize) -> f64,
+        mut budget: usize,
+    ) -> Vec<(u32, f64)> {
         let lengths: Vec<usize> = lists.iter().map(|l| l.len()).collect();
-        let mut shared = self.shared.borrow_mut();
-        let mut touched: Vec<u32> = Vec::new();
-        let mut budget = CANDIDATE_POSTINGS;
+        let mut sums = self.scratch.borrow_mut();
+        let mut met: Vec<u32> = Vec::new();
         for t in rarest_first(&lengths) {
-            // A term whose postings do not fit what is left is skipped whole: reading
-            // part of it would favour the earlier sources.
             let Some(left) = budget.checked_sub(lists[t].len()) else {
                 continue;
             };
             budget = left;
-            for &source in lists[t] {
-                let weight = &mut shared[source as usize];
-                if *weight == 0.0 {
-                    touched.push(source);
+            let w = weight(t);
+            for &item in lists[t] {
+                let sum = &mut sums[item as usize];
+                if *sum == 0.0 {
+                    met.push(item);
                 }
-                *weight += claim.terms[t].2;
+                *sum += w;
             }
         }
-        // The best few, kept in order as they come (a full sort is not needed); the
-        // table is left at zero for the next search.
-        let mut top: Vec<(f64, u32)> = Vec::with_capacity(CANDIDATES + 1);
-        for source in touched {
-            let weight = std::mem::take(&mut shared[source as usize]);
-            let beats = |&(w, s): &(f64, u32)| weight > w || (weight == w && source < s);
-            if top.len() == CANDIDATES && !top.last().is_some_and(beats) {
-                continue;
-            }
-            let at = top.iter().position(beats).unwrap_or(top.len());
-            top.insert(at, (weight, source));
-            top.truncate(CANDIDATES);
-        }
-        top.into_iter().map(|(_, s)| s as usize).collect()
+        met.into_iter()
+            .map(|item| (item, std::mem::take(&mut sums[item as usize])))
+            .collect()
     }
 
     /// The blend of the three overlaps of `claim` with source `i`, before contrast.
@@ -665,25 +685,16 @@ impl<'a> SupportScorer<'a> {
             .iter()
             .map(|&t| profile.sentence_terms.get(t))
             .collect();
-        let lengths: Vec<usize> = lists.iter().map(|l| l.len()).collect();
-        let mut hits: HashMap<u32, u32> = HashMap::new();
-        let mut budget = EVIDENCE_POSTINGS;
-        for t in rarest_first(&lengths) {
-            let Some(left) = budget.checked_sub(lists[t].len()) else {
-                continue;
-            };
-            budget = left;
-            for &sentence in lists[t] {
-                *hits.entry(sentence).or_insert(0) += 1;
-            }
-        }
-        let (_, best) = hits.into_iter().fold((0, u32::MAX), |best, (sentence, n)| {
-            if n > best.0 || (n == best.0 && sentence < best.1) {
-                (n, sentence)
-            } else {
-                best
-            }
-        });
+        let hits = self.tally(&lists, |_| 1.0, EVIDENCE_POSTINGS);
+        let (_, best) = hits
+            .into_iter()
+            .fold((0.0, u32::MAX), |best, (sentence, n)| {
+                if n > best.0 || (n == best.0 && sentence < best.1) {
+                    (n, sentence)
+                } else {
+                    best
+                }
+            });
         let best = *profile.sentences.get(best as usize)?;
         let sentence = &text[best.range()];
         let lead = sentence.len() - sentence.trim_start().len();

@@ -1,8 +1,6 @@
 //! Per-citation checks of a declared citation's fields (spec 004) and quote (specs 001,
 //! 003). Every threshold comes from [`Options`].
 
-use std::collections::HashMap;
-
 use crate::locate::locate_quote;
 use crate::model::{
     AddFinding, DeclaredCitation, Finding, FindingCode, Loose, MatchKind, Options, QuoteLocation,
@@ -352,8 +350,11 @@ pub(super) fn check_support(
         options,
         external,
     };
-    // Which sources the current claim cites, marked by position (reset after each claim).
+    // Which sources the current claim cites, marked by position (reset after each
+    // claim), their scores and evidence sentences once found.
     let mut cites = vec![false; texts.len()];
+    let mut own = vec![0.0; texts.len()];
+    let mut evidence: Vec<Option<Option<Evidence>>> = vec![None; texts.len()];
     let mut start = 0;
     while start < citations.len() {
         let claim = citations[start].claim;
@@ -377,21 +378,25 @@ pub(super) fn check_support(
             }
             if !cited.is_empty() {
                 let scored = run.scores(claim, &cited);
+                for &(p, score) in &scored {
+                    if cites[p] {
+                        own[p] = score;
+                    }
+                }
                 let better = better_source(&scored, &cites, options.support_threshold);
-                let mut evidence: HashMap<usize, Option<Evidence>> = HashMap::new();
                 let runs = citations[start..end].iter_mut().zip(&positions[start..end]);
                 for (citation, position) in runs {
-                    let own = position.filter(|_| scorable(citation, *position));
-                    let Some((p, &own)) = own.and_then(|p| Some((p, scored.get(&p)?))) else {
+                    let Some(p) = position.filter(|_| scorable(citation, *position)) else {
                         continue;
                     };
-                    let found = evidence.entry(p).or_insert_with(|| run.evidence(claim, p));
+                    let found = evidence[p].get_or_insert_with(|| run.evidence(claim, p));
                     citation.evidence = found.clone();
-                    run.judge(citation, own, better);
+                    run.judge(citation, own[p], better);
                 }
             }
             for p in cited {
                 cites[p] = false;
+                evidence[p] = None;
             }
         }
         start = end;
@@ -402,14 +407,14 @@ pub(super) fn check_support(
 /// reaches `threshold`: what `misattributed` proposes when it beats the cited source by
 /// the margin.
 fn better_source(
-    scored: &HashMap<usize, f64>,
+    scored: &[(usize, f64)],
     cites: &[bool],
     threshold: Option<f64>,
 ) -> Option<(usize, f64)> {
     scored
         .iter()
-        .filter(|&(&q, &s)| !cites[q] && s >= threshold.unwrap_or(0.0))
-        .map(|(&q, &s)| (q, s))
+        .copied()
+        .filter(|&(q, s)| !cites[q] && s >= threshold.unwrap_or(0.0))
         .max_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
 }
 
@@ -428,7 +433,7 @@ impl ClaimRun<'_> {
     /// position): the lexical score, averaged with each external table (embedding
     /// cosines, a judge's probabilities) that scored it, by their weights (the lexical
     /// score's is 1).
-    fn scores(&self, claim: crate::model::Span, cited: &[usize]) -> HashMap<usize, f64> {
+    fn scores(&self, claim: crate::model::Span, cited: &[usize]) -> Vec<(usize, f64)> {
         let text = &self.answer[claim.range()];
         let mut scores = self.scorer.score_cited(text, cited);
         let tables: Vec<(&[f64], f64)> = (self.external.iter())
@@ -443,7 +448,7 @@ impl ClaimRun<'_> {
                 *score = round3((*score + external) / total);
             }
         }
-        scores.into_iter().collect()
+        scores
     }
 
     fn evidence(&self, claim: crate::model::Span, p: usize) -> Option<Evidence> {
