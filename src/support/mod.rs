@@ -452,7 +452,7 @@ impl<'a> SupportScorer<'a> {
             .iter()
             .map(|&(_, key, _, _)| self.holders.get(key))
             .collect();
-        let shared = self.tally(&lists, |t| claim.terms[t].2, CANDIDATE_POSTINGS);
+        let shared = self.tally(&lists, &|t| claim.terms[t].2, CANDIDATE_POSTINGS);
         // The best few by repeated selection (at most 8 passes over at most 256 items;
         // no sort): the most weight, ties to the earlier source.
         let mut shared = shared;
@@ -481,7 +481,7 @@ impl<'a> SupportScorer<'a> {
     fn tally(
         &self,
         lists: &[&[u32]],
-        weight: impl Fn(usize) -> f64,
+        weight: &dyn Fn(usize) -> f64,
         mut budget: usize,
     ) -> Vec<(u32, f64)> {
         let lengths: Vec<usize> = lists.iter().map(|l| l.len()).collect();
@@ -685,7 +685,7 @@ impl<'a> SupportScorer<'a> {
             .iter()
             .map(|&t| profile.sentence_terms.get(t))
             .collect();
-        let hits = self.tally(&lists, |_| 1.0, EVIDENCE_POSTINGS);
+        let hits = self.tally(&lists, &|_| 1.0, EVIDENCE_POSTINGS);
         let (_, best) = hits
             .into_iter()
             .fold((0.0, u32::MAX), |best, (sentence, n)| {
