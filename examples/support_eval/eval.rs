@@ -145,7 +145,7 @@ pub fn score_rows(rows: &[Row], setup: Setup, params: SupportParams) -> (Vec<f64
                         .iter()
                         .position(|d| *d == row.evidence)
                         .expect("indexed");
-                    scorers[answer].scores(&row.claim)[source]
+                    scorers[answer].score_cited(&row.claim, &[source])[0].1
                 })
                 .collect()
         }

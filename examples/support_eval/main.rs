@@ -13,6 +13,7 @@
 //! each fold's margin is the smallest that fires on at most 2 % of complete citations
 //! of the other folds.
 
+mod attribution_bench;
 mod eval;
 
 use citeproof::model::Options;
@@ -67,6 +68,10 @@ fn candidates() -> Vec<SupportParams> {
 }
 
 fn main() {
+    if let Ok(path) = std::env::var("ATTRIBUTIONBENCH_OOD") {
+        attribution_bench::report(&path);
+        return;
+    }
     let rows = eval::load();
     let header: Vec<String> = CELLS.iter().map(|&c| cell_name(c)).collect();
     println!(

@@ -31,10 +31,11 @@ mod sets;
 mod stopwords;
 mod words;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::model::Span;
-use sets::{ABSENT, Collector, HashList, Members, Vocabulary};
+use sets::{ABSENT, Collector, HashList, Members, Postings, Vocabulary};
 use words::{for_each_gram, pair_hash, tokens};
 
 /// The constants of the support score. [`SupportParams::default`] is what citeproof
@@ -78,6 +79,58 @@ impl Default for SupportParams {
     }
 }
 
+/// Bytes of a claim that are scored: a longer claim is scored on its first 2,000 bytes
+/// (cut at a character boundary). Real claims are sentences (the longest of the ExpertQA
+/// pairs is 666 bytes); the cap bounds the work per claim when a "claim" is a whole page
+/// or one sentence carrying thousands of markers.
+pub const MAX_CLAIM_BYTES: usize = 2000;
+
+/// Sources a claim is compared with besides the ones it cites: the 8 that share the
+/// most inverse-document-frequency weight of its content terms. The contrast and
+/// `misattributed` look at these, never at every source, so scoring a request costs
+/// its claims times a constant, not claims × sources.
+pub const CANDIDATES: usize = 8;
+
+/// (term, source) postings a claim's candidate search reads at most, rarest terms first;
+/// a term whose postings do not fit is skipped: a term held by hundreds of sources says
+/// little about which one supports the claim.
+pub const CANDIDATE_POSTINGS: usize = 256;
+
+/// (term, sentence) postings the search for a citation's evidence sentence reads at
+/// most, rarest terms first, skipping a term whose postings do not fit (a long source
+/// repeating a claim's common word is not scanned sentence by sentence for every claim
+/// citing it).
+pub const EVIDENCE_POSTINGS: usize = 1024;
+
+/// The first `MAX_CLAIM_BYTES` of `claim` (all of it when shorter), cut at a character
+/// boundary.
+fn scored_part(claim: &str) -> &str {
+    if claim.len() <= MAX_CLAIM_BYTES {
+        return claim;
+    }
+    let mut end = MAX_CLAIM_BYTES;
+    while !claim.is_char_boundary(end) {
+        end -= 1;
+    }
+    &claim[..end]
+}
+
+/// The order postings are read in, rarest first: each term's band (its number of
+/// holders rounded up to a power of two), so a common term is read after every rarer
+/// one without a sort.
+/// Terms with no postings are left out; only the bands present are walked.
+fn rarest_first(lengths: &[usize]) -> impl Iterator<Item = usize> + '_ {
+    let band = |len: usize| usize::BITS - len.leading_zeros();
+    // Lengths are below 2^32 (u32 items), so a band is at most 32.
+    let present = lengths
+        .iter()
+        .fold(0u64, |bands, &len| bands | 1 << band(len).min(63))
+        & !1;
+    (1..=usize::BITS)
+        .filter(move |b| present & 1 << b != 0)
+        .flat_map(move |b| (0..lengths.len()).filter(move |&t| band(lengths[t]) == b))
+}
+
 /// What a text offers to comparisons: its content terms, word pairs and 5-grams.
 #[derive(Clone, Debug)]
 struct Profile {
@@ -87,11 +140,13 @@ struct Profile {
     chars: usize,
     /// 5-grams in the text, kept or not (0: too short to compare).
     gram_count: usize,
-    /// The text's sentences with their content terms (those a claim may have), for the
-    /// evidence sentence of a citation: split in the same pass over the words, for every
-    /// source, at the cost of a second copy of its terms (cheaper than splitting a cited
-    /// source again for each citation, docs/perf-log.md).
-    sentences: Vec<(Span, Vec<u64>)>,
+    /// The text's sentences, for the evidence sentence of a citation: split in the same
+    /// pass over the words, for every source (cheaper than splitting a cited source again
+    /// for each citation, docs/perf-log.md).
+    sentences: Vec<Span>,
+    /// Content term hash (those a claim may have) → the sentences holding it, once per
+    /// occurrence.
+    sentence_terms: Postings,
 }
 
 impl Profile {
@@ -116,6 +171,7 @@ impl Profile {
             }
             previous = Some(h);
         }
+        sentences.finish();
         let mut gram_count = 0;
         let chars = for_each_gram(text, |g| {
             gram_count += 1;
@@ -127,7 +183,8 @@ impl Profile {
             grams: grams.finish(),
             chars,
             gram_count,
-            sentences: sentences.finish(),
+            sentences: sentences.spans,
+            sentence_terms: Postings::new(&sentences.terms),
         }
     }
 }
@@ -136,6 +193,7 @@ impl Profile {
 fn vocabulary(claims: &[&str]) -> Vocabulary {
     let mut hashes = Vec::new();
     for claim in claims {
+        let claim = scored_part(claim);
         let mut previous: Option<u64> = None;
         for token in tokens(claim) {
             hashes.push(token.hash);
@@ -154,10 +212,12 @@ fn vocabulary(claims: &[&str]) -> Vocabulary {
 /// with the content terms given for it.
 struct Sentences<'t> {
     text: &'t str,
-    done: Vec<(Span, Vec<u64>)>,
-    /// Where the current sentence starts, and its terms so far.
+    /// The sentences ended so far.
+    spans: Vec<Span>,
+    /// (term hash, sentence) for every content term.
+    terms: Vec<(u64, u32)>,
+    /// Where the current sentence starts.
     start: usize,
-    terms: Vec<u64>,
     /// The end of the last word.
     gap_start: usize,
 }
@@ -166,9 +226,9 @@ impl<'t> Sentences<'t> {
     fn new(text: &'t str) -> Sentences<'t> {
         Sentences {
             text,
-            done: Vec::new(),
-            start: 0,
+            spans: Vec::new(),
             terms: Vec::new(),
+            start: 0,
             gap_start: 0,
         }
     }
@@ -186,8 +246,7 @@ impl<'t> Sentences<'t> {
                 .map(char::len_utf8)
                 .sum::<usize>();
             let end = self.gap_start + at + closers.max(1);
-            let terms = std::mem::take(&mut self.terms);
-            self.done.push((Span::new(self.start, end), terms));
+            self.spans.push(Span::new(self.start, end));
             self.start = token.start;
         }
         self.gap_start = token.end;
@@ -195,18 +254,17 @@ impl<'t> Sentences<'t> {
 
     /// A content term of the current sentence.
     fn term(&mut self, hash: u64) {
-        self.terms.push(hash);
+        self.terms.push((hash, self.spans.len() as u32));
     }
 
-    fn finish(mut self) -> Vec<(Span, Vec<u64>)> {
-        self.done
-            .push((Span::new(self.start, self.text.len()), self.terms));
-        self.done
+    /// Ends the last sentence at the end of the text.
+    fn finish(&mut self) {
+        self.spans.push(Span::new(self.start, self.text.len()));
     }
 }
 
 /// The claim side of a comparison, computed once per claim.
-/// Items are keys for [`Members::contains`] (see [`SupportScorer::key`]).
+/// Items are keys for [`HashList::contains`] (see [`SupportScorer::key`]).
 struct ClaimProfile {
     /// Distinct content terms: hash, key, weight, is a number.
     terms: Vec<(u64, u64, f64, bool)>,
@@ -275,16 +333,26 @@ pub struct Support {
 }
 
 /// Scores claims against the sources of one request; build once per request.
+///
+/// Building costs the sources' text (each is read once). Scoring a claim with
+/// [`SupportScorer::score_cited`] costs at most [`MAX_CLAIM_BYTES`] of it against the
+/// sources it cites and [`CANDIDATES`] others, found through an index of the sources'
+/// terms; [`SupportScorer::scores`] and the calls built on it score every source.
 #[derive(Clone, Debug)]
 pub struct SupportScorer<'a> {
     sources: Vec<&'a str>,
     profiles: Vec<Profile>,
-    /// For a scorer built for known claims: their hashes, whose slots index the
-    /// profiles' bits.
+    /// For a scorer built for known claims: their hashes, whose slots key the profiles.
     vocabulary: Option<Vocabulary>,
+    /// Content term key → the sources holding it (its document frequency is their count).
+    holders: Postings,
     /// At least two sources have text: a claim's blend is set against the best one.
     contrasted: bool,
     params: SupportParams,
+    /// Per source or sentence of a source, the weight a [`SupportScorer::tally`] has
+    /// summed so far (zero between tallies): one table for the scorer, so a search costs
+    /// the postings it reads, not the number of sources or sentences.
+    scratch: RefCell<Vec<f64>>,
 }
 
 impl<'a> SupportScorer<'a> {
@@ -306,13 +374,20 @@ impl<'a> SupportScorer<'a> {
             .iter()
             .map(|s| Profile::new(s, keep.as_ref()))
             .collect();
+        let mut held = Vec::new();
+        for (i, p) in profiles.iter().enumerate() {
+            held.extend(p.terms.keys().map(|key| (key, i as u32)));
+        }
         let contrasted = profiles.iter().filter(|p| p.gram_count > 0).count() > 1;
+        let items = (profiles.iter().map(|p| p.sentences.len())).fold(profiles.len(), usize::max);
         SupportScorer {
             sources,
             profiles,
             vocabulary: keep,
+            holders: Postings::new(&held),
             contrasted,
             params: SupportParams::default(),
+            scratch: RefCell::new(vec![0.0; items]),
         }
     }
 
@@ -321,29 +396,28 @@ impl<'a> SupportScorer<'a> {
         SupportScorer { params, ..self }
     }
 
-    /// How the profiles are asked about hash `h`: by the hash, or by its vocabulary slot.
+    /// How the profiles are asked about hash `h`: by the hash, or by its vocabulary key
+    /// (as [`Collector`] records it).
     fn key(&self, h: u64) -> u64 {
         match &self.vocabulary {
             None => h,
-            Some(v) => v.slot(h).map_or(ABSENT, |slot| slot as u64),
+            Some(v) => v.key(h).unwrap_or(ABSENT),
         }
     }
 
     fn claim_profile(&self, claim: &str) -> ClaimProfile {
+        let claim = scored_part(claim);
         let docs = self.profiles.len() as f64;
         let mut terms: Vec<(u64, u64, f64, bool)> = Vec::new();
+        let mut seen_terms = HashList::with_room(claim.len() / 2 + 1);
         let mut pairs = Vec::new();
         let mut previous: Option<u64> = None;
         for token in tokens(claim) {
             let h = token.hash;
-            if !token.stop && !terms.iter().any(|(t, _, _, _)| *t == h) {
+            if !token.stop && seen_terms.insert(h) {
                 // Document frequency: how many sources hold the term.
                 let key = self.key(h);
-                let df = self
-                    .profiles
-                    .iter()
-                    .filter(|p| p.terms.contains(key))
-                    .count() as f64;
+                let df = self.holders.get(key).len() as f64;
                 terms.push((h, key, (1.0 + (docs + 1.0) / (df + 0.5)).ln(), token.number));
             }
             if let Some(p) = previous {
@@ -369,6 +443,69 @@ impl<'a> SupportScorer<'a> {
         }
     }
 
+    /// The [`CANDIDATES`] sources sharing the most IDF weight of the claim's content
+    /// terms (ties: the earlier source), read from at most [`CANDIDATE_POSTINGS`]
+    /// postings, rarest terms first.
+    fn candidates(&self, claim: &ClaimProfile) -> Vec<usize> {
+        let lists: Vec<&[u32]> = claim
+            .terms
+            .iter()
+            .map(|&(_, key, _, _)| self.holders.get(key))
+            .collect();
+        let shared = self.tally(&lists, &|t| claim.terms[t].2, CANDIDATE_POSTINGS);
+        // The best few by repeated selection (at most 8 passes over at most 256 items;
+        // no sort): the most weight, ties to the earlier source.
+        let mut shared = shared;
+        let mut top = Vec::new();
+        while top.len() < CANDIDATES {
+            let best = (0..shared.len()).fold(None, |best: Option<usize>, k| match best {
+                Some(b)
+                    if shared[b].1 > shared[k].1
+                        || (shared[b].1 == shared[k].1 && shared[b].0 < shared[k].0) =>
+                {
+                    Some(b)
+                }
+                _ => Some(k),
+            });
+            let Some(b) = best else { break };
+            top.push(shared.swap_remove(b).0 as usize);
+        }
+        top
+    }
+
+    /// Sums, per item (a source or a sentence), the weight of each of `lists` holding
+    /// it, reading the lists rarest first for at most `budget` postings; a list that
+    /// does not fit what is left is skipped whole (reading part of it would favour the
+    /// earlier items). The items met, with their sums, in the order met; the scratch
+    /// table is left at zero, so a tally costs the postings it reads.
+    fn tally(
+        &self,
+        lists: &[&[u32]],
+        weight: &dyn Fn(usize) -> f64,
+        mut budget: usize,
+    ) -> Vec<(u32, f64)> {
+        let lengths: Vec<usize> = lists.iter().map(|l| l.len()).collect();
+        let mut sums = self.scratch.borrow_mut();
+        let mut met: Vec<u32> = Vec::new();
+        for t in rarest_first(&lengths) {
+            let Some(left) = budget.checked_sub(lists[t].len()) else {
+                continue;
+            };
+            budget = left;
+            let w = weight(t);
+            for &item in lists[t] {
+                let sum = &mut sums[item as usize];
+                if *sum == 0.0 {
+                    met.push(item);
+                }
+                *sum += w;
+            }
+        }
+        met.into_iter()
+            .map(|item| (item, std::mem::take(&mut sums[item as usize])))
+            .collect()
+    }
+
     /// The blend of the three overlaps of `claim` with source `i`, before contrast.
     fn blend(&self, claim: &ClaimProfile, i: usize) -> f64 {
         let p = &self.profiles[i];
@@ -378,7 +515,7 @@ impl<'a> SupportScorer<'a> {
         let found: f64 = claim
             .terms
             .iter()
-            .filter(|(_, key, _, _)| p.terms.contains(*key))
+            .filter(|(_, key, _, _)| p.terms.contains(key))
             .map(|(_, _, w, _)| w)
             .sum();
         let idf_share = found / claim.total_weight;
@@ -386,7 +523,7 @@ impl<'a> SupportScorer<'a> {
             if items.is_empty() {
                 0.0
             } else {
-                items.iter().filter(|&&x| set.contains(x)).count() as f64 / items.len() as f64
+                items.iter().filter(|x| set.contains(x)).count() as f64 / items.len() as f64
             }
         };
         let params = &self.params;
@@ -398,20 +535,48 @@ impl<'a> SupportScorer<'a> {
     /// How well source `i` supports `claim`, judged against all sources of the request.
     pub fn support(&self, claim: &str, i: usize) -> Support {
         let profile = self.claim_profile(claim);
-        self.support_with(&profile, i, None)
+        let best = (0..self.profiles.len())
+            .map(|j| self.blend(&profile, j))
+            .fold(0.0, f64::max);
+        Support {
+            score: self.score(&profile, i, self.blend(&profile, i), best),
+            span: self.best_sentence(&profile, i),
+        }
     }
 
-    fn support_with(&self, profile: &ClaimProfile, i: usize, best: Option<f64>) -> Support {
-        let absolute = self.blend(profile, i);
-        let best = best.unwrap_or_else(|| {
-            (0..self.profiles.len())
-                .map(|j| self.blend(profile, j))
-                .fold(0.0, f64::max)
-        });
-        Support {
-            score: self.score(profile, i, absolute, best),
-            span: self.best_sentence(profile, i),
+    /// Scores `claim` against the sources it cites (`cited`: positions, each once) and
+    /// its [`CANDIDATES`] best other sources, in bounded work: `(position, score)`, the
+    /// cited ones first in their order. The contrast is set against the best of these
+    /// (the source a full scan would find best is among the candidates unless it shares
+    /// little of the claim's rarer words). What `validate` uses.
+    ///
+    /// ```
+    /// use citeproof::support::SupportScorer;
+    /// let sources = ["Berlin is in Germany.", "The Eiffel Tower was completed in 1889."];
+    /// let scorer = SupportScorer::new(&sources);
+    /// let scored = scorer.score_cited("The Eiffel Tower was completed in 1889.", &[0]);
+    /// assert_eq!(scored[0].0, 0);
+    /// assert!(scored.iter().any(|&(i, s)| i == 1 && s > scored[0].1));
+    /// ```
+    pub fn score_cited(&self, claim: &str, cited: &[usize]) -> Vec<(usize, f64)> {
+        let profile = self.claim_profile(claim);
+        let mut among: Vec<usize> = cited
+            .iter()
+            .copied()
+            .filter(|&i| i < self.profiles.len())
+            .collect();
+        for candidate in self.candidates(&profile) {
+            if !cited.contains(&candidate) {
+                among.push(candidate);
+            }
         }
+        let blends: Vec<f64> = among.iter().map(|&i| self.blend(&profile, i)).collect();
+        let best = blends.iter().copied().fold(0.0, f64::max);
+        among
+            .iter()
+            .zip(blends)
+            .map(|(&i, absolute)| (i, self.score(&profile, i, absolute, best)))
+            .collect()
     }
 
     /// The score of source `i` from its blend (`absolute`) and the best blend of any
@@ -422,7 +587,7 @@ impl<'a> SupportScorer<'a> {
         let missing_numbers = profile
             .terms
             .iter()
-            .filter(|(_, key, _, number)| *number && !p.terms.contains(*key))
+            .filter(|(_, key, _, number)| *number && !p.terms.contains(key))
             .count();
         let cited = p.chars.min(4000).saturating_sub(params.length_knee) as f64;
         let length = (1.0 + cited / 1000.0).ln();
@@ -443,7 +608,7 @@ impl<'a> SupportScorer<'a> {
     }
 
     /// Scores `claim` against every source: `scores[i]` for source `i`, with the passage
-    /// sentence each rests on.
+    /// sentence each rests on. Work grows with the number of sources.
     pub fn support_all(&self, claim: &str) -> Vec<Support> {
         let profile = self.claim_profile(claim);
         self.scores_of(&profile)
@@ -457,7 +622,8 @@ impl<'a> SupportScorer<'a> {
     }
 
     /// The scores of `claim` against every source (what [`SupportScorer::support_all`]
-    /// gives without looking for the supporting sentences).
+    /// gives without looking for the supporting sentences). Work grows with the number
+    /// of sources; [`SupportScorer::score_cited`] is bounded.
     pub fn scores(&self, claim: &str) -> Vec<f64> {
         self.scores_of(&self.claim_profile(claim))
     }
@@ -486,7 +652,8 @@ impl<'a> SupportScorer<'a> {
 
     /// The sentence of source `i` sharing most content words with `claim` (the first
     /// of equals; bytes of the source), or `None` when none shares one: the evidence a
-    /// citation card shows.
+    /// citation card shows. Reads at most [`EVIDENCE_POSTINGS`] term occurrences of the
+    /// source, rarest terms first.
     ///
     /// ```
     /// use citeproof::support::SupportScorer;
@@ -497,30 +664,38 @@ impl<'a> SupportScorer<'a> {
     /// assert_eq!(scorer.supporting_sentence("Cats purr.", 0), None);
     /// ```
     pub fn supporting_sentence(&self, claim: &str, i: usize) -> Option<Span> {
-        let terms = tokens(claim).filter(|t| !t.stop).map(|t| t.hash).collect();
-        self.sentence_of(&HashList::from(terms), i)
+        let mut seen = HashList::with_room(claim.len().min(MAX_CLAIM_BYTES) / 2 + 1);
+        let terms: Vec<u64> = tokens(scored_part(claim))
+            .filter(|t| !t.stop && seen.insert(t.hash))
+            .map(|t| t.hash)
+            .collect();
+        self.sentence_of(&terms, i)
     }
 
     fn best_sentence(&self, claim: &ClaimProfile, i: usize) -> Option<Span> {
-        let terms = claim.terms.iter().map(|(t, _, _, _)| *t).collect();
-        self.sentence_of(&HashList::from(terms), i)
+        let terms: Vec<u64> = claim.terms.iter().map(|(t, _, _, _)| *t).collect();
+        self.sentence_of(&terms, i)
     }
 
-    fn sentence_of(&self, claim_terms: &HashList, i: usize) -> Option<Span> {
+    /// The sentence of source `i` holding most occurrences of the distinct `claim_terms`.
+    fn sentence_of(&self, claim_terms: &[u64], i: usize) -> Option<Span> {
         let text = self.sources[i];
-        let hits = |terms: &[u64]| terms.iter().filter(|t| claim_terms.contains(t)).count();
-        let (_, best) = self.profiles[i]
-            .sentences
+        let profile = &self.profiles[i];
+        let lists: Vec<&[u32]> = claim_terms
             .iter()
-            .map(|(span, terms)| (hits(terms), *span))
-            .fold((0, None), |best, next| {
-                if next.0 > best.0 {
-                    (next.0, Some(next.1))
+            .map(|&t| profile.sentence_terms.get(t))
+            .collect();
+        let hits = self.tally(&lists, &|_| 1.0, EVIDENCE_POSTINGS);
+        let (_, best) = hits
+            .into_iter()
+            .fold((0.0, u32::MAX), |best, (sentence, n)| {
+                if n > best.0 || (n == best.0 && sentence < best.1) {
+                    (n, sentence)
                 } else {
                     best
                 }
             });
-        let best = best?;
+        let best = *profile.sentences.get(best as usize)?;
         let sentence = &text[best.range()];
         let lead = sentence.len() - sentence.trim_start().len();
         Some(Span::new(
@@ -587,6 +762,59 @@ mod tests {
             // each sentence, which are all the choice counts.
             assert_eq!(full.support_all(claim), known.support_all(claim), "{claim}");
         }
+    }
+
+    #[test]
+    fn a_claim_is_scored_against_its_cited_sources_and_a_few_candidates_only() {
+        let sources: Vec<String> = (0..2_000)
+            .map(|i| format!("Passage {i}: the value of item{i} rose after reform {i}."))
+            .collect();
+        let claim = "The value of item1234 rose after the reform.";
+        let scorer = SupportScorer::for_claims(&sources, &[claim]);
+        let cited = [7, 8, 9];
+        let scored = scorer.score_cited(claim, &cited);
+        assert!(scored.len() <= cited.len() + CANDIDATES, "{}", scored.len());
+        let sources_scored: Vec<usize> = scored.iter().map(|&(i, _)| i).collect();
+        assert_eq!(sources_scored[..3], cited, "the cited ones first");
+        let (best, _) = scored
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .copied()
+            .unwrap();
+        assert_eq!(
+            best, 1234,
+            "the source with the claim's rare term is a candidate"
+        );
+    }
+
+    #[test]
+    fn the_evidence_search_reads_rare_terms_first_in_a_long_source() {
+        // Thousands of sentences share the claim's common word; the one with its rare
+        // word is found although the search reads a bounded number of postings.
+        let mut text = "The market grew. ".repeat(5_000);
+        text.push_str("The market for zeppelins grew.");
+        let sources = [text.as_str()];
+        let scorer = SupportScorer::new(&sources);
+        let span = scorer
+            .supporting_sentence("The zeppelin market grew.", 0)
+            .unwrap();
+        assert_eq!(&text[span.range()], "The market for zeppelins grew.");
+    }
+
+    #[test]
+    fn only_the_first_claim_bytes_are_scored() {
+        let sources = ["Cats purr when they are content."];
+        let scorer = SupportScorer::new(&sources);
+        let short = "Cats purr when content.";
+        let long = format!("{short} {}", "Dogs bark loudly. ".repeat(500));
+        assert_eq!(scored_part(&long).len(), MAX_CLAIM_BYTES);
+        let cut = format!("{}é", "x".repeat(MAX_CLAIM_BYTES - 1));
+        assert_eq!(
+            scored_part(&cut).len(),
+            MAX_CLAIM_BYTES - 1,
+            "at a char boundary"
+        );
+        assert!(scorer.support(short, 0).score > scorer.support(&long, 0).score);
     }
 
     #[test]

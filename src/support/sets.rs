@@ -74,64 +74,100 @@ impl HashList {
 /// The key of a hash no source can hold (not in a scorer's vocabulary).
 pub(super) const ABSENT: u64 = u64::MAX;
 
-/// The hashes of one kind (terms, pairs or 5-grams) a source holds: all of them, or —
-/// for a scorer built for known claims — those of its [`Vocabulary`], as one bit per
-/// vocabulary slot. Asked by key: the hash itself, or its slot (`ABSENT` when none).
-#[derive(Clone, Debug)]
-pub(super) enum Members {
-    Hashes(HashList),
-    Slots(Vec<u64>),
-}
+/// The hashes of one kind (terms, pairs or 5-grams) a source holds, by key: the hash
+/// itself, or — for a scorer built for known claims — [`Vocabulary::key`] (`ABSENT`
+/// when none). A set sized by what the source holds, so profiling many sources
+/// costs their text, never sources × vocabulary.
+pub(super) type Members = HashList;
 
-impl Members {
-    #[inline(always)]
-    pub(super) fn contains(&self, key: u64) -> bool {
-        match self {
-            Members::Hashes(set) => set.contains(&key),
-            Members::Slots(bits) => usize::try_from(key / 64)
-                .ok()
-                .and_then(|word| bits.get(word))
-                .is_some_and(|word| word & 1 << (key % 64) != 0),
-        }
+impl HashList {
+    /// The keys stored, each once (the hash 0 reads as 1, see [`HashList::insert`]).
+    pub(super) fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.slots.iter().copied().filter(|&k| k != 0)
     }
 }
 
-/// Gathers one kind of hashes of a text into [`Members`].
-pub(super) enum Collector<'v> {
-    Hashes(Vec<u64>),
-    Slots(&'v Vocabulary, Vec<u64>),
+/// Gathers one kind of hashes of a text into [`Members`], keeping only the hashes of
+/// the vocabulary when there is one.
+pub(super) struct Collector<'v> {
+    keep: Option<&'v Vocabulary>,
+    keys: Vec<u64>,
 }
 
 impl<'v> Collector<'v> {
     pub(super) fn new(keep: Option<&'v Vocabulary>) -> Collector<'v> {
-        match keep {
-            None => Collector::Hashes(Vec::new()),
-            Some(v) => Collector::Slots(v, vec![0; v.set.slots.len().div_ceil(64)]),
+        Collector {
+            keep,
+            keys: Vec::new(),
         }
     }
 
     /// Records `h`; true when it is kept (always without a vocabulary).
     #[inline(always)]
     pub(super) fn add(&mut self, h: u64) -> bool {
-        match self {
-            Collector::Hashes(hashes) => {
-                hashes.push(h);
-                true
-            }
-            Collector::Slots(vocabulary, bits) => {
-                let slot = vocabulary.slot(h);
-                if let Some(slot) = slot {
-                    bits[slot / 64] |= 1 << (slot % 64);
-                }
-                slot.is_some()
-            }
+        let key = match self.keep {
+            None => Some(h),
+            Some(vocabulary) => vocabulary.key(h),
+        };
+        if let Some(key) = key {
+            self.keys.push(key);
         }
+        key.is_some()
     }
 
     pub(super) fn finish(self) -> Members {
-        match self {
-            Collector::Hashes(hashes) => Members::Hashes(HashList::from(hashes)),
-            Collector::Slots(_, bits) => Members::Slots(bits),
+        HashList::from(self.keys)
+    }
+}
+
+/// Key → the items (sources, or sentences of a source) holding it, in the order they
+/// were given: a compressed table built in three linear passes, with no sort and no
+/// general-purpose hash map.
+#[derive(Clone, Debug)]
+pub(super) struct Postings {
+    keys: HashList,
+    /// `items[offsets[slot]..offsets[slot + 1]]` for the key in `slot`.
+    offsets: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Postings {
+    /// The table of `pairs` (key, item).
+    pub(super) fn new(pairs: &[(u64, u32)]) -> Postings {
+        let mut keys = HashList::with_room(pairs.len());
+        for &(key, _) in pairs {
+            keys.insert(key);
+        }
+        let mut offsets = vec![0u32; keys.slots.len() + 1];
+        for &(key, _) in pairs {
+            if let Some(at) = keys.position(key) {
+                offsets[at + 1] += 1;
+            }
+        }
+        for at in 1..offsets.len() {
+            offsets[at] += offsets[at - 1];
+        }
+        let mut fill = offsets.clone();
+        let mut items = vec![0u32; pairs.len()];
+        for &(key, item) in pairs {
+            if let Some(at) = keys.position(key) {
+                items[fill[at] as usize] = item;
+                fill[at] += 1;
+            }
+        }
+        Postings {
+            keys,
+            offsets,
+            items,
+        }
+    }
+
+    /// The items holding `key` (none when no item does).
+    #[inline(always)]
+    pub(super) fn get(&self, key: u64) -> &[u32] {
+        match self.keys.position(key) {
+            Some(at) => &self.items[self.offsets[at] as usize..self.offsets[at + 1] as usize],
+            None => &[],
         }
     }
 }
@@ -168,6 +204,15 @@ impl Vocabulary {
     #[inline(always)]
     fn bit(h: u64, words: usize) -> usize {
         (h >> 40) as usize & (words * 64 - 1)
+    }
+
+    /// The key [`Members`] record `h` by when it is in the vocabulary: its slot, spread
+    /// over all bits (consecutive slots as keys would cluster in a linearly probed
+    /// table; the multiply is odd, so distinct slots keep distinct non-zero keys).
+    #[inline(always)]
+    pub(super) fn key(&self, h: u64) -> Option<u64> {
+        let slot = self.slot(h)? as u64 + 1;
+        Some(slot.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_right(32))
     }
 
     /// The slot of `h` in the set (a small number unique to it), if `h` is in it.

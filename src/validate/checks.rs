@@ -305,15 +305,16 @@ fn line_spans(text: &str) -> Vec<Span> {
     spans
 }
 
-/// Scores each cited claim against its source (and every other source): below
-/// `support_threshold` is `unsupported_claim` (−0.3 quality); another source better by
-/// `misattribution_margin` (and not below the threshold) that the claim does not cite
-/// too is `misattributed`, named so a UI can offer it. Each citation scored gets the
-/// source's best-matching sentence as its `evidence`.
+/// Scores each cited claim against its sources (and the other sources most like it):
+/// below `support_threshold` is `unsupported_claim` (−0.3 quality); another source
+/// better by `misattribution_margin` (and not below the threshold) that the claim does
+/// not cite too is `misattributed`, named so a UI can offer it. Each citation scored gets
+/// the source's best-matching sentence as its `evidence`.
 ///
 /// The citations of one claim are next to each other (markers in answer order): each
-/// run of them is scored once, so the work grows with the answer, not with the square
-/// of its markers.
+/// run of them is scored once, against the sources it cites and
+/// [`crate::support::CANDIDATES`] others, so the work grows with the answer and the
+/// sources, never with their product or with the square of one claim's markers.
 pub(super) fn check_support(
     input: &crate::model::Input,
     index: &SourceIndex<'_>,
@@ -349,6 +350,11 @@ pub(super) fn check_support(
         options,
         external,
     };
+    // Which sources the current claim cites, marked by position (reset after each
+    // claim), their scores and evidence sentences once found.
+    let mut cites = vec![false; texts.len()];
+    let mut own = vec![0.0; texts.len()];
+    let mut evidence: Vec<Option<Option<Evidence>>> = vec![None; texts.len()];
     let mut start = 0;
     while start < citations.len() {
         let claim = citations[start].claim;
@@ -358,35 +364,58 @@ pub(super) fn check_support(
             .count();
         let end = start + len;
         if let Some(claim) = claim {
-            let positions = &positions[start..end];
-            // Each source the claim cites, once (a claim may repeat one marker many times).
+            let runs = citations[start..end].iter().zip(&positions[start..end]);
+            // Each scorable source the claim cites, once (a claim may repeat one marker
+            // many times).
             let mut cited: Vec<usize> = Vec::new();
-            for &p in positions.iter().flatten() {
-                if !cited.contains(&p) {
+            for (citation, &position) in runs {
+                if let Some(p) = position.filter(|_| scorable(citation, position))
+                    && !cites[p]
+                {
+                    cites[p] = true;
                     cited.push(p);
                 }
             }
-            let mut scores: Option<Vec<f64>> = None;
-            let mut evidence: Vec<(usize, Option<Evidence>)> = Vec::new();
-            for (citation, position) in citations[start..end].iter_mut().zip(positions) {
-                let Some(p) = position.filter(|_| scorable(citation, *position)) else {
-                    continue;
-                };
-                let scores = scores.get_or_insert_with(|| run.scores(claim));
-                let found = match evidence.iter().find(|(q, _)| *q == p) {
-                    Some((_, found)) => found.clone(),
-                    None => {
-                        let found = run.evidence(claim, p);
-                        evidence.push((p, found.clone()));
-                        found
+            if !cited.is_empty() {
+                let scored = run.scores(claim, &cited);
+                for &(p, score) in &scored {
+                    if cites[p] {
+                        own[p] = score;
                     }
-                };
-                citation.evidence = found;
-                run.judge(citation, scores, p, &cited);
+                }
+                let better = better_source(&scored, &cites, options.support_threshold);
+                let runs = citations[start..end].iter_mut().zip(&positions[start..end]);
+                for (citation, position) in runs {
+                    let Some(p) = position.filter(|_| scorable(citation, *position)) else {
+                        continue;
+                    };
+                    let found = evidence[p].get_or_insert_with(|| run.evidence(claim, p));
+                    citation.evidence = found.clone();
+                    run.judge(citation, own[p], better);
+                }
+            }
+            for p in cited {
+                cites[p] = false;
+                evidence[p] = None;
             }
         }
         start = end;
     }
+}
+
+/// The source the claim does not cite that scores best (ties: the later one), if it
+/// reaches `threshold`: what `misattributed` proposes when it beats the cited source by
+/// the margin.
+fn better_source(
+    scored: &[(usize, f64)],
+    cites: &[bool],
+    threshold: Option<f64>,
+) -> Option<(usize, f64)> {
+    scored
+        .iter()
+        .copied()
+        .filter(|&(q, s)| !cites[q] && s >= threshold.unwrap_or(0.0))
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
 }
 
 /// What scoring the citations of one claim needs.
@@ -400,20 +429,21 @@ struct ClaimRun<'a> {
 }
 
 impl ClaimRun<'_> {
-    /// The claim's score against every source: the lexical score, averaged with each
-    /// external table (embedding cosines, a judge's probabilities) that scored it, by
-    /// their weights (the lexical score's is 1).
-    fn scores(&self, claim: crate::model::Span) -> Vec<f64> {
+    /// The claim's score against the sources it cites and its candidates (by
+    /// position): the lexical score, averaged with each external table (embedding
+    /// cosines, a judge's probabilities) that scored it, by their weights (the lexical
+    /// score's is 1).
+    fn scores(&self, claim: crate::model::Span, cited: &[usize]) -> Vec<(usize, f64)> {
         let text = &self.answer[claim.range()];
-        let mut scores = self.scorer.scores(text);
+        let mut scores = self.scorer.score_cited(text, cited);
         let tables: Vec<(&[f64], f64)> = (self.external.iter())
             .filter_map(|e| Some((e.get(text)?, e.weight())))
             .collect();
         if !tables.is_empty() {
             let total: f64 = 1.0 + tables.iter().map(|(_, w)| w).sum::<f64>();
-            for (i, score) in scores.iter_mut().enumerate() {
+            for (i, score) in scores.iter_mut() {
                 let external: f64 = (tables.iter())
-                    .map(|(t, w)| w * t.get(i).copied().unwrap_or(0.0).clamp(0.0, 1.0))
+                    .map(|(t, w)| w * t.get(*i).copied().unwrap_or(0.0).clamp(0.0, 1.0))
                     .sum();
                 *score = round3((*score + external) / total);
             }
@@ -431,10 +461,9 @@ impl ClaimRun<'_> {
         })
     }
 
-    /// Records the citation's support and its findings; `cited`: every source its claim
-    /// cites.
-    fn judge(&self, citation: &mut CitationResult, scores: &[f64], p: usize, cited: &[usize]) {
-        let own = scores[p];
+    /// Records the citation's support (`own`) and its findings; `better`: the best
+    /// source its claim does not cite (see [`better_source`]).
+    fn judge(&self, citation: &mut CitationResult, own: f64, better: Option<(usize, f64)>) {
         citation.support = Some(own);
         let threshold = self.options.support_threshold;
         if let Some(threshold) = threshold.filter(|&t| own < t) {
@@ -456,21 +485,14 @@ impl ClaimRun<'_> {
         let Some(margin) = self.options.misattribution_margin else {
             return;
         };
-        let better = scores
-            .iter()
-            .enumerate()
-            .filter(|&(q, &s)| {
-                s >= threshold.unwrap_or(0.0) && s >= own + margin && !cited.contains(&q)
-            })
-            .max_by(|a, b| a.1.total_cmp(b.1));
-        if let Some((q, s)) = better {
+        if let Some((q, s)) = better.filter(|&(_, s)| s >= own + margin) {
             citation.warnings.add(Finding {
                 code: FindingCode::Misattributed,
                 severity: Severity::Warning,
                 message: format!(
                     "did you mean [{}]? it supports this claim better ({} vs {})",
                     self.index.label(q),
-                    decimal(*s),
+                    decimal(s),
                     decimal(own)
                 ),
                 citation: None,
