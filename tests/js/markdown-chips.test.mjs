@@ -1,5 +1,5 @@
-// citeproof/remark in real apps: the README's react-markdown recipe and its custom chip,
-// taken from README.md as written, and Streamdown (static) with a table, each built with
+// citeproof/remark in real apps: the guide's react-markdown recipe and its custom chip,
+// taken from docs/guide.md as written, and Streamdown (static) with a table, each built with
 // Vite and driven by Playwright in headless Chromium. Chips sit in table cells, are pills
 // outside <CitedAnswer> (react.css), and a click opens the chip's card; an invalid chip
 // says why.
@@ -47,10 +47,10 @@ createRoot(document.getElementById("root")).render(
 let browser;
 const servers = {};
 before(async () => {
-  const markdown = recipe("README.md", "react-markdown");
-  assert.equal(recipe("pkg/README.md", "react-markdown"), markdown, "the two READMEs show the same recipe");
+  const markdown = recipe("docs/guide.md", "react-markdown");
+  assert.equal(recipe("pkg/README.md", "react-markdown"), markdown, "the guide and the npm README show the same recipe");
   servers.markdown = await serveStatic(buildReactApp("md-recipe-app", markdown));
-  servers.custom = await serveStatic(buildReactApp("md-custom-chip-app", recipe("README.md", "custom-chip")));
+  servers.custom = await serveStatic(buildReactApp("md-custom-chip-app", recipe("docs/guide.md", "custom-chip")));
   servers.streamdown = await serveStatic(buildReactApp("md-streamdown-app", STREAMDOWN_APP));
   browser = await launchChromium();
 });
