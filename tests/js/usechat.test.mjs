@@ -1,10 +1,13 @@
 // A real `useChat` app (@ai-sdk/react, built with Vite) in headless Chromium against a
 // route on 127.0.0.1 whose model is the AI SDK's mock (`MockLanguageModelV4`), its
 // answer streamed in deltas of 1-3 code points so that markers are cut. The app renders
-// with Streamdown the text `useCitedMessage` released, and the chips beside it. A
-// MutationObserver takes a snapshot of the answer at every mutation (each batch React
-// commits, so every state the page could paint): no snapshot may show `[` + digits
-// without its `]`, and no chip may appear that a later snapshot no longer has.
+// with Streamdown (streaming mode, its remend on) the text `useCitedMessage` released,
+// the chips placed inside it by citeproof/remark. A MutationObserver takes a snapshot of
+// the answer at every mutation (each batch React commits, so every state the page could
+// paint): no snapshot may show `[` + digits without its `]`, or a marker as text rather
+// than a chip; every chip sits inside Streamdown's markdown (a paragraph, list item or
+// table cell), not beside it; and no chip may appear that a later snapshot no longer has
+// at the same place.
 //
 // Two routes: `/api/chat` pipes the UI message stream through citeproof/ai's
 // `citeproofUIMessageTransform` (cleaned deltas, the sources' cards and the report in a
@@ -22,17 +25,18 @@ import { convertToModelMessages, createUIMessageStreamResponse, simulateReadable
 import { MockLanguageModelV4 } from "ai/test";
 import { buildReactApp, launchChromium, pkgDir, root } from "./helpers.mjs";
 
-const { validate } = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
+const { citationChips, validate } = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
 
 const SOURCES = [
   { title: "Boiling", url: "https://example.org/boil", text: "Water boils at 100 °C at sea level." },
   { title: "Japan", url: "https://example.org/japan", text: "Tokyo is the capital of Japan." },
 ];
 // Markdown with markers split across deltas, one naming no source ([7]), CJK brackets,
-// a group, emoji and a list.
+// a group, emoji, a list and a GFM table.
 const ANSWER =
   "Water boils at **100 °C** at sea level [1]. The moon is made of cheese [7].\n\n" +
-  "- Tokyo is Japan's capital 【2】\n- 🌡️ both facts [1][2]\n\nThat is all [2].";
+  "- Tokyo is Japan's capital 【2】\n- 🌡️ both facts [1][2]\n\n" +
+  "| fact | where |\n|---|---|\n| boils at 100 °C [1] | sea level |\n| the capital [2] | Tokyo |\n\nThat is all [2].";
 
 const usage = { inputTokens: { total: 1 }, outputTokens: { total: 1 } };
 const finishReason = { unified: "stop", raw: "stop" };
@@ -66,21 +70,24 @@ const section = readme.slice(at, readme.indexOf("\n## ", at + 1));
 const [ROUTE, PAGE] = [...section.matchAll(/^```jsx?\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
 
 const APP = `${PAGE}
-import { useEffect } from "react";
+import { useEffect, useMemo as useMemoOfApp } from "react";
 import { createRoot } from "react-dom/client";
 import { DefaultChatTransport } from "ai";
 
 // The raw route sends no data-citations part: this app's own Answer gives the hook the sources.
 const raw = location.search.includes("raw");
 const SOURCES = ${JSON.stringify(SOURCES)};
+// As the README's Answer (its rehypePlugins and components), the hook given the sources.
 function RawAnswer({ message, status }) {
   const cited = useCitedMessage(message, { sources: SOURCES, done: status === "ready" });
-  const { chips } = useCitations({ segments: cited.segments }, { sources: cited.sources });
+  const remarkPlugins = useMemoOfApp(
+    () => [...Object.values(defaultRemarkPlugins), [remarkCiteproof, { report: { segments: cited.segments }, sources: cited.sources }]],
+    [cited.segments, cited.sources],
+  );
   return (
-    <>
-      <Streamdown>{cited.text}</Streamdown>
-      {chips.map((chip, i) => <CitationChip key={i} chip={chip} />)}
-    </>
+    <Streamdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components} isAnimating={status === "streaming"}>
+      {cited.text}
+    </Streamdown>
   );
 }
 const Shown = raw ? RawAnswer : Answer;
@@ -99,19 +106,33 @@ function App() {
 createRoot(document.getElementById("root")).render(<App />);
 `;
 
-// Before the app runs: a snapshot of the answer (its text without the chips, and the
-// chips) at every mutation batch.
+// Before the app runs: a snapshot of the answer at every mutation batch: its text with
+// each chip written as ⟨badge⟩, and each chip: `badge:valid`, the markdown block holding
+// it (tag name, or null when the chip is not inside Streamdown's markdown) and that
+// block's text before it.
 const OBSERVE = () => {
   window.__snapshots = [];
   const take = () => {
     const answer = document.querySelector("[data-role=answer]");
     if (!answer) return;
-    const text = answer.cloneNode(true);
-    for (const chip of text.querySelectorAll(".citeproof-chip")) chip.remove();
-    window.__snapshots.push({
-      text: text.textContent,
-      chips: [...answer.querySelectorAll(".citeproof-chip__badge")].map((b) => `${b.textContent}:${b.dataset.valid}`),
-    });
+    const copy = answer.cloneNode(true);
+    const markdown = copy.firstElementChild; // Streamdown's root
+    const chips = [];
+    for (const chip of copy.querySelectorAll(".citeproof-chip")) {
+      const badge = chip.querySelector(".citeproof-chip__badge");
+      const block = chip.parentElement.closest("p, li, td, th");
+      const inside = block && markdown.contains(block) ? block : null;
+      let before = null;
+      if (inside) {
+        const range = document.createRange();
+        range.setStart(inside, 0);
+        range.setEndBefore(chip);
+        before = range.toString();
+      }
+      chips.push({ chip: `${badge?.textContent}:${badge?.dataset.valid}`, block: inside?.tagName.toLowerCase() ?? null, before });
+      chip.replaceWith(`⟨${badge?.textContent}⟩`);
+    }
+    window.__snapshots.push({ text: copy.textContent, chips });
   };
   new MutationObserver(take).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
 };
@@ -167,9 +188,11 @@ after(async () => {
 
 /** Half a marker: an opening bracket and digits, then neither a digit nor its closer. */
 const HALF_MARKER = /(\[\d*(?![\d\]])|【\d*(?![\d】]))/u;
+/** A whole marker shown as text, not as a chip. */
+const MARKER_AS_TEXT = /\[\d+\]|【\d+】/u;
 
 for (const route of ["", "?raw"]) {
-  test(`useChat${route ? " (raw SDK stream)" : " + citeproofUIMessageTransform"} + Streamdown: no half marker and no chip that disappears, in any frame`, async () => {
+  test(`useChat${route ? " (raw SDK stream)" : " + citeproofUIMessageTransform"} + Streamdown: chips inside its markdown, no half marker and no chip that disappears, in any frame`, async () => {
     const page = await browser.newPage();
     const errors = [];
     page.on("pageerror", (e) => errors.push(String(e)));
@@ -180,30 +203,50 @@ for (const route of ["", "?raw"]) {
     });
     await page.waitForTimeout(300); // the renders after the stream's end (the hook's report)
     const snapshots = await page.evaluate(() => window.__snapshots);
-    // Streamdown rendered the markdown: the bold, the list's two items.
+    // Streamdown rendered the markdown: the bold, the list's two items, the table's cells.
     const rendered = await page.evaluate(() => {
       const md = document.querySelector("[data-role=answer]");
-      return { strong: md.querySelector("[data-streamdown=strong]")?.textContent, items: [...md.querySelectorAll("[data-streamdown=list-item]")].map((li) => li.textContent) };
+      return { strong: md.querySelector("[data-streamdown=strong]")?.textContent, items: md.querySelectorAll("[data-streamdown=list-item]").length, cells: md.querySelectorAll("[data-streamdown=table-cell]").length };
     });
     await page.close();
-    assert.deepEqual(rendered, { strong: "100 °C", items: ["Tokyo is Japan's capital 【2】", "🌡️ both facts [1][2]"] });
+    assert.deepEqual(rendered, { strong: "100 °C", items: 2, cells: 4 });
     assert.deepEqual(errors, []);
 
     const expected = validate({ answer: ANSWER, sources: SOURCES }, { policy: "flag" });
     const last = snapshots.at(-1);
-    // The markdown rendered: bold and list markers gone, the markers kept (policy flag).
-    assert.equal(last.text, "Water boils at 100 °C at sea level [1]. The moon is made of cheese [7].\nTokyo is Japan's capital 【2】\n🌡️ both facts [1][2]\nThat is all [2].");
+    // The markdown rendered (bold and list markers gone), each marker a chip in its place
+    // (policy flag: [7] too).
+    assert.equal(last.text, "Water boils at 100 °C at sea level ⟨1⟩. The moon is made of cheese ⟨7⟩.\nTokyo is Japan's capital ⟨2⟩\n🌡️ both facts ⟨1⟩⟨2⟩\nfactwhereboils at 100 °C ⟨1⟩sea levelthe capital ⟨2⟩TokyoThat is all ⟨2⟩.");
     assert.ok(snapshots.length > 20, `the answer streamed (${snapshots.length} snapshots)`);
     const grew = snapshots.filter((s, i) => i > 0 && s.text.length > snapshots[i - 1].text.length).length;
     assert.ok(grew > 10, `the text grew in many steps (${grew})`);
-    for (const [i, s] of snapshots.entries()) assert.doesNotMatch(s.text, HALF_MARKER, `snapshot ${i} shows half a marker: ${JSON.stringify(s.text)}`);
-
-    // Chips: the report's, in order; [7] invalid; none seen that is not there at the end.
-    const cites = expected.segments.filter((s) => s.type === "cite");
-    assert.deepEqual(last.chips.map((c) => c.split(":")[1]), cites.map((c) => String(c.valid)));
-    assert.ok(last.chips.some((c) => c.endsWith(":false")), "the marker that names no source is a flagged chip");
     for (const [i, s] of snapshots.entries()) {
-      assert.deepEqual(s.chips, last.chips.slice(0, s.chips.length), `snapshot ${i}: chips ${s.chips} are not a prefix of the final ${last.chips}`);
+      assert.doesNotMatch(s.text, HALF_MARKER, `snapshot ${i} shows half a marker: ${JSON.stringify(s.text)}`);
+      assert.doesNotMatch(s.text, MARKER_AS_TEXT, `snapshot ${i} shows a marker as text, not a chip: ${JSON.stringify(s.text)}`);
+    }
+
+    // Chips: the report's, in order; [7] invalid; each inside Streamdown's markdown after
+    // its claim: the paragraph, the list items, the table's cells, the last paragraph.
+    assert.deepEqual(last.chips.map((c) => c.chip), citationChips(expected, { sources: SOURCES }).map((c) => `${c.badge}:${c.valid}`));
+    assert.ok(last.chips.some((c) => c.chip.endsWith(":false")), "the marker that names no source is a flagged chip");
+    assert.deepEqual(
+      last.chips.map((c) => [c.block, c.before]),
+      [
+        ["p", "Water boils at 100 °C at sea level "],
+        ["p", "Water boils at 100 °C at sea level ⟨1⟩. The moon is made of cheese "],
+        ["li", "Tokyo is Japan's capital "],
+        ["li", "🌡️ both facts "],
+        ["li", "🌡️ both facts ⟨1⟩"],
+        ["td", "boils at 100 °C "],
+        ["td", "the capital "],
+        ["p", "That is all "],
+      ],
+    );
+    // In every frame: each chip inside the markdown, and none that a later frame does not
+    // have at the same place (a chip seen is a chip kept).
+    for (const [i, s] of snapshots.entries()) {
+      for (const c of s.chips) assert.ok(c.block, `snapshot ${i}: chip ${c.chip} is not inside Streamdown's markdown`);
+      assert.deepEqual(s.chips, last.chips.slice(0, s.chips.length), `snapshot ${i}: chips ${JSON.stringify(s.chips)} are not a prefix of the final ones`);
     }
   });
 }

@@ -31,9 +31,24 @@ async function reports(message: UIMessage<unknown, { citations: CitationsData }>
 }
 void reports;
 
-// useCitedMessage takes useChat's messages as the SDK types them.
-import { useCitedMessage, type CitedMessageState } from "citeproof/react";
+// useCitedMessage takes useChat's messages as the SDK types them, and what it gives goes
+// into Streamdown as the README's useChat recipe passes it (chips in place, strict: its
+// props and CitationChip as its `sup`; a plugin tuple's options unified leaves unchecked).
+import { CitationChip, useCitedMessage, type CitedMessageState } from "citeproof/react";
+import remarkCiteproof, { rehypeCiteproof } from "citeproof/remark";
+import { Streamdown, defaultRehypePlugins, defaultRemarkPlugins } from "streamdown";
+import { createElement } from "react";
 function answerOf(message: UIMessage): CitedMessageState {
   return useCitedMessage(message, { done: true });
 }
-void answerOf;
+function streamdownOf(message: UIMessage) {
+  const cited = useCitedMessage(message, { done: false });
+  return createElement(Streamdown, {
+    remarkPlugins: [...Object.values(defaultRemarkPlugins), [remarkCiteproof, { report: { segments: cited.segments }, sources: cited.sources }]],
+    rehypePlugins: [...Object.values(defaultRehypePlugins), rehypeCiteproof],
+    components: { sup: CitationChip },
+    isAnimating: true,
+    children: cited.text,
+  });
+}
+void [answerOf, streamdownOf];
