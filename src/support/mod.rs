@@ -126,7 +126,8 @@ fn rarest_first(lengths: &[usize]) -> impl Iterator<Item = usize> + '_ {
         .iter()
         .fold(0u64, |bands, &len| bands | 1 << band(len).min(63))
         & !1;
-    (1..=usize::BITS)
+    // Bands 1 to 63: `present` is a u64 (a 64-bit `usize::BITS` would shift it out).
+    (1..u64::BITS)
         .filter(move |b| present & 1 << b != 0)
         .flat_map(move |b| (0..lengths.len()).filter(move |&t| band(lengths[t]) == b))
 }
