@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use citeproof::support::{SupportParams, SupportScorer};
 use serde::Deserialize;
 
-use super::eval::token_recall;
+use super::eval::{auroc_of, token_recall};
 
 /// One labelled claim of the file (the fields used).
 #[derive(Deserialize)]
@@ -40,19 +40,7 @@ fn load(path: &str) -> Vec<Claim> {
 fn auroc(pairs: &[(f64, bool)]) -> f64 {
     let pos: Vec<f64> = pairs.iter().filter(|p| p.1).map(|p| p.0).collect();
     let neg: Vec<f64> = pairs.iter().filter(|p| !p.1).map(|p| p.0).collect();
-    let mut wins = 0.0;
-    for &p in &pos {
-        for &n in &neg {
-            wins += if p > n {
-                1.0
-            } else if p == n {
-                0.5
-            } else {
-                0.0
-            };
-        }
-    }
-    wins / (pos.len() * neg.len()).max(1) as f64
+    auroc_of(&pos, &neg)
 }
 
 fn words(text: &str) -> Vec<String> {

@@ -166,9 +166,15 @@ pub fn auroc(rows: &[Row], scores: &[f64], task: Task, keep: impl Fn(usize) -> b
             None => {}
         }
     }
+    auroc_of(&positives, &negatives)
+}
+
+/// The probability that a random score of `positives` beats a random one of `negatives`
+/// (ties count half); NaN when either is empty.
+pub fn auroc_of(positives: &[f64], negatives: &[f64]) -> f64 {
     let mut wins = 0.0;
-    for p in &positives {
-        for n in &negatives {
+    for p in positives {
+        for n in negatives {
             wins += if p > n {
                 1.0
             } else if p == n {

@@ -139,11 +139,11 @@ test("misattributed claims are found by default and the support box adds unsuppo
   await page.close();
 });
 
-test("stream mode never shows a partial marker and ends with the same report", async () => {
-  const { page, problems } = await open();
-  await page.selectOption('[data-testid="example"]', "unicode");
-  const oneShot = await page.locator('[data-testid="answer"]').textContent();
-  // Record the streamed answer's text after every DOM change.
+/**
+ * Clicks "Stream it" and returns the streamed answer's text after every DOM change, once
+ * the stream is done.
+ */
+async function streamWithSnapshots(page) {
   await page.evaluate(() => {
     window.__snapshots = [];
     new MutationObserver(() => {
@@ -153,7 +153,14 @@ test("stream mode never shows a partial marker and ends with the same report", a
   });
   await page.click('[data-testid="stream"]');
   await page.waitForSelector('[data-testid="stream-state"][data-state="done"]', { timeout: 20000 });
-  const snapshots = await page.evaluate(() => window.__snapshots);
+  return page.evaluate(() => window.__snapshots);
+}
+
+test("stream mode never shows a partial marker and ends with the same report", async () => {
+  const { page, problems } = await open();
+  await page.selectOption('[data-testid="example"]', "unicode");
+  const oneShot = await page.locator('[data-testid="answer"]').textContent();
+  const snapshots = await streamWithSnapshots(page);
   assert.ok(snapshots.length > 5, `the answer streamed in pieces (${snapshots.length} snapshots)`);
   for (const text of snapshots) {
     assert.doesNotMatch(text, /[[【［][^\]】］]*$/, `half a marker shown: ${JSON.stringify(text)}`);
@@ -178,16 +185,7 @@ test("a markdown answer with a table, code in a list and strikethrough streams i
   assert.equal(await answer.locator("del").textContent(), "Osaka was never the capital.");
   assert.deepEqual(await answer.locator(".citeproof-chip__badge").allTextContents(), ["1", "2", "1, 2"]);
   const oneShot = await answer.innerHTML();
-  await page.evaluate(() => {
-    window.__snapshots = [];
-    new MutationObserver(() => {
-      const node = document.querySelector('[data-testid="stream-answer"]');
-      if (node) window.__snapshots.push(node.textContent);
-    }).observe(document.getElementById("app"), { subtree: true, childList: true, characterData: true });
-  });
-  await page.click('[data-testid="stream"]');
-  await page.waitForSelector('[data-testid="stream-state"][data-state="done"]', { timeout: 20000 });
-  const snapshots = await page.evaluate(() => window.__snapshots);
+  const snapshots = await streamWithSnapshots(page);
   assert.ok(snapshots.length > 5, `the answer streamed in pieces (${snapshots.length} snapshots)`);
   for (const text of snapshots) assert.doesNotMatch(text, /\[[\d, ]*$/, `half a marker shown: ${JSON.stringify(text)}`);
   const streamed = page.locator('[data-testid="stream-answer"]');
