@@ -4,7 +4,7 @@ import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { dirname, extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { chromium } from "playwright-core";
 
@@ -19,6 +19,20 @@ const types = {
   ".json": "application/json",
   ".css": "text/css",
 };
+
+/**
+ * Copies the package into `appDir`/node_modules/citeproof as npm would install it: its
+ * package.json and the files its `files` list names (`skip`: directories a test does not
+ * need, such as "node" or "web"), so an app built there resolves the package as a user's does.
+ */
+export function installPackage(appDir, { skip = ["web", "bin"] } = {}) {
+  const installed = join(appDir, "node_modules", "citeproof");
+  const { files } = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
+  for (const file of ["package.json", ...files.map((f) => f.replace(/\/$/, ""))].filter((f) => !skip.includes(f))) {
+    cpSync(join(pkgDir, file), join(installed, file), { recursive: true });
+  }
+  return installed;
+}
 
 /** Serves `dir` on 127.0.0.1 at a free port; resolves to `{ url, close }`. */
 export async function serveStatic(dir) {

@@ -7,9 +7,9 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { launchChromium, pkgDir, root, serveStatic } from "./helpers.mjs";
+import { installPackage, launchChromium, pkgDir, root, serveStatic } from "./helpers.mjs";
 
 const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
 /** The README's code block whose first line is `// <file><rest>` with `rest` containing `what`. */
@@ -34,9 +34,7 @@ function build(name, config) {
   const dir = join(root, "target", name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  for (const file of ["package.json", "bundler", "bundler-full", "react.js", "react.css", "providers.js", "edge.js"]) {
-    cpSync(join(pkgDir, file), join(dir, "node_modules", "citeproof", file), { recursive: true });
-  }
+  installPackage(dir, { skip: ["node", "web", "bin"] });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   writeFileSync(join(dir, "index.html"), `<!doctype html><body><div id="root"></div><script type="module" src="/main.jsx"></script></body>`);
   writeFileSync(join(dir, "main.jsx"), MAIN);

@@ -7,9 +7,9 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { launchChromium, pkgDir, root } from "./helpers.mjs";
+import { installPackage, launchChromium, root } from "./helpers.mjs";
 
 const dir = join(root, "target", "vite-dev-app");
 const MAIN = `import { createRoot } from "react-dom/client";
@@ -27,10 +27,7 @@ before(async () => {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, "src"), { recursive: true });
   // The package as installed: its browser files in the app's own node_modules.
-  const installed = join(dir, "node_modules", "citeproof");
-  for (const name of ["package.json", "bundler", "bundler-full", "react.js", "react.d.ts", "react.css", "providers.js", "edge.js"]) {
-    cpSync(join(pkgDir, name), join(installed, name), { recursive: true });
-  }
+  installPackage(dir, { skip: ["node", "web", "bin"] });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   writeFileSync(join(dir, "index.html"), `<!doctype html><body><div id="root"></div><script type="module" src="/src/main.jsx"></script></body>`);
   writeFileSync(join(dir, "src", "main.jsx"), MAIN);

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { launchChromium, pkgDir, root, serveStatic } from "./helpers.mjs";
+import { installPackage, launchChromium, pkgDir, root, serveStatic } from "./helpers.mjs";
 
 const template = join(root, "tests", "fixtures", "create-vite-react-ts");
 const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
@@ -26,10 +26,7 @@ function app(name, { nodeEdit = true } = {}) {
   const dir = join(root, "target", name);
   rmSync(dir, { recursive: true, force: true });
   cpSync(template, dir, { recursive: true });
-  const installed = join(dir, "node_modules", "citeproof");
-  for (const file of ["package.json", "bundler", "bundler-full", "react.js", "react.d.ts", "react.css", "node", "providers.js", "providers.d.ts", "edge.js", "edge.d.ts"]) {
-    cpSync(join(pkgDir, file), join(installed, file), { recursive: true });
-  }
+  installPackage(dir, { skip: ["web", "bin"] });
   writeFileSync(join(dir, "vite.config.ts"), blocks["vite.config.ts"]);
   writeFileSync(join(dir, "src", "App.tsx"), blocks["src/App.tsx"]);
   for (const project of ["tsconfig.app.json", "tsconfig.node.json"]) {
