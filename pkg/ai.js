@@ -47,9 +47,12 @@ export function citeproofMiddleware({ sources, options, onReport } = {}) {
   };
 }
 
-/** `metadata` with the report under `citeproof` (JSON values only, as the SDK wants). */
+/** `report` as plain JSON values (no undefined, no prototypes), as the SDK's metadata and data parts want. */
+const jsonOf = (report) => JSON.parse(JSON.stringify(report));
+
+/** `metadata` with the report under `citeproof`. */
 function withReport(metadata, report) {
-  return { ...metadata, citeproof: { report: JSON.parse(JSON.stringify(report)) } };
+  return { ...metadata, citeproof: { report: jsonOf(report) } };
 }
 
 /**
@@ -209,7 +212,7 @@ export function citeproofUIMessageTransform({ sources, options, onReport } = {})
     if (!answer) return;
     const result = validate(fromVercelAI(chunks, sources), settings);
     onReport?.(result);
-    controller.enqueue(part(JSON.parse(JSON.stringify(result))));
+    controller.enqueue(part(jsonOf(result)));
   };
   return new TransformStream({
     transform(chunk, controller) {

@@ -21,6 +21,28 @@ const types = {
 };
 
 /**
+ * Serves the built app `dist`, opens it in `browser` and waits for `count` chips:
+ * `{ page, badges, close }`, `badges` being each chip's `[text, data-valid]`.
+ */
+export async function openChips(browser, dist, count) {
+  const server = await serveStatic(dist);
+  const page = await browser.newPage();
+  const close = async () => {
+    await page.close();
+    await server.close();
+  };
+  try {
+    await page.goto(`${server.url}/index.html`);
+    const badges = page.locator(".citeproof-chip__badge");
+    await badges.nth(count - 1).waitFor({ timeout: 15000 });
+    return { page, badges: await badges.evaluateAll((all) => all.map((b) => [b.textContent, b.dataset.valid])), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
  * Copies the package into `appDir`/node_modules/citeproof as npm would install it: its
  * package.json and the files its `files` list names (`skip`: directories a test does not
  * need, such as "node" or "web"), so an app built there resolves the package as a user's does.

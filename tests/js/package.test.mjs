@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync, cpSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { launchChromium, pageResult, pkgDir, root, serveStatic, startWrangler, tempDir } from "./helpers.mjs";
+import { launchChromium, openChips, pageResult, pkgDir, root, serveStatic, startWrangler, tempDir } from "./helpers.mjs";
 
 const ANSWER = "東京は首都です【1】。Family 👩‍👩‍👧 [2], `code[3]` and [4-5].";
 // What every runtime must print: the raw markers, each equal to answer.slice(span).
@@ -242,19 +242,14 @@ test("the npm README's Vite + React quickstart, as written, builds and shows chi
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   writeFileSync(join(dir, "index.html"), `<!doctype html><body><div id="root"></div><script type="module" src="/src/main.jsx"></script></body>`);
   execFileSync(bin("vite"), ["build", "--logLevel", "warn"], { cwd: dir, stdio: "pipe" });
-  const server = await serveStatic(join(dir, "dist"));
-  const page = await browser.newPage();
+  const { page, badges, close } = await openChips(browser, join(dir, "dist"), 2);
   try {
-    await page.goto(`${server.url}/index.html`);
-    const badges = page.locator(".citeproof-chip__badge");
-    await badges.nth(1).waitFor({ timeout: 15000 });
     // [1] names the source; [3] names none, and CitedAnswer flags it rather than dropping it.
-    assert.deepEqual(await badges.evaluateAll((all) => all.map((b) => [b.textContent, b.dataset.valid])), [["1", "true"], ["3", "false"]]);
-    await badges.nth(0).click();
+    assert.deepEqual(badges, [["1", "true"], ["3", "false"]]);
+    await page.locator(".citeproof-chip__badge").nth(0).click();
     assert.match(await page.locator(".citeproof-card").textContent(), /Boiling.*example\.org.*Checked: names a retrieved source/);
   } finally {
-    await page.close();
-    await server.close();
+    await close();
   }
 });
 

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { installPackage, launchChromium, pkgDir, root, serveStatic } from "./helpers.mjs";
+import { installPackage, launchChromium, openChips, pkgDir, root } from "./helpers.mjs";
 
 const template = join(root, "tests", "fixtures", "create-vite-react-ts");
 const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
@@ -59,17 +59,9 @@ test("the template with the README's edits: tsc -b and vite build pass, and the 
   const dir = app("vite-template-app");
   execFileSync(bin("tsc"), ["-b"], { cwd: dir, stdio: "pipe" });
   execFileSync(bin("vite"), ["build", "--logLevel", "warn"], { cwd: dir, stdio: "pipe" });
-  const server = await serveStatic(join(dir, "dist"));
-  const page = await browser.newPage();
-  try {
-    await page.goto(`${server.url}/index.html`);
-    const badges = page.locator(".citeproof-chip__badge");
-    await badges.nth(1).waitFor({ timeout: 15000 });
-    assert.deepEqual(await badges.evaluateAll((all) => all.map((b) => [b.textContent, b.dataset.valid])), [["1", "true"], ["3", "false"]]);
-  } finally {
-    await page.close();
-    await server.close();
-  }
+  const { badges, close } = await openChips(browser, join(dir, "dist"), 2);
+  await close();
+  assert.deepEqual(badges, [["1", "true"], ["3", "false"]]);
 });
 
 test("without the tsconfig.node.json edit, tsc -b fails on vite.config.ts (TS2349), as the README says", () => {
