@@ -46,10 +46,14 @@ step "npm package (node, web, bundler core, bundler-full) and the size budget pe
 node scripts/build-pkg.mjs
 node scripts/build-pkg.mjs web --no-default-features --out target/pkg-browser
 node scripts/size-check.mjs
-step "TypeScript declarations (tsc --noEmit)"
-tsc -p tests/js/types
-tsc -p tests/js/types/tsconfig.es2022.json # lib ES2022, as many apps still compile with
-tsc -p tests/js/types/tsconfig.ai.json # citeproof/ai against the AI SDK's own types
+step "TypeScript declarations (tsc --noEmit), TypeScript 7 and 5.9"
+# TypeScript 7 (the native compiler) is what new apps get; 5.9 (devDependency
+# `typescript5`) is what many existing apps still compile with.
+for tsc in tsc "node node_modules/typescript5/bin/tsc"; do
+  $tsc -p tests/js/types
+  $tsc -p tests/js/types/tsconfig.es2022.json # lib ES2022, as many apps still compile with
+  $tsc -p tests/js/types/tsconfig.ai.json # citeproof/ai against the AI SDK's own types
+done
 step "JS tests (node:test, Chromium, workerd)"
 if $quick; then
   # The files that launch Chromium (Playwright) are left to the full run.
