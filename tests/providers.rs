@@ -422,3 +422,106 @@ fn gemini_parts_of_kinds_to_come_keep_their_place_and_never_hide_a_text() {
         warning.message
     );
 }
+
+/// A recording from tests/fixtures/providers/recorded/ and its JSON.
+fn recorded(name: &str) -> (Json, serde_json::Value) {
+    fixture(&format!("recorded/{name}"))
+}
+
+#[test]
+fn anthropic_document_citations_recorded_with_their_documents_find_each_quote_where_it_is() {
+    // Claude's answers over plain-text (`char_location`) and custom-content
+    // (`content_block_location`) documents, recorded by Anthropic's citations cookbook,
+    // which printed each citation's `cited_text` and `document_title` but not its
+    // `document_index`: the document is found by its title, never taken to be the first.
+    let (_, documents) = recorded("anthropic-citations.sources.json");
+    for name in [
+        "anthropic-citations-text.json",
+        "anthropic-citations-custom-content.json",
+        "anthropic-citations-context.json",
+    ] {
+        let (json, raw) = recorded(name);
+        let sources: Vec<Source> = serde_json::from_value(documents[name].clone()).unwrap();
+        let (provider, input) = from_any(&json, Some(sources.clone())).unwrap();
+        assert_eq!(provider, Provider::Anthropic);
+        let report = validate(&input).unwrap();
+        let stated: Vec<_> = raw["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|b| b["citations"].as_array().cloned().unwrap_or_default())
+            .collect();
+        assert_eq!(report.citations.len(), stated.len(), "{name}");
+        assert!(report.findings.is_empty(), "{name}: {:?}", report.findings);
+        for (citation, stated) in report.citations.iter().zip(&stated) {
+            let source = &sources[citation.source_position.expect("resolved")];
+            assert_eq!(source.title.as_deref(), stated["document_title"].as_str());
+            let quote = citation.quote.expect("a located quote");
+            assert_eq!(quote.kind, MatchKind::Exact, "{name}");
+            let text = source.text.as_deref().unwrap();
+            let cited = stated["cited_text"].as_str().unwrap();
+            // The span is the cited text's own place in the document, to the byte.
+            let at = text.find(cited).unwrap();
+            assert_eq!(quote.span.unwrap().range(), at..at + cited.len(), "{name}");
+        }
+    }
+}
+
+#[test]
+fn anthropic_document_citations_without_an_index_are_one_source_per_title() {
+    let (_, mut two) = recorded("anthropic-citations-text.json");
+    // A second document's citation on the last block: its own source, not document 0's.
+    two["content"][2]["citations"] = serde_json::json!([{
+        "type": "char_location", "cited_text": "Standard shipping takes 3-5 days.",
+        "document_title": "Shipping Options and Policies"
+    }]);
+    let input = adapt(
+        Provider::Anthropic,
+        &Json::parse(&two.to_string()).unwrap(),
+        None,
+    )
+    .unwrap();
+    let titles: Vec<_> = input.sources.iter().map(|s| s.title.as_deref()).collect();
+    assert_eq!(
+        titles,
+        [
+            Some("Order Tracking Information"),
+            Some("Shipping Options and Policies")
+        ]
+    );
+    // With the caller's documents, a title none of them has is reported, not guessed.
+    let given = vec![Source {
+        title: Some("Order Tracking Information".into()),
+        text: Some("Once your order ships, you'll receive an email with a tracking number.".into()),
+        ..Source::default()
+    }];
+    let input = adapt(
+        Provider::Anthropic,
+        &Json::parse(&two.to_string()).unwrap(),
+        Some(given),
+    )
+    .unwrap();
+    let report = validate(&input).unwrap();
+    let codes: Vec<_> = report.findings.iter().map(|f| f.code).collect();
+    assert!(codes.contains(&FindingCode::UnknownSource), "{codes:?}");
+}
+
+#[test]
+fn anthropic_pdf_page_citations_recorded_keep_their_quotes_unverified_without_the_pdf_text() {
+    for name in [
+        "anthropic-citations-pdf.json",
+        "anthropic-citations-pdf-letter.json",
+    ] {
+        let (json, _) = recorded(name);
+        let (_, input) = from_any(&json, None).unwrap();
+        assert_eq!(input.sources.len(), 1, "{name}: one document, by its title");
+        let report = validate(&input).unwrap();
+        assert!(report.findings.is_empty(), "{name}: {:?}", report.findings);
+        assert!(
+            report
+                .citations
+                .iter()
+                .all(|c| c.valid && c.quote.map(|q| q.kind) == Some(MatchKind::Unverified))
+        );
+    }
+}
