@@ -525,3 +525,68 @@ fn anthropic_pdf_page_citations_recorded_keep_their_quotes_unverified_without_th
         );
     }
 }
+
+#[test]
+fn mistral_stream_with_chunk_lists_reads_as_the_whole_chunked_message() {
+    // docs.mistral.ai's chunked content (TextChunk, ReferenceChunk, ToolReferenceChunk),
+    // once as a message and once streamed, its `delta.content` now a string, now a list,
+    // as Mistral streams it (a first delta `[{"type":"reference","reference_ids":[]},
+    // {"type":"text",…}]` is what async-openai's users met from mistral-large-latest).
+    let message = r#"{"id":"m1","object":"chat.completion","model":"mistral-large-latest",
+      "choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":[
+        {"type":"text","text":"Ada Lovelace wrote the first program — 1843 ✨."},
+        {"type":"reference","reference_ids":[0,2]},
+        {"type":"text","text":" Babbage designed the engine."},
+        {"type":"tool_reference","tool":"web_search","title":"Analytical Engine","url":"https://example.org/engine"}]}}]}"#;
+    let chunk = |delta: &str| {
+        format!(
+            r#"{{"id":"m1","object":"chat.completion.chunk","model":"mistral-large-latest","choices":[{{"index":0,"delta":{delta},"finish_reason":null}}]}}"#
+        )
+    };
+    let stream = [
+        chunk(
+            r#"{"role":"assistant","content":[{"type":"reference","reference_ids":[]},{"type":"text","text":"Ada Lovelace wrote "}]}"#,
+        ),
+        chunk(r#"{"content":"the first program — 18"}"#),
+        chunk(r#"{"content":"43 ✨."}"#),
+        chunk(r#"{"content":[{"type":"reference","reference_ids":[0,2]}]}"#),
+        chunk(r#"{"content":" Babbage designed"}"#),
+        chunk(
+            r#"{"content":[{"type":"text","text":" the engine."},{"type":"tool_reference","tool":"web_search","title":"Analytical Engine","url":"https://example.org/engine"}]}"#,
+        ),
+        chunk(r#"{}"#),
+    ];
+    let stream = Json::parse(&format!("[{}]", stream.join(","))).unwrap();
+    let (provider, streamed) = from_any(&stream, None).unwrap();
+    assert_eq!(provider, Provider::OpenAi);
+    let (_, whole) = from_any(&Json::parse(message).unwrap(), None).unwrap();
+    assert_eq!(
+        streamed.answer,
+        "Ada Lovelace wrote the first program — 1843 ✨. Babbage designed the engine."
+    );
+    assert_eq!(streamed.answer, whole.answer);
+    // (Compared as printed: the model types leave out PartialEq.)
+    assert_eq!(
+        format!("{:?}", streamed.sources),
+        format!("{:?}", whole.sources)
+    );
+    assert_eq!(
+        format!("{:?}", streamed.citations),
+        format!("{:?}", whole.citations)
+    );
+    assert!(streamed.warnings.is_empty(), "{:?}", streamed.warnings);
+    let report = validate(&streamed).unwrap();
+    let spans: Vec<_> = report
+        .citations
+        .iter()
+        .map(|c| &streamed.answer[c.span.unwrap().range()])
+        .collect();
+    assert_eq!(
+        spans,
+        [
+            "Ada Lovelace wrote the first program — 1843 ✨.",
+            "Ada Lovelace wrote the first program — 1843 ✨.",
+            " Babbage designed the engine."
+        ]
+    );
+}
