@@ -590,3 +590,60 @@ fn mistral_stream_with_chunk_lists_reads_as_the_whole_chunked_message() {
         ]
     );
 }
+
+#[test]
+fn perplexity_reasoning_in_think_tags_is_not_the_answer() {
+    // sonar-reasoning-pro / sonar-deep-research start the content with `<think>…</think>`
+    // (a real sonar-deep-research response seen 2026-11-28 reasons over "Search result
+    // 1", "[2]"…; its repository has no licence, so this one follows docs.perplexity.ai).
+    let content = "<think>\nSearch result 1 says Tokyo [1]; maybe [3] too.\n</think>\n\nTokyo is the capital of Japan [1].";
+    let response = serde_json::json!({
+        "id": "p1", "model": "sonar-reasoning-pro", "object": "chat.completion",
+        "citations": ["https://example.org/tokyo", "https://example.org/kyoto"],
+        "search_results": [
+            { "title": "Tokyo", "url": "https://example.org/tokyo", "snippet": "Tokyo is the capital of Japan." },
+            { "title": "Kyoto", "url": "https://example.org/kyoto" }
+        ],
+        "choices": [{ "index": 0, "finish_reason": "stop", "message": { "role": "assistant", "content": content } }]
+    });
+    let (provider, input) = from_any(&Json::parse(&response.to_string()).unwrap(), None).unwrap();
+    assert_eq!(provider, Provider::Perplexity);
+    assert_eq!(input.answer, "Tokyo is the capital of Japan [1].");
+    let report = validate(&input).unwrap();
+    assert_eq!(
+        report.citations.len(),
+        1,
+        "the [3] of the reasoning is not cited"
+    );
+    assert!(
+        report
+            .findings
+            .iter()
+            .all(|f| f.code != FindingCode::OutOfRange)
+    );
+    // Streamed, the block split across chunks, reads the same.
+    let pieces = [
+        "<thi",
+        "nk>\nSearch result 1 says Tokyo [1]; maybe [3] too.\n</th",
+        "ink>\n\nTokyo is the capital",
+        " of Japan [1].",
+    ];
+    let chunks: Vec<_> = pieces
+        .iter()
+        .map(|piece| {
+            let mut chunk = response.clone();
+            chunk["object"] = "chat.completion.chunk".into();
+            chunk["choices"] = serde_json::json!([{ "index": 0, "delta": { "content": piece } }]);
+            chunk
+        })
+        .collect();
+    let streamed = Json::parse(&serde_json::Value::from(chunks).to_string()).unwrap();
+    let (_, from_stream) = from_any(&streamed, None).unwrap();
+    assert_eq!(from_stream.answer, input.answer);
+    // A reasoning block that never closes (a cut stream) is kept: no answer is made up.
+    let cut = content.replace("</think>", "");
+    let mut open = response.clone();
+    open["choices"][0]["message"]["content"] = cut.clone().into();
+    let (_, input) = from_any(&Json::parse(&open.to_string()).unwrap(), None).unwrap();
+    assert_eq!(input.answer, cut);
+}
