@@ -225,3 +225,24 @@ test("a Mistral stream whose delta.content is now a string, now a list of chunks
   assert.deepEqual(input.sources.map((s) => s.id ?? s.url), ["0", "2", "https://example.org/engine"]);
   assert.deepEqual(input.warnings ?? [], []);
 });
+
+test("Perplexity's reasoning models: a leading <think>…</think> is not the answer, whole or streamed", () => {
+  // docs.perplexity.ai's shape for sonar-reasoning-pro / sonar-deep-research; the one real
+  // response found with it has no licence (tests/fixtures/providers/recorded/README.md).
+  const content = "<think>\nSearch result 1 says Tokyo [1]; maybe [3] too.\n</think>\n\nTokyo is the capital of Japan [1].";
+  const response = {
+    id: "p1", model: "sonar-reasoning-pro", object: "chat.completion",
+    citations: ["https://example.org/tokyo", "https://example.org/kyoto"],
+    search_results: [{ title: "Tokyo", url: "https://example.org/tokyo", snippet: "Tokyo is the capital of Japan." }, { title: "Kyoto", url: "https://example.org/kyoto" }],
+    choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
+  };
+  const input = fromAny(response);
+  assert.equal(input.provider, "perplexity");
+  assert.equal(input.answer, "Tokyo is the capital of Japan [1].");
+  const report = validate(input);
+  assert.equal(report.status, "pass", JSON.stringify(report.findings));
+  assert.deepEqual(report.citations.map((c) => c.label), ["1"]);
+  const pieces = ["<thi", "nk>\nSearch result 1 says Tokyo [1]; maybe [3] too.\n</th", "ink>\n\nTokyo is the capital", " of Japan [1]."];
+  const stream = pieces.map((piece) => ({ ...response, object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: piece } }] }));
+  assert.equal(fromAny(stream).answer, input.answer);
+});
