@@ -422,3 +422,228 @@ fn gemini_parts_of_kinds_to_come_keep_their_place_and_never_hide_a_text() {
         warning.message
     );
 }
+
+/// A recording from tests/fixtures/providers/recorded/ and its JSON.
+fn recorded(name: &str) -> (Json, serde_json::Value) {
+    fixture(&format!("recorded/{name}"))
+}
+
+#[test]
+fn anthropic_document_citations_recorded_with_their_documents_find_each_quote_where_it_is() {
+    // Claude's answers over plain-text (`char_location`) and custom-content
+    // (`content_block_location`) documents, recorded by Anthropic's citations cookbook,
+    // which printed each citation's `cited_text` and `document_title` but not its
+    // `document_index`: the document is found by its title, never taken to be the first.
+    let (_, documents) = recorded("anthropic-citations.sources.json");
+    for name in [
+        "anthropic-citations-text.json",
+        "anthropic-citations-custom-content.json",
+        "anthropic-citations-context.json",
+    ] {
+        let (json, raw) = recorded(name);
+        let sources: Vec<Source> = serde_json::from_value(documents[name].clone()).unwrap();
+        let (provider, input) = from_any(&json, Some(sources.clone())).unwrap();
+        assert_eq!(provider, Provider::Anthropic);
+        let report = validate(&input).unwrap();
+        let stated: Vec<_> = raw["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|b| b["citations"].as_array().cloned().unwrap_or_default())
+            .collect();
+        assert_eq!(report.citations.len(), stated.len(), "{name}");
+        assert!(report.findings.is_empty(), "{name}: {:?}", report.findings);
+        for (citation, stated) in report.citations.iter().zip(&stated) {
+            let source = &sources[citation.source_position.expect("resolved")];
+            assert_eq!(source.title.as_deref(), stated["document_title"].as_str());
+            let quote = citation.quote.expect("a located quote");
+            assert_eq!(quote.kind, MatchKind::Exact, "{name}");
+            let text = source.text.as_deref().unwrap();
+            let cited = stated["cited_text"].as_str().unwrap();
+            // The span is the cited text's own place in the document, to the byte.
+            let at = text.find(cited).unwrap();
+            assert_eq!(quote.span.unwrap().range(), at..at + cited.len(), "{name}");
+        }
+    }
+}
+
+#[test]
+fn anthropic_document_citations_without_an_index_are_one_source_per_title() {
+    let (_, mut two) = recorded("anthropic-citations-text.json");
+    // A second document's citation on the last block: its own source, not document 0's.
+    two["content"][2]["citations"] = serde_json::json!([{
+        "type": "char_location", "cited_text": "Standard shipping takes 3-5 days.",
+        "document_title": "Shipping Options and Policies"
+    }]);
+    let input = adapt(
+        Provider::Anthropic,
+        &Json::parse(&two.to_string()).unwrap(),
+        None,
+    )
+    .unwrap();
+    let titles: Vec<_> = input.sources.iter().map(|s| s.title.as_deref()).collect();
+    assert_eq!(
+        titles,
+        [
+            Some("Order Tracking Information"),
+            Some("Shipping Options and Policies")
+        ]
+    );
+    // With the caller's documents, a title none of them has is reported, not guessed.
+    let given = vec![Source {
+        title: Some("Order Tracking Information".into()),
+        text: Some("Once your order ships, you'll receive an email with a tracking number.".into()),
+        ..Source::default()
+    }];
+    let input = adapt(
+        Provider::Anthropic,
+        &Json::parse(&two.to_string()).unwrap(),
+        Some(given),
+    )
+    .unwrap();
+    let report = validate(&input).unwrap();
+    let codes: Vec<_> = report.findings.iter().map(|f| f.code).collect();
+    assert!(codes.contains(&FindingCode::UnknownSource), "{codes:?}");
+}
+
+#[test]
+fn anthropic_pdf_page_citations_recorded_keep_their_quotes_unverified_without_the_pdf_text() {
+    for name in [
+        "anthropic-citations-pdf.json",
+        "anthropic-citations-pdf-letter.json",
+    ] {
+        let (json, _) = recorded(name);
+        let (_, input) = from_any(&json, None).unwrap();
+        assert_eq!(input.sources.len(), 1, "{name}: one document, by its title");
+        let report = validate(&input).unwrap();
+        assert!(report.findings.is_empty(), "{name}: {:?}", report.findings);
+        assert!(
+            report
+                .citations
+                .iter()
+                .all(|c| c.valid && c.quote.map(|q| q.kind) == Some(MatchKind::Unverified))
+        );
+    }
+}
+
+#[test]
+fn mistral_stream_with_chunk_lists_reads_as_the_whole_chunked_message() {
+    // docs.mistral.ai's chunked content (TextChunk, ReferenceChunk, ToolReferenceChunk),
+    // once as a message and once streamed, its `delta.content` now a string, now a list,
+    // as Mistral streams it (a first delta `[{"type":"reference","reference_ids":[]},
+    // {"type":"text",…}]` is what async-openai's users met from mistral-large-latest).
+    let message = r#"{"id":"m1","object":"chat.completion","model":"mistral-large-latest",
+      "choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":[
+        {"type":"text","text":"Ada Lovelace wrote the first program — 1843 ✨."},
+        {"type":"reference","reference_ids":[0,2]},
+        {"type":"text","text":" Babbage designed the engine."},
+        {"type":"tool_reference","tool":"web_search","title":"Analytical Engine","url":"https://example.org/engine"}]}}]}"#;
+    let chunk = |delta: &str| {
+        format!(
+            r#"{{"id":"m1","object":"chat.completion.chunk","model":"mistral-large-latest","choices":[{{"index":0,"delta":{delta},"finish_reason":null}}]}}"#
+        )
+    };
+    let stream = [
+        chunk(
+            r#"{"role":"assistant","content":[{"type":"reference","reference_ids":[]},{"type":"text","text":"Ada Lovelace wrote "}]}"#,
+        ),
+        chunk(r#"{"content":"the first program — 18"}"#),
+        chunk(r#"{"content":"43 ✨."}"#),
+        chunk(r#"{"content":[{"type":"reference","reference_ids":[0,2]}]}"#),
+        chunk(r#"{"content":" Babbage designed"}"#),
+        chunk(
+            r#"{"content":[{"type":"text","text":" the engine."},{"type":"tool_reference","tool":"web_search","title":"Analytical Engine","url":"https://example.org/engine"}]}"#,
+        ),
+        chunk(r#"{}"#),
+    ];
+    let stream = Json::parse(&format!("[{}]", stream.join(","))).unwrap();
+    let (provider, streamed) = from_any(&stream, None).unwrap();
+    assert_eq!(provider, Provider::OpenAi);
+    let (_, whole) = from_any(&Json::parse(message).unwrap(), None).unwrap();
+    assert_eq!(
+        streamed.answer,
+        "Ada Lovelace wrote the first program — 1843 ✨. Babbage designed the engine."
+    );
+    assert_eq!(streamed.answer, whole.answer);
+    // (Compared as printed: the model types leave out PartialEq.)
+    assert_eq!(
+        format!("{:?}", streamed.sources),
+        format!("{:?}", whole.sources)
+    );
+    assert_eq!(
+        format!("{:?}", streamed.citations),
+        format!("{:?}", whole.citations)
+    );
+    assert!(streamed.warnings.is_empty(), "{:?}", streamed.warnings);
+    let report = validate(&streamed).unwrap();
+    let spans: Vec<_> = report
+        .citations
+        .iter()
+        .map(|c| &streamed.answer[c.span.unwrap().range()])
+        .collect();
+    assert_eq!(
+        spans,
+        [
+            "Ada Lovelace wrote the first program — 1843 ✨.",
+            "Ada Lovelace wrote the first program — 1843 ✨.",
+            " Babbage designed the engine."
+        ]
+    );
+}
+
+#[test]
+fn perplexity_reasoning_in_think_tags_is_not_the_answer() {
+    // sonar-reasoning-pro / sonar-deep-research start the content with `<think>…</think>`
+    // (a real sonar-deep-research response seen 2026-11-28 reasons over "Search result
+    // 1", "[2]"…; its repository has no licence, so this one follows docs.perplexity.ai).
+    let content = "<think>\nSearch result 1 says Tokyo [1]; maybe [3] too.\n</think>\n\nTokyo is the capital of Japan [1].";
+    let response = serde_json::json!({
+        "id": "p1", "model": "sonar-reasoning-pro", "object": "chat.completion",
+        "citations": ["https://example.org/tokyo", "https://example.org/kyoto"],
+        "search_results": [
+            { "title": "Tokyo", "url": "https://example.org/tokyo", "snippet": "Tokyo is the capital of Japan." },
+            { "title": "Kyoto", "url": "https://example.org/kyoto" }
+        ],
+        "choices": [{ "index": 0, "finish_reason": "stop", "message": { "role": "assistant", "content": content } }]
+    });
+    let (provider, input) = from_any(&Json::parse(&response.to_string()).unwrap(), None).unwrap();
+    assert_eq!(provider, Provider::Perplexity);
+    assert_eq!(input.answer, "Tokyo is the capital of Japan [1].");
+    let report = validate(&input).unwrap();
+    assert_eq!(
+        report.citations.len(),
+        1,
+        "the [3] of the reasoning is not cited"
+    );
+    assert!(
+        report
+            .findings
+            .iter()
+            .all(|f| f.code != FindingCode::OutOfRange)
+    );
+    // Streamed, the block split across chunks, reads the same.
+    let pieces = [
+        "<thi",
+        "nk>\nSearch result 1 says Tokyo [1]; maybe [3] too.\n</th",
+        "ink>\n\nTokyo is the capital",
+        " of Japan [1].",
+    ];
+    let chunks: Vec<_> = pieces
+        .iter()
+        .map(|piece| {
+            let mut chunk = response.clone();
+            chunk["object"] = "chat.completion.chunk".into();
+            chunk["choices"] = serde_json::json!([{ "index": 0, "delta": { "content": piece } }]);
+            chunk
+        })
+        .collect();
+    let streamed = Json::parse(&serde_json::Value::from(chunks).to_string()).unwrap();
+    let (_, from_stream) = from_any(&streamed, None).unwrap();
+    assert_eq!(from_stream.answer, input.answer);
+    // A reasoning block that never closes (a cut stream) is kept: no answer is made up.
+    let cut = content.replace("</think>", "");
+    let mut open = response.clone();
+    open["choices"][0]["message"]["content"] = cut.clone().into();
+    let (_, input) = from_any(&Json::parse(&open.to_string()).unwrap(), None).unwrap();
+    assert_eq!(input.answer, cut);
+}

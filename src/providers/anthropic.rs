@@ -212,7 +212,8 @@ fn from_events<'a>(events: &'a [Json], out: &mut Builder) -> Vec<Block<'a>> {
 }
 
 /// The source a citation names: by URL (web and search results with a URL), else by
-/// its document or search-result position.
+/// its document or search-result position, else (no position given) by its
+/// document title.
 fn source_of(citation: &Json, out: &mut Builder) -> SourceRef {
     let title = || {
         citation
@@ -225,15 +226,48 @@ fn source_of(citation: &Json, out: &mut Builder) -> SourceRef {
     if let Some(url) = url {
         return out.label(&url, || web_source(&url, title()));
     }
-    let (kind, position) = match citation.index_at("search_result_index") {
-        Some(position) => ("search result", position),
-        None => ("document", citation.index_at("document_index").unwrap_or(0)),
+    let position = citation
+        .index_at("search_result_index")
+        .map(|position| ("search result", position))
+        .or_else(|| Some(("document", citation.index_at("document_index")?)));
+    let Some((kind, position)) = position else {
+        return document_by_title(title(), out);
     };
     if out.given {
         return out.label_at(position);
     }
     out.label(&format!("{kind} {position}"), || Source {
         title: title(),
+        ..Source::default()
+    })
+}
+
+/// A document citation without its `document_index` (as SDK objects are often passed
+/// on trimmed to `cited_text` and `document_title`, e.g. the citations cookbook's
+/// printout): the document is the one of that title, never silently the first. Without
+/// a title either, the first document, as the API's index would default.
+fn document_by_title(title: Option<String>, out: &mut Builder) -> SourceRef {
+    let Some(title) = title else {
+        return if out.given {
+            out.label_at(0)
+        } else {
+            out.label("document 0", Source::default)
+        };
+    };
+    if out.given {
+        let named = out
+            .sources
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.title.as_deref() == Some(title.as_str()));
+        return match named {
+            Some((position, source)) => SourceRef::Number(f64::from(source.label(position))),
+            // Named as is: validation reports a title the caller's sources lack.
+            None => SourceRef::Name(title),
+        };
+    }
+    out.label(&format!("document \"{title}\""), || Source {
+        title: Some(title.clone()),
         ..Source::default()
     })
 }

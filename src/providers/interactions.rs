@@ -5,9 +5,11 @@
 //! to step `index`, and `text_annotation_delta` (or `text_annotation`) deltas add
 //! annotations indexed into that step's whole text.
 //!
-//! The unit of the offsets is not documented; they are read as UTF-8 bytes, as Gemini's
-//! `generateContent` segments are (the recorded responses are ASCII, where every unit
-//! agrees). Steps (`thought`, `function_call`, the built-in tools' `…_call` / `…_result`),
+//! The offsets are UTF-8 bytes, as documented in the API's own types ("Index indicates the
+//! start of the segment, measured in bytes": `URLCitation` and `FileCitation` in
+//! googleapis/js-genai `src/interactions/resources/interactions.ts` @ 5c96e45d01), as
+//! Gemini's `generateContent` segments are. No recording confirms it yet: the recorded
+//! responses are ASCII, where every unit agrees. Steps (`thought`, `function_call`, the built-in tools' `…_call` / `…_result`),
 //! deltas and events not listed below are read past; those of unknown types are counted
 //! in the `unknown_content` warning.
 

@@ -6,7 +6,7 @@
 //! | Anthropic | Messages `content` blocks, or the stream's events | none in the answer | the text block the citation belongs to |
 //! | OpenAI | Chat Completions `annotations`, Responses `output_text.annotations`, Assistants `【4:0†source】` | characters (code points), undocumented | code points, else UTF-16, else bytes: whichever holds the link's URL or the marker; else searched |
 //! | Gemini | `groundingMetadata.groundingSupports[].segment` | UTF-8 bytes of one part (documented); of the answer's text without `partIndex` | bytes of the part, checked against `segment.text`; else searched |
-//! | Gemini Interactions | `model_output` text blocks' `annotations` (`url_citation`, …), or `text_annotation_delta`s | undocumented; read as UTF-8 bytes | the annotation's offsets |
+//! | Gemini Interactions | `model_output` text blocks' `annotations` (`url_citation`, …), or `text_annotation_delta`s | UTF-8 bytes (documented in the API's types) | the annotation's offsets |
 //! | Cohere | v2 chat `message.citations` | characters, undocumented | code points, else UTF-16, else bytes: whichever holds `text`; else searched |
 //! | Perplexity | `[n]` markers in the content, `search_results` / `citations` | none | the markers themselves |
 //! | Vercel AI SDK | `text` + `sources` (or `content`/`parts`), Google grounding metadata | Gemini's, when present | as Gemini; else the markers, else the whole answer |

@@ -266,22 +266,83 @@ fn from_response_events(events: &[Json], out: &mut Builder) -> Result<(), Error>
 
 /// A streamed chat completion: the first choice's `delta.content` pieces make the
 /// answer; `delta.annotations` (sent near the end, indexed into the whole message)
-/// are its annotations. Chunks that are not objects (the `[DONE]` line) are skipped.
+/// are its annotations. A `delta.content` that is a list of chunks (Mistral) makes the
+/// stream a chunked message, read as [`chunked`] reads a whole one: the text its deltas
+/// send between two citing chunks is one text chunk. Chunks that are not objects (the
+/// `[DONE]` line) are skipped.
 fn from_chunks(chunks: &[Json], out: &mut Builder) {
     out.response_id = chunks.first().and_then(|c| c.text_at("id"));
     out.model = chunks.first().and_then(|c| c.text_at("model"));
     let mut content = String::new();
     let mut annotations = Vec::new();
+    // The content as the deltas sent it: text (a range of `content`) or a listed chunk.
+    let mut pieces: Vec<Streamed> = Vec::new();
+    let mut listed = false;
     for chunk in chunks {
         let Some(delta) = chunk.list("choices").first().and_then(|c| c.field("delta")) else {
             continue;
         };
-        if let Some(text) = delta.field("content").and_then(Json::text) {
-            content.push_str(text);
+        match delta.field("content") {
+            Some(Json::Array(items)) => {
+                listed = true;
+                for item in items {
+                    if item.is("type", "text") {
+                        let text = item.text_at("text").unwrap_or_default();
+                        pieces.push(Streamed::text(&mut content, &text));
+                    } else {
+                        pieces.push(Streamed::Chunk(item));
+                    }
+                }
+            }
+            Some(Json::String(text)) => pieces.push(Streamed::text(&mut content, text)),
+            _ => {}
         }
         annotations.extend(delta.list("annotations").iter().cloned());
     }
-    annotated(&content, &annotations, out);
+    if !listed {
+        return annotated(&content, &annotations, out);
+    }
+    // Consecutive text pieces are one text chunk (a stream splits a chunk anywhere).
+    let mut message: Vec<Json> = Vec::new();
+    let mut text: Option<std::ops::Range<usize>> = None;
+    for piece in pieces {
+        match piece {
+            Streamed::Text(range) => {
+                text = Some(text.map_or(range.clone(), |t| t.start..range.end));
+            }
+            Streamed::Chunk(chunk) => {
+                message.extend(text.take().map(|t| text_chunk(&content[t])));
+                message.push(chunk.clone());
+            }
+        }
+    }
+    message.extend(text.map(|t| text_chunk(&content[t])));
+    chunked(&message, out);
+}
+
+/// A piece of a streamed message's content.
+enum Streamed<'a> {
+    /// Text, at this range of the content gathered so far.
+    Text(std::ops::Range<usize>),
+    /// A chunk of a listed `delta.content` other than text (`reference`, `thinking`, …).
+    Chunk(&'a Json),
+}
+
+impl Streamed<'_> {
+    /// Appends `text` to `content`; the piece is its range there.
+    fn text(content: &mut String, text: &str) -> Self {
+        let start = content.len();
+        content.push_str(text);
+        Streamed::Text(start..content.len())
+    }
+}
+
+/// A `text` chunk holding `text`.
+fn text_chunk(text: &str) -> Json {
+    Json::Object(vec![
+        ("type".to_string(), Json::String("text".to_string())),
+        ("text".to_string(), Json::String(text.to_string())),
+    ])
 }
 
 /// What an annotation's offsets should hold.

@@ -4,6 +4,10 @@
 //! sources and the search result with the same URL gives each its title and snippet. The markers are the citations: no declared list, no
 //! offsets to convert.
 //!
+//! The reasoning models (`sonar-reasoning-pro`, `sonar-deep-research`) start the content
+//! with their reasoning in `<think>…</think>`, which is not the answer (LangChain's
+//! `ChatPerplexity` strips it the same way): the answer is what follows it.
+//!
 //! A stream is the list of its `chat.completion.chunk`s: the content is the chunks'
 //! `choices[0].delta.content` in order, and every chunk repeats the lists (the last
 //! one's count).
@@ -65,7 +69,7 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
     };
     out.response_id = listing.text_at("id");
     out.model = listing.text_at("model");
-    out.push_text(&content);
+    out.push_text(after_reasoning(&content));
     if out.given {
         return Ok(());
     }
@@ -94,4 +98,18 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
             .push(result.map_or_else(|| web_source(url, None), result_source));
     }
     Ok(())
+}
+
+/// `content` after a leading `<think>…</think>` block and the blank space after it; all of
+/// it when there is none, or when the block never closes (a stream cut in its reasoning
+/// is kept whole, never read as an empty answer).
+fn after_reasoning(content: &str) -> &str {
+    let rest = content.trim_start();
+    let Some(thinking) = rest.strip_prefix("<think>") else {
+        return content;
+    };
+    match thinking.find("</think>") {
+        Some(end) => thinking[end + "</think>".len()..].trim_start(),
+        None => content,
+    }
 }

@@ -202,3 +202,47 @@ test("Mistral chat content chunks: text chunks make the answer, reference and to
   assert.deepEqual(report.citations.map((c) => c.label), ["1", "3", "https://example.org/engine"]);
   assert.deepEqual((input.warnings ?? []).map((w) => w.code), []);
 });
+
+test("a Mistral stream whose delta.content is now a string, now a list of chunks reads as the whole chunked message", () => {
+  // The message above, streamed: the list deltas' text was lost before (a first delta
+  // `[{ type: "reference", reference_ids: [] }, { type: "text", … }]` is how
+  // mistral-large-latest starts a JSON-mode stream, as async-openai's users met it).
+  const chunk = (delta) => ({ id: "m1", object: "chat.completion.chunk", model: "mistral-large-latest", choices: [{ index: 0, delta, finish_reason: null }] });
+  const stream = [
+    chunk({ role: "assistant", content: [{ type: "reference", reference_ids: [] }, { type: "text", text: "Ada Lovelace wrote " }] }),
+    chunk({ content: "the first program — 18" }),
+    chunk({ content: "43 ✨." }),
+    chunk({ content: [{ type: "reference", reference_ids: [0, 2] }] }),
+    chunk({ content: " Babbage designed" }),
+    chunk({ content: [{ type: "text", text: " the engine." }, { type: "tool_reference", tool: "web_search", title: "Analytical Engine", url: "https://example.org/engine" }] }),
+    chunk({}),
+  ];
+  const input = fromAny(stream);
+  assert.equal(input.provider, "openai");
+  assert.equal(input.answer, "Ada Lovelace wrote the first program — 1843 ✨. Babbage designed the engine.");
+  const spans = input.citations.map((c) => input.answer.slice(c.span.start, c.span.end));
+  assert.deepEqual(spans, ["Ada Lovelace wrote the first program — 1843 ✨.", "Ada Lovelace wrote the first program — 1843 ✨.", " Babbage designed the engine."]);
+  assert.deepEqual(input.sources.map((s) => s.id ?? s.url), ["0", "2", "https://example.org/engine"]);
+  assert.deepEqual(input.warnings ?? [], []);
+});
+
+test("Perplexity's reasoning models: a leading <think>…</think> is not the answer, whole or streamed", () => {
+  // docs.perplexity.ai's shape for sonar-reasoning-pro / sonar-deep-research; the one real
+  // response found with it has no licence (tests/fixtures/providers/recorded/README.md).
+  const content = "<think>\nSearch result 1 says Tokyo [1]; maybe [3] too.\n</think>\n\nTokyo is the capital of Japan [1].";
+  const response = {
+    id: "p1", model: "sonar-reasoning-pro", object: "chat.completion",
+    citations: ["https://example.org/tokyo", "https://example.org/kyoto"],
+    search_results: [{ title: "Tokyo", url: "https://example.org/tokyo", snippet: "Tokyo is the capital of Japan." }, { title: "Kyoto", url: "https://example.org/kyoto" }],
+    choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
+  };
+  const input = fromAny(response);
+  assert.equal(input.provider, "perplexity");
+  assert.equal(input.answer, "Tokyo is the capital of Japan [1].");
+  const report = validate(input);
+  assert.equal(report.status, "pass", JSON.stringify(report.findings));
+  assert.deepEqual(report.citations.map((c) => c.label), ["1"]);
+  const pieces = ["<thi", "nk>\nSearch result 1 says Tokyo [1]; maybe [3] too.\n</th", "ink>\n\nTokyo is the capital", " of Japan [1]."];
+  const stream = pieces.map((piece) => ({ ...response, object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: piece } }] }));
+  assert.equal(fromAny(stream).answer, input.answer);
+});

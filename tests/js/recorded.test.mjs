@@ -33,7 +33,10 @@ function response(file) {
 
 // The APIs the adapters claim (every one in the corpus: xAI's Responses API is read by
 // the OpenAI adapter), not the cassettes the Gemini files were taken from.
-const claimed = listFixtures().filter((file) => ADAPTER[originOf(file).provider] && !file.endsWith(".yaml"));
+// (`anthropic-citations.sources.json` is the documents some requests sent, not a response.)
+const claimed = listFixtures().filter(
+  (file) => ADAPTER[originOf(file).provider] && !file.endsWith(".yaml") && originOf(file).form !== "sources",
+);
 
 /** The name the adapter reports for a recording's provider. */
 const reportedAs = (provider) => (provider === "xai" ? "openai" : provider);
@@ -130,6 +133,11 @@ function withFutureTypes(provider, recorded) {
       { type: "content_block_start", index: 90, content_block: { type: "future_block" } },
       { type: "content_block_delta", index: 90, delta: { type: "future_delta", future: "x" } });
     parts.push('event "future_event"', 'content block "future_block"', 'delta "future_delta"');
+  } else if (provider === "anthropic" && !r.type) {
+    // A bare `{ content }` is taken for Anthropic's only when every block is of a type
+    // the Messages API names (so no other list of blocks reads as an empty answer):
+    // fromAnthropic reads past one to come (the cookbook test below), fromAny does not.
+    return null;
   } else if (provider === "anthropic") {
     put(r.content, { type: "future_block", text: "not answer text" }, 'content block "future_block"');
   } else if (provider === "openai" && stream && r[0].object === "chat.completion.chunk") {
@@ -341,4 +349,45 @@ test("Perplexity's search_results beside citations: the markers number citations
   const report = validate(input, { requireCitations: false });
   const cited = (i) => report.citations.map((c) => i.sources[c.sourceIndex - 1].url);
   assert.deepEqual(cited(input), cited(before), "each [n] names the same URL as with citations alone");
+});
+
+test("Anthropic document citations (char_location, content_block_location) with the documents sent: each quote is found where it is, in the document of its title", () => {
+  // Recorded by Anthropic's citations cookbook, which printed each citation's type,
+  // cited_text and document_title but not its document_index: the document is the one
+  // of that title (the first document holds none of the quotes).
+  const documents = JSON.parse(readFixture("anthropic-citations.sources.json"));
+  for (const [file, sources] of Object.entries(documents)) {
+    const recorded = response(file);
+    const stated = recorded.content.flatMap((b) => b.citations ?? []);
+    const input = fromAnthropic(recorded, sources);
+    assert.deepEqual(fromAny(recorded, sources), input);
+    const report = validate(input);
+    assert.equal(report.status, "pass", `${file}: ${JSON.stringify(report.findings)}`);
+    assert.equal(report.citations.length, stated.length);
+    report.citations.forEach((c, i) => {
+      const source = sources[c.sourcePosition];
+      assert.equal(source.title, stated[i].document_title, file);
+      // JS string indices of the cited text in its document, exactly.
+      const at = source.text.indexOf(stated[i].cited_text);
+      assert.equal(c.quote.match, "exact");
+      assert.deepEqual([c.quote.span.start, c.quote.span.end], [at, at + stated[i].cited_text.length], file);
+      assert.equal(c.quoteText, stated[i].cited_text);
+    });
+  }
+  // The bare content's blocks are all of documented types; one of a type to come is
+  // read past by the named adapter and counted.
+  const bare = { content: [...response("anthropic-citations-text.json").content, { type: "future_block" }] };
+  assert.match(fromAnthropic(bare).warnings.find((w) => w.code === "unknown_content").message, /content block "future_block"/);
+});
+
+test("Anthropic PDF page citations (page_location) without the PDF's text: one source per document title, quotes kept unverified, nothing fails", () => {
+  for (const file of ["anthropic-citations-pdf.json", "anthropic-citations-pdf-letter.json"]) {
+    const recorded = response(file);
+    const input = fromAnthropic(recorded);
+    const titles = new Set(recorded.content.flatMap((b) => b.citations ?? []).map((c) => c.document_title));
+    assert.deepEqual(input.sources.map((s) => s.title), [...titles]);
+    const report = validate(input);
+    assert.equal(report.status, "pass", JSON.stringify(report.findings));
+    assert.ok(report.citations.every((c) => c.valid && c.quote.match === "unverified"));
+  }
 });

@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pkgDir, root, startWrangler, tempDir } from "./helpers.mjs";
+import OpenAI from "openai";
 
 const pkg = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
 
@@ -424,6 +425,58 @@ test("OpenAI-compatible /v1/chat/completions: the response keeps its shape, clea
   assert.equal(body.citeproof.status, "warn");
 });
 
+/** The real `openai` SDK pointed at the worker's OpenAI-compatible endpoint, as an app configures it. */
+const openaiSdk = () => new OpenAI({ apiKey: CALLER_TOKEN, baseURL: `${openaiWorker.url}/v1`, maxRetries: 0 });
+/** A chat request as an app sends it through the SDK, with the sources the worker checks against. */
+const sdkRequest = (content, extra = {}) => ({ model: "gpt-x", messages: [{ role: "user", content }], sources, ...extra });
+
+test("the openai SDK, not streamed: a repaired answer reads right as choices[0].message.content, with its verdict and x-citeproof-repaired", async () => {
+  const { data, response } = await openaiSdk().chat.completions.create(sdkRequest("REPAIR: water via the SDK")).withResponse();
+  assert.equal(data.choices[0].message.content, ANSWERS.good, "the answer inside the repair JSON, not the JSON");
+  assert.equal(data.citeproof.status, "pass");
+  assert.deepEqual(data.citeproof.citations.map((c) => c.label), ["[1]", "[2]"]);
+  assert.equal(response.headers.get("x-citeproof-repaired"), "1");
+  assert.equal(response.headers.get("x-citeproof-status"), "pass");
+  // A rejected answer is the SDK's 422 error, with the rejection's reason.
+  await assert.rejects(openaiSdk().chat.completions.create(sdkRequest("REJECT: the moon via the SDK")), (error) => {
+    assert.ok(error instanceof OpenAI.UnprocessableEntityError, String(error));
+    assert.match(JSON.stringify(error.error ?? error.message), /source 7 does not exist/);
+    return true;
+  });
+});
+
+test("the openai SDK, streamed: every chunk it yields is a chat.completion.chunk, and the verdict is one of them, before the end", async () => {
+  const stream = await openaiSdk().chat.completions.create(sdkRequest("PASS: water via the SDK", { stream: true }));
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  // What apps write (the SDK's README): a chunk that is not a completion chunk throws here.
+  const text = chunks.map((chunk) => chunk.choices[0]?.delta?.content ?? "").join("");
+  assert.equal(text, ANSWERS.good);
+  assert.ok(chunks.every((c) => c.object === "chat.completion.chunk" && Array.isArray(c.choices)), JSON.stringify(chunks.filter((c) => !c.choices)));
+  const verdicts = chunks.filter((c) => c.citeproof);
+  assert.equal(verdicts.length, 1, "the SDK stops at [DONE]: it yielded the verdict, so the verdict came before");
+  assert.equal(verdicts[0].citeproof.status, "pass");
+  assert.deepEqual(verdicts[0].citeproof.citations.map((c) => c.label), ["[1]", "[2]"]);
+});
+
+test("the openai SDK, streamed, an answer that fails: the answer's chunks, then the SDK throws the rejection before the end", async () => {
+  const stream = await openaiSdk().chat.completions.create(sdkRequest("STREAMFAIL via the SDK", { stream: true }));
+  const seen = [];
+  await assert.rejects(
+    (async () => {
+      for await (const chunk of stream) seen.push(chunk);
+    })(),
+    (error) => {
+      assert.ok(error instanceof OpenAI.APIError, String(error));
+      assert.equal(error.type, "citation_rejected");
+      assert.match(error.message, /Unable to verify citation/);
+      return true;
+    },
+  );
+  assert.ok(seen.some((c) => c.choices[0]?.delta?.content), "the answer's text came first");
+  assert.ok(seen.every((c) => Array.isArray(c.choices)));
+});
+
 test("without sources in the request, the upstream response's `sources` are used", async () => {
   const res = await fetch(`${anthropicWorker.url}/v1/chat`, {
     method: "POST",
@@ -688,9 +741,10 @@ test("with a KV binding, every audit record is also stored under audit:<id>", as
 test("one audit line per request", async () => {
   // On the OpenAI worker: pass, stream, warn, repair (JSON, fenced JSON, plain text, JSON
   // of another shape), stream-fail, a passing stream's verdict, completions, three bad
-  // requests, upstream 500 and timeout, and the small chunked body; /metrics, 404s and
-  // refusals (401, 403, 413, CORS) never reach verification and are not audited.
-  const expected = 16;
+  // requests, upstream 500 and timeout, the small chunked body, and the openai SDK's four
+  // (repair, reject, stream, stream-fail); /metrics, 404s and refusals (401, 403, 413,
+  // CORS) never reach verification and are not audited.
+  const expected = 20;
   for (let i = 0; i < 50 && audits(openaiWorker).length < expected; i++) await new Promise((r) => setTimeout(r, 100));
   await new Promise((r) => setTimeout(r, 300));
   const records = audits(openaiWorker);

@@ -3,7 +3,9 @@
 //
 // Routes
 //   POST /v1/chat               { question, sources, stream?, model? } -> { answer, citations, confidence, status, findings, audit_id }
-//   POST /v1/chat/completions   an OpenAI chat request + `sources` -> the OpenAI response, cleaned, + `citeproof`
+//   POST /v1/chat/completions   an OpenAI chat request + `sources` -> the OpenAI response, cleaned, + `citeproof`;
+//                               nothing an OpenAI SDK cannot read: a rejection (422) carries
+//                               OpenAI's `error` object, a stream only completion chunks
 //   GET  /metrics               Prometheus text for this isolate
 //   OPTIONS *                   CORS preflight (see cors.js)
 //
@@ -210,7 +212,12 @@ async function verify(env, ctx, req, started) {
   metrics.record(report, firstReport ?? undefined);
   const record = auditRecord(report, { input });
   logAudit(env, ctx, record, req.caller);
-  if (report.status === "fail") return json(rejectionResponse(report, { auditId: record.audit_id }), 422);
+  if (report.status === "fail") {
+    const rejection = rejectionResponse(report, { auditId: record.audit_id });
+    // OpenAI SDKs read an error's message and type from `error` (else: "422 status code (no body)").
+    if (req.openai) rejection.error = rejectionError(rejection);
+    return json(rejection, 422);
+  }
 
   const headers = { "x-citeproof-status": report.status, "x-citeproof-audit-id": record.audit_id };
   if (firstReport) headers["x-citeproof-repaired"] = "1";
@@ -231,12 +238,20 @@ async function verify(env, ctx, req, started) {
  * once the answer has ended (before OpenAI's `data: [DONE]`, Anthropic's `message_delta`
  * and `message_stop`); the verdict follows that event:
  * - OpenAI: a `chat.completion.chunk` with no choices and a `citeproof` member (status,
- *   confidence, findings, audit_id), which SDKs hand over like any chunk; on `fail` it also
- *   carries `error` (the rejection's reason), on which the OpenAI SDKs throw, and the
- *   rejection itself as `citeproof.rejection`;
+ *   confidence, citations, findings, audit_id), which SDKs hand over like any chunk; on
+ *   `fail` it also carries `error` (the rejection's reason), on which the OpenAI SDKs
+ *   throw, and the rejection itself as `citeproof.rejection`. On the OpenAI-compatible
+ *   route the `citations` event is left out: OpenAI SDKs hand over every event's data as a
+ *   chunk, and one without `choices` breaks the loop apps write
+ *   (`chunk.choices[0]?.delta?.content`);
  * - Anthropic: on `fail`, an `event: error` (`{"type":"error","error":{…}}`, on which the
  *   Anthropic SDKs throw), with the rejection as `citeproof`.
  */
+/** A rejection as OpenAI's `error` object, which OpenAI SDKs throw with its message and type. */
+function rejectionError(rejection) {
+  return { message: rejection.reason, type: "citation_rejected", code: "citation_rejected" };
+}
+
 function streamVerified(env, ctx, req, response, started) {
   const input = { sources: req.sources, question: req.question };
   const format = env.UPSTREAM_FORMAT ?? "openai";
@@ -263,11 +278,12 @@ function streamVerified(env, ctx, req, response, started) {
       const error = { type: "error", error: { type: "citation_rejected", message: rejection.reason }, citeproof: rejection };
       return `event: error\ndata: ${JSON.stringify(error)}\n\n`;
     }
-    const verdict = { status: report.status, confidence: report.confidence, findings: report.findings, audit_id: record.audit_id };
+    const citations = report.segments.filter((s) => s.type === "cite");
+    const verdict = { status: report.status, confidence: report.confidence, citations, findings: report.findings, audit_id: record.audit_id };
     const chunk = { id: responseId, object: "chat.completion.chunk", model: first?.model, choices: [], citeproof: verdict };
     if (failed) {
       verdict.rejection = rejection;
-      chunk.error = { message: rejection.reason, type: "citation_rejected", code: "citation_rejected" };
+      chunk.error = rejectionError(rejection);
     }
     return `data: ${JSON.stringify(chunk)}\n\n`;
   }
@@ -280,8 +296,10 @@ function streamVerified(env, ctx, req, response, started) {
       pending = pending.slice(cut);
       const citations = sent ? -1 : text.search(/(^|\n)event: citations\n/);
       if (citations >= 0) {
+        const start = citations + (text[citations] === "\n" ? 1 : 0);
         const end = text.indexOf("\n\n", citations + 1) + 2;
-        text = text.slice(0, end) + (await verdictEvent()) + text.slice(end);
+        const kept = req.openai ? start : end; // the OpenAI-compatible route: the verdict in its place
+        text = text.slice(0, kept) + (await verdictEvent()) + text.slice(end);
       }
       controller.enqueue(encoder.encode(text));
     },
