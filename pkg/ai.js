@@ -3,13 +3,15 @@
 // the text parts are cleaned per the policy, and the report rides in `providerMetadata`
 // under `citeproof`. The middleware is a plain object of the SDK's middleware
 // specification (v4, the `ai` package's seventh major); this module imports nothing of
-// the SDK. It reads the SDK's parts with the provider adapter, so it loads the module with
-// everything (`citeproof/full`: in Node, workerd and Deno the module `citeproof` itself).
+// the SDK. It reads the SDK's parts with the JS provider adapter (citeproof/providers)
+// and validates with the module `citeproof` gives the runtime (the full one in Node,
+// workerd and Deno; the browser core in a browser bundle).
 //
 // `citeproofUIMessageTransform` does the same one floor up, on the UI message stream a
 // `useChat` route returns (`streamText(…).toUIMessageStream()`, `createUIMessageStream`),
 // and `getReport` reads the report back from a result.
-import { CitationStream, fromVercelAI, validate } from "citeproof/full";
+import { CitationStream, validate } from "citeproof";
+import { fromVercelAI } from "./providers.js";
 
 const error = (code, message) => Object.assign(new Error(message), { code });
 

@@ -101,6 +101,11 @@ function cargoBuild({ noDefault, features }) {
   return built;
 }
 
+// The JS provider adapters (pkg/providers/, citeproof/providers) read the caller's
+// arguments with the binding's own reader of untrusted values, so that both
+// implementations refuse the same values with the same errors.
+if (!flagged) copyFileSync(join(root, "src", "wasm", "untrusted.js"), join(outRoot, "providers", "untrusted.js"));
+
 for (const { dir, target, build } of outputs) {
   const built = cargoBuild(build);
   const out = join(outRoot, dir);
