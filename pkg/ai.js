@@ -205,6 +205,10 @@ export function citeproofUIMessageTransform({ sources, options, onReport } = {})
   const declared = [];
   let announced = false;
   let reported = false;
+  // Where the current step began (its `start-step` chunk, else the stream's start): a
+  // `reset-step` chunk makes the client drop every part the step added, and the report
+  // forgets them too.
+  let step = { chunks: 0, declared: 0, announced: false };
   const known = () => sources ?? declared;
   const part = (report) => ({ type: CITATIONS_PART, id: "citeproof", data: { sources: known().map(cardOf), report } });
   const report = (controller) => {
@@ -220,6 +224,18 @@ export function citeproofUIMessageTransform({ sources, options, onReport } = {})
     transform(chunk, controller) {
       chunks.push(chunk);
       switch (chunk?.type) {
+        case "start-step":
+          step = { chunks: chunks.length, declared: declared.length, announced };
+          break;
+        case "reset-step":
+          chunks.length = step.chunks;
+          declared.length = step.declared;
+          // The client drops the step's parts (the data-citations part announced in it
+          // included) and ends its open text parts.
+          announced = step.announced;
+          for (const stream of blocks.values()) stream.free();
+          blocks.clear();
+          break;
         case "source-url":
         case "source-document":
           declared.push(uiSourceOf(chunk));

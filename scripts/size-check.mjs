@@ -10,9 +10,13 @@ import { fileURLToPath } from "node:url";
 // growth is a decision written down here and in BENCHMARKS.md (the history of each
 // figure: docs/perf-log.md). A build that lost talc or the `browser` profile exceeds them.
 //
-// The full module: Node, workerd and Deno, and citeproof/edge, /full in a browser. 208,270 B on 2026-11-28, after issue 36's adapters and issue 35's bounded
-// claim support.
+// The full module of Node, workerd and Deno (web/, node/). 208,270 B on 2026-11-28, after
+// issue 36's adapters and issue 35's bounded claim support.
 const BUDGET_GZIP = 204 * 1024;
+// The browser's full module (bundler-full/: citeproof/edge and /full in a browser): the
+// same without the provider adapters, which the package has in JS (issue 34). 173,722 B
+// on 2026-11-28, 34.2 KB under the module with them (207,963 B).
+const BROWSER_FULL_BUDGET_GZIP = 170 * 1024;
 // The core, which the browser and bundler entries load (`citeproof`, `citeproof/react`):
 // parse, validate (quotes, claim support), stream and render. 118,846 B on 2026-11-28:
 // issue 35 asked it not to grow past 114 KiB, and bounding claim support's work (the
@@ -58,8 +62,8 @@ const entries = [
   [".", CORE_BUDGET_GZIP, CORE_GOAL],
   ["./react", CORE_BUDGET_GZIP, CORE_GOAL],
   ["./providers", CORE_BUDGET_GZIP, CORE_GOAL],
-  ["./edge", BUDGET_GZIP],
-  ["./full", BUDGET_GZIP],
+  ["./edge", BROWSER_FULL_BUDGET_GZIP],
+  ["./full", BROWSER_FULL_BUDGET_GZIP],
 ];
 let over = false;
 for (const [entry, budget, goal] of entries) {

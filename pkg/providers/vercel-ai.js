@@ -11,7 +11,8 @@ import { grounding } from "./gemini.js";
 const PARTS =
   "text text-start text-delta text-end reasoning reasoning-start reasoning-delta reasoning-end redacted-reasoning " +
   "reasoning-signature source source-url source-document file dynamic-tool start finish start-step finish-step " +
-  "step-start step-finish stream-start response-metadata message-metadata raw error abort";
+  "step-start step-finish stream-start response-metadata message-metadata raw error abort custom reasoning-file " +
+  "steering-message reset-step";
 
 /** Whether a part's type is one the SDK defines (or a `tool-…` / `data-…` part); one that is not is counted. */
 function known(part, out) {
