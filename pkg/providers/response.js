@@ -198,8 +198,8 @@ function offsetMap(s) {
   if (mapped.of === s) return mapped.map;
   const n = s.length;
   // Per UTF-16 index: UTF-8 bytes and code points before it (inside a pair: -1).
-  const bytes = new Float64Array(n + 1);
-  const points = new Float64Array(n + 1);
+  const bytes = new Int32Array(n + 1);
+  const points = new Int32Array(n + 1);
   let b = 0;
   let p = 0;
   for (let i = 0; i < n; i++) {
