@@ -129,6 +129,20 @@ for (const [label, response, sources] of all) {
   });
 }
 
+test("every recording with the caller's sources (reordered, one left out, ids under an alias, labelled by index): the same", () => {
+  for (const [label, response] of all) {
+    const listed = outcome(() => wasm.fromAny(response)).value?.sources ?? [];
+    // The response's own sources as a caller would have retrieved them: the last first, the
+    // first left out (its citations name a source the caller lacks), every other id as
+    // `doc_id`, labels from 10.
+    const sources = listed
+      .slice(1)
+      .reverse()
+      .map(({ id, ...rest }, i) => ({ ...rest, ...(id === undefined ? {} : i % 2 ? { doc_id: id } : { id }), index: 10 + i }));
+    for (const name of NAMES) agree(`${label} with its sources given`, name, response, sources);
+  }
+});
+
 /** A small seeded generator (mulberry32): the same mutations on every run. */
 function random(seed) {
   return () => {
