@@ -3,7 +3,8 @@
 // recipe (`citeproof/remark` in the app's own renderer) built for production with Vite,
 // each asset gzip -9 (as a CDN serves it), beside the same app without citeproof (React
 // alone) so the difference is what citeproof adds. Then, per combination of the
-// package's entries an app imports (react alone, react + providers, react + full, edge),
+// package's entries an app imports (react alone, react + providers, react + remark,
+// react + full, edge; the server entry citeproof/ai is not a browser's),
 // built against the package installed in the app's node_modules (so Vite resolves its
 // browser exports as in a real app): how many wasm modules it downloads, and their size.
 //
@@ -117,6 +118,7 @@ const COMBINATIONS = [
   ["citeproof/react + citeproof/providers", `${render}import { fromVercelAI } from "citeproof/providers";
 const input = fromVercelAI({ parts: [{ type: "text", text: "Water boils [1]." }] }, sources);
 createRoot(document.getElementById("root")).render(<CitedAnswer answer={input.answer} sources={input.sources} />);\n`],
+  ["citeproof/react + citeproof/remark (README recipe)", inMarkdown],
   ["citeproof/react + citeproof/full", `${render}import { validate } from "citeproof/full";
 createRoot(document.getElementById("root")).render(<CitedAnswer report={validate({ answer: "Water boils [1].", sources })} sources={sources} />);\n`],
   ["citeproof/edge", `import { auditRecord } from "citeproof/edge";\nimport { validate } from "citeproof";

@@ -3,13 +3,15 @@
 // the text parts are cleaned per the policy, and the report rides in `providerMetadata`
 // under `citeproof`. The middleware is a plain object of the SDK's middleware
 // specification (v4, the `ai` package's seventh major); this module imports nothing of
-// the SDK. It reads the SDK's parts with the provider adapter, so it loads the module with
-// everything (`citeproof/full`: in Node, workerd and Deno the module `citeproof` itself).
+// the SDK. It reads the SDK's parts with the JS provider adapter (citeproof/providers)
+// and validates with the module `citeproof` gives the runtime (the full one in Node,
+// workerd and Deno; the browser core in a browser bundle).
 //
 // `citeproofUIMessageTransform` does the same one floor up, on the UI message stream a
 // `useChat` route returns (`streamText(…).toUIMessageStream()`, `createUIMessageStream`),
 // and `getReport` reads the report back from a result.
-import { CitationStream, fromVercelAI, validate } from "citeproof/full";
+import { CitationStream, validate } from "citeproof";
+import { fromVercelAI } from "./providers.js";
 
 const error = (code, message) => Object.assign(new Error(message), { code });
 
@@ -203,6 +205,10 @@ export function citeproofUIMessageTransform({ sources, options, onReport } = {})
   const declared = [];
   let announced = false;
   let reported = false;
+  // Where the current step began (its `start-step` chunk, else the stream's start): a
+  // `reset-step` chunk makes the client drop every part the step added, and the report
+  // forgets them too.
+  let step = { chunks: 0, declared: 0, announced: false };
   const known = () => sources ?? declared;
   const part = (report) => ({ type: CITATIONS_PART, id: "citeproof", data: { sources: known().map(cardOf), report } });
   const report = (controller) => {
@@ -218,6 +224,18 @@ export function citeproofUIMessageTransform({ sources, options, onReport } = {})
     transform(chunk, controller) {
       chunks.push(chunk);
       switch (chunk?.type) {
+        case "start-step":
+          step = { chunks: chunks.length, declared: declared.length, announced };
+          break;
+        case "reset-step":
+          chunks.length = step.chunks;
+          declared.length = step.declared;
+          // The client drops the step's parts (the data-citations part announced in it
+          // included) and ends its open text parts.
+          announced = step.announced;
+          for (const stream of blocks.values()) stream.free();
+          blocks.clear();
+          break;
         case "source-url":
         case "source-document":
           declared.push(uiSourceOf(chunk));

@@ -1,14 +1,15 @@
-// Builds the npm package in pkg/: two builds of the crate (everything, with the `release`
-// profile, and the browser core without the provider adapters, edge helpers and
-// markerPatterns, with the `browser` profile: built for size), then per
+// Builds the npm package in pkg/: three builds of the crate (everything, with the `release`
+// profile; the browser's full module, the same without the provider adapters, which are
+// JS in the package (pkg/providers/); and the browser core without the provider adapters,
+// edge helpers and markerPatterns, with the `browser` profile: built for size), then per
 // output wasm-bindgen, wasm-opt, and a trim to what the package's conditional exports need
 // (docs/architecture.md §9):
 //
 //   node/          everything, nodejs target   (Node: `citeproof`, `citeproof/full`)
 //   web/           everything, web target      (workerd, Deno, `citeproof/web`)
 //   bundler/       the core, bundler target    (browsers and bundlers: `citeproof`)
-//   bundler-full/  everything, bundler target  (browsers: `citeproof/full`, hence
-//                                               `citeproof/providers`, `citeproof/edge`)
+//   bundler-full/  everything but the adapters, (browsers: `citeproof/full`, hence
+//                  bundler target               `citeproof/edge`)
 //
 //   node scripts/build-pkg.mjs                 the whole package
 //   node scripts/build-pkg.mjs node bundler    some of its outputs (by directory name)
@@ -51,7 +52,9 @@ const PACKAGE = [
   { dir: "node", target: "node", build: {} },
   { dir: "web", target: "web", build: {} },
   { dir: "bundler", target: "bundler", build: { noDefault: true } },
-  { dir: "bundler-full", target: "bundler", build: {} },
+  // The browser's full module: for `citeproof/full` and `citeproof/edge`; the provider
+  // adapters are JS there (pkg/providers/), so it leaves out their Rust twins.
+  { dir: "bundler-full", target: "bundler", build: { noDefault: true, features: "edge,patterns", profile: "release" } },
 ];
 // With build flags, each target named is built with them (a test build, elsewhere).
 const flagged = noDefault || features !== undefined || outRoot !== resolve(root, "pkg");
@@ -83,23 +86,28 @@ const BROWSER_INLINE_THRESHOLD = 35;
  * build has the feature `talc` (the allocator) besides the ones asked for.
  */
 const builds = new Map();
-function cargoBuild({ noDefault, features }) {
+function cargoBuild({ noDefault, features, profile = noDefault ? "browser" : "release" }) {
   const variant = [noDefault && "no-default", features?.replace(/\W+/g, "-")].filter(Boolean).join("-");
-  if (builds.has(variant)) return builds.get(variant);
+  if (builds.has(`${variant} ${profile}`)) return builds.get(`${variant} ${profile}`);
   const targetDir = variant ? join(root, "target", `features-${variant}`) : join(root, "target");
-  const profile = noDefault ? "browser" : "release";
   run("cargo", [
     "build", "--profile", profile, "--lib", "--target", "wasm32-unknown-unknown", "--target-dir", targetDir,
-    ...(noDefault
-      ? ["--no-default-features", "--config", `target.wasm32-unknown-unknown.rustflags=["-C", "llvm-args=-inline-threshold=${BROWSER_INLINE_THRESHOLD}"]`]
+    ...(noDefault ? ["--no-default-features"] : []),
+    ...(profile === "browser"
+      ? ["--config", `target.wasm32-unknown-unknown.rustflags=["-C", "llvm-args=-inline-threshold=${BROWSER_INLINE_THRESHOLD}"]`]
       : []),
     // Every npm build takes talc as its allocator (Cargo.toml's feature `talc`).
     "--features", ["talc", features].filter(Boolean).join(","),
   ]);
   const built = join(targetDir, "wasm32-unknown-unknown", profile, "citeproof.wasm");
-  builds.set(variant, built);
+  builds.set(`${variant} ${profile}`, built);
   return built;
 }
+
+// The JS provider adapters (pkg/providers/, citeproof/providers) read the caller's
+// arguments with the binding's own reader of untrusted values, so that both
+// implementations refuse the same values with the same errors.
+if (!flagged) copyFileSync(join(root, "src", "wasm", "untrusted.js"), join(outRoot, "providers", "untrusted.js"));
 
 for (const { dir, target, build } of outputs) {
   const built = cargoBuild(build);

@@ -31,7 +31,8 @@ const PARTS: &str = "text text-start text-delta text-end reasoning reasoning-sta
      reasoning-delta reasoning-end redacted-reasoning reasoning-signature \
      source source-url source-document file dynamic-tool start finish \
      start-step finish-step step-start step-finish stream-start \
-     response-metadata message-metadata raw error abort";
+     response-metadata message-metadata raw error abort custom reasoning-file \
+     steering-message reset-step";
 
 /// Whether a part's type is one the SDK defines; one that is not is counted.
 fn known(part: &Json, out: &mut Builder) -> bool {

@@ -77,7 +77,7 @@ test("Node CJS: require('citeproof')", () => {
   assert.deepEqual(JSON.parse(execFileSync("node", [file], { cwd: project, encoding: "utf8" })), EXPECTED);
 });
 
-test("Node: citeproof/providers and citeproof/edge are the functions of citeproof itself", () => {
+test("Node: citeproof/edge is citeproof's own; citeproof/providers, plain JS, gives what citeproof's adapters give", () => {
   const file = join(project, "subpaths.mjs");
   writeFileSync(
     file,
@@ -85,12 +85,18 @@ test("Node: citeproof/providers and citeproof/edge are the functions of citeproo
 import { fromAny } from "citeproof/providers";
 import { auditRecord } from "citeproof/edge";
 import * as full from "citeproof/full";
-const same = fromAny === main.fromAny && auditRecord === main.auditRecord && full.validate === main.validate;
+const response = ${JSON.stringify(GEMINI)};
+const same = JSON.stringify(fromAny(response)) === JSON.stringify(main.fromAny(response)) && fromAny !== main.fromAny &&
+  auditRecord === main.auditRecord && full.validate === main.validate;
 console.log(JSON.stringify({ same, checked: (${PROVIDER_CHECK})(fromAny, main.validate, auditRecord) }));`,
   );
   assert.deepEqual(JSON.parse(execFileSync("node", [file], { cwd: project, encoding: "utf8" })), { same: true, checked: PROVIDED });
   const cjs = join(project, "subpaths.cjs");
-  writeFileSync(cjs, `const { fromGemini } = require("citeproof/providers");\nconsole.log(fromGemini === require("citeproof").fromGemini);`);
+  writeFileSync(
+    cjs,
+    `const { fromGemini } = require("citeproof/providers");\nconst response = ${JSON.stringify(GEMINI)};\n` +
+      `console.log(JSON.stringify(fromGemini(response)) === JSON.stringify(require("citeproof").fromGemini(response)));`,
+  );
   assert.equal(execFileSync("node", [cjs], { cwd: project, encoding: "utf8" }).trim(), "true");
 });
 

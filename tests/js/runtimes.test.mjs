@@ -13,15 +13,21 @@ import { pkgDir, root, tempDir } from "./helpers.mjs";
 
 const SCRIPT = `
 import { validate, CitationStream, fromAny, parseCitations } from "citeproof";
+import * as providers from "citeproof/providers";
 const report = validate({ answer: "Water boils at 100 °C [1]. The moon [3].", sources: [{ text: "Water boils at 100 °C." }] }, { policy: "clean" });
 const stream = new CitationStream({ sources: [{}] });
 let shown = "";
 for (const delta of ["Fact [", "1] and [", "7]."]) shown += stream.push(delta).text;
 shown += stream.finish().text;
-const input = fromAny({ type: "message", id: "m1", content: [{ type: "text", text: "Hi [1].", citations: [] }] });
+const message = { type: "message", id: "m1", content: [{ type: "text", text: "Hi [1].", citations: [] }] };
+const input = fromAny(message);
+// citeproof/providers, plain JS, reads responses as the module's adapters do (the AI SDK's
+// with parseCitations of citeproof: no markers, so the source cites the whole answer).
+const ui = { parts: [{ type: "text", text: "Water boils." }, { type: "source-url", sourceId: "s", url: "https://a.example/" }] };
+const same = JSON.stringify(providers.fromAny(message)) === JSON.stringify(input) && JSON.stringify(providers.fromAny(ui)) === JSON.stringify(fromAny(ui));
 let code = null;
 try { validate({ answer: 42 }); } catch (e) { code = e.code; }
-console.log(JSON.stringify({ status: report.status, cleaned: report.cleanedAnswer, shown, provider: input.provider, markers: parseCitations("a [1] b 【2†x】").length, code }));
+console.log(JSON.stringify({ status: report.status, cleaned: report.cleanedAnswer, shown, provider: input.provider, same, markers: parseCitations("a [1] b 【2†x】").length, code }));
 `;
 
 /** A project with `citeproof` (this package) in its node_modules and SCRIPT as main.mjs. */
@@ -46,7 +52,7 @@ function assertAsNode(got, dir) {
   assert.equal(got.status, "fail", "an out-of-range marker fails the answer");
   assert.equal(got.cleaned, "Water boils at 100 °C [1]. The moon.");
   assert.equal(got.shown, "Fact [1] and.");
-  assert.deepEqual([got.provider, got.markers, got.code], ["anthropic", 2, "invalid_input"]);
+  assert.deepEqual([got.provider, got.same, got.markers, got.code], ["anthropic", true, 2, "invalid_input"]);
 }
 
 test("Deno imports the package through its deno condition and validates, streams and adapts, with no permissions", () => {

@@ -177,3 +177,37 @@ test("citeproofTransform on a UI message stream body (toUIMessageStreamResponse)
   assert.equal(getReport(message).cleanedAnswer, expected.cleanedAnswer);
   assert.equal(getReport(message).status, expected.status);
 });
+
+test("reset-step: the step's parts leave the message and the report, the retried step is what is checked", async () => {
+  // The AI SDK's `reset-step` chunk: the client drops every part the current step added
+  // (here a declared source, the data-citations part announced, and text citing it).
+  const moon = { type: "source-url", sourceId: "m", url: "https://example.org/moon", title: "Moon" };
+  const stream = createUIMessageStream({
+    execute: ({ writer }) => {
+      writer.write({ type: "start-step" });
+      writer.write(moon);
+      writer.write({ type: "text-start", id: "a" });
+      writer.write({ type: "text-delta", id: "a", delta: "The moon is made of cheese [1" });
+      writer.write({ type: "reset-step" });
+      writer.write({ type: "text-start", id: "b" });
+      for (const delta of ["Tokyo is the capital [", "2", "]."]) writer.write({ type: "text-delta", id: "b", delta });
+      writer.write({ type: "text-end", id: "b" });
+      writer.write({ type: "finish-step" });
+    },
+  });
+  let report;
+  const chunks = [];
+  for await (const chunk of stream.pipeThrough(citeproofUIMessageTransform({ onReport: (r) => (report = r) }))) chunks.push(chunk);
+  let message;
+  for await (const m of readUIMessageStream({ stream: new ReadableStream({ start: (c) => (chunks.forEach((x) => c.enqueue(x)), c.close()) }) })) message = m;
+  assert.equal(message.parts.filter((p) => p.type === "text").map((p) => p.text).join(""), "Tokyo is the capital [2].");
+  assert.equal(message.parts.filter((p) => p.type === "source-url").length, 0, "the reset step's source is gone");
+  assert.equal(message.parts.filter((p) => p.type === "data-citations").length, 1);
+  // The report is of the retried step alone: its answer, and no source (the moon's left
+  // with its step), so [2] is out of range, with "no sources were retrieved"; the reset
+  // chunk is no unknown part.
+  assert.deepEqual(getReport(message), JSON.parse(JSON.stringify(report)));
+  assert.equal(report.cleanedAnswer, "Tokyo is the capital [2].");
+  assert.deepEqual(report.findings.map((f) => f.code), ["out_of_range"]);
+  assert.match(report.findings[0].message, /no sources were retrieved/);
+});

@@ -1,0 +1,134 @@
+// Anthropic Messages (src/providers/anthropic.rs): text blocks carry `citations`, each
+// backing its whole block. Sources: the documents, search results and web results the
+// citations name, and the pages the web search and web fetch tools returned. A stream is
+// the list of its events. Every block and delta besides text and citations is read past.
+import { field, indexAt, is, items, list, text, textAt, typeName, webSource } from "./response.js";
+
+/** The content block types of the Messages API (the docs' `ContentBlock` union). */
+const BLOCKS =
+  "text thinking redacted_thinking tool_use server_tool_use web_search_tool_result web_fetch_tool_result " +
+  "code_execution_tool_result bash_code_execution_tool_result text_editor_code_execution_tool_result " +
+  "tool_search_tool_result mcp_tool_use mcp_tool_result container_upload";
+const DELTAS = "text_delta citations_delta input_json_delta thinking_delta signature_delta";
+const EVENTS = "message_start content_block_start content_block_delta content_block_stop message_delta message_stop ping error";
+
+/** A message, a message's bare `content`, or the list of its stream events. */
+export function recognizes(response) {
+  const events = items(response);
+  if (events) return is(events[0], "type", "message_start");
+  if (is(response, "type", "message")) return field(response, "content") !== undefined;
+  const blocks = list(response, "content");
+  const anthropic = (b) => {
+    const kind = typeName(b) ?? "";
+    return BLOCKS.split(" ").includes(kind) && (kind !== "text" || text(field(b, "text")) !== undefined);
+  };
+  return field(response, "type") === undefined && field(response, "object") === undefined && blocks.length > 0 && blocks.every(anthropic);
+}
+
+/** One content block as the adapter needs it: `{ text, citations }`, `{ results }`, `{ page }` or `{}`. */
+function block(value, out) {
+  const kind = typeName(value);
+  if (!out.knows("content block", kind, BLOCKS)) return {};
+  if (kind === "text") return { text: textAt(value, "text") ?? "", citations: [...list(value, "citations")] };
+  if (kind === "web_search_tool_result") return { results: list(value, "content") };
+  if (kind === "web_fetch_tool_result") {
+    const page = field(value, "content");
+    return page === undefined ? {} : { page };
+  }
+  return {};
+}
+
+export function read(response, out) {
+  let blocks;
+  const events = items(response);
+  if (events) blocks = fromEvents(events, out);
+  else {
+    out.responseId = textAt(response, "id");
+    out.model = textAt(response, "model");
+    blocks = list(response, "content").map((b) => block(b, out));
+  }
+  for (const b of blocks) {
+    if (b.text !== undefined) {
+      const start = out.pushText(b.text);
+      const span = { start, end: out.answer.length };
+      for (const citation of b.citations) {
+        const source = sourceOf(citation, out);
+        // A web result's `cited_text` can be empty: no quote, not an empty one.
+        out.cite(source, span, textAt(citation, "cited_text") || undefined);
+      }
+    } else if (b.results) {
+      for (const result of b.results) {
+        const url = textAt(result, "url");
+        if (url !== undefined && !out.given) out.label(url, () => webSource(url, textAt(result, "title")));
+      }
+    } else if (b.page) {
+      // `{ url, content: { type: "document", title?, source: { data } } }`.
+      const url = textAt(b.page, "url");
+      if (url === undefined || out.given) continue;
+      const document = field(b.page, "content");
+      const data = textAt(field(document, "source"), "data");
+      out.label(url, () => ({ ...webSource(url, textAt(document, "title")), text: data }));
+    }
+  }
+}
+
+/**
+ * The blocks a stream's events build, in the order they started. Nothing throws: a
+ * start without its block is an unknown block, and a text delta for a block that never
+ * started starts a text block.
+ */
+function fromEvents(events, out) {
+  const blocks = [];
+  const position = new Map();
+  const key = (event) => {
+    const index = indexAt(event, "index");
+    return index !== undefined && index <= 0xffffffff ? index : undefined;
+  };
+  for (const event of events) {
+    const kind = typeName(event);
+    if (!out.knows("event", kind, EVENTS)) continue;
+    if (kind === "message_start") {
+      const message = field(event, "message");
+      out.responseId = textAt(message, "id");
+      out.model = textAt(message, "model");
+    } else if (kind === "content_block_start") {
+      const index = key(event);
+      if (index !== undefined) position.set(index, blocks.length);
+      const started = field(event, "content_block");
+      blocks.push(started === undefined ? {} : block(started, out));
+    } else if (kind === "content_block_delta") {
+      const delta = field(event, "delta");
+      if (delta === undefined) continue;
+      const deltaKind = typeName(delta);
+      const known = out.knows("delta", deltaKind, DELTAS);
+      if (!known || (deltaKind !== "text_delta" && deltaKind !== "citations_delta")) continue;
+      const index = key(event);
+      let at = index !== undefined ? position.get(index) : blocks.length > 0 ? blocks.length - 1 : undefined;
+      if (at === undefined) {
+        if (index !== undefined) position.set(index, blocks.length);
+        blocks.push({ text: "", citations: [] });
+        at = blocks.length - 1;
+      }
+      const target = blocks[at];
+      if (target.text === undefined) continue;
+      if (deltaKind === "text_delta") target.text += textAt(delta, "text") ?? "";
+      else {
+        const citation = field(delta, "citation");
+        if (citation !== undefined) target.citations.push(citation);
+      }
+    }
+  }
+  return blocks;
+}
+
+/** The source a citation names: by URL, else by its document or search-result position. */
+function sourceOf(citation, out) {
+  const title = () => textAt(citation, "document_title") ?? textAt(citation, "title");
+  const source = textAt(citation, "source");
+  const url = textAt(citation, "url") ?? (source?.startsWith("http") ? source : undefined);
+  if (url !== undefined) return out.label(url, () => webSource(url, title()));
+  const searched = indexAt(citation, "search_result_index");
+  const [kind, position] = searched !== undefined ? ["search result", searched] : ["document", indexAt(citation, "document_index") ?? 0];
+  if (out.given) return out.labelAt(position);
+  return out.label(`${kind} ${position}`, () => ({ title: title() }));
+}

@@ -1,0 +1,46 @@
+// Perplexity chat completions (src/providers/perplexity.rs): `[n]` markers in the content
+// cite the n-th entry of `citations` (URLs) or, without it, of `search_results`. The
+// markers are the citations: no declared list, no offsets. A stream is the list of its
+// `chat.completion.chunk`s; the last chunk with a list gives the sources.
+import { bad, field, is, items, list, text, textAt, webSource } from "./response.js";
+
+/** Whether a completion or chunk has a `search_results` or `citations` (URLs) list. */
+const listsSources = (response) =>
+  field(response, "search_results") !== undefined || text(list(response, "citations")[0]) !== undefined;
+
+/** Chat-completion `choices` with a source list, or stream chunks one of which has one. */
+export function recognizes(response) {
+  const chunks = items(response);
+  if (chunks) return is(chunks[0], "object", "chat.completion.chunk") && chunks.some(listsSources);
+  return field(response, "choices") !== undefined && listsSources(response);
+}
+
+export function read(response, out) {
+  const chunks = items(response);
+  let content;
+  let listing = response;
+  if (chunks) {
+    content = chunks.map((c) => textAt(field(list(c, "choices")[0], "delta"), "content") ?? "").join("");
+    listing = chunks.findLast(listsSources) ?? response;
+  } else {
+    content = textAt(field(list(response, "choices")[0], "message"), "content");
+    if (content === undefined) throw bad(".choices[0].message.content", "missing");
+  }
+  out.responseId = textAt(listing, "id");
+  out.model = textAt(listing, "model");
+  out.pushText(content);
+  if (out.given) return;
+  const results = list(listing, "search_results");
+  const resultSource = (result) => ({ ...webSource(textAt(result, "url") ?? "", textAt(result, "title")), text: textAt(result, "snippet") });
+  const urls = list(listing, "citations").map(text).filter((url) => url !== undefined);
+  if (urls.length === 0) {
+    out.sources.push(...results.map(resultSource));
+    return;
+  }
+  // Both lists: the markers number `citations`; a search result with the same URL gives
+  // its source a title and text.
+  for (const url of urls) {
+    const result = results.find((r) => is(r, "url", url));
+    out.sources.push(result ? resultSource(result) : webSource(url, undefined));
+  }
+}
