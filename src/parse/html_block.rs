@@ -3,8 +3,8 @@
 //! marker there cites, while its markup is read as a browser's HTML tokenizer reads it
 //! ([`html5_markup_end`]) and is never a marker (docs/markers.md, "Markup").
 
-use super::html::{Read, closing_tag, fixed_closer, open_tag, run, tag_name_end};
-use super::markdown::{find_ascii_ci, line_end, next_line, starts_with_ci};
+use super::bytes::{find_ascii_ci, line_end, next_line, run_within, starts_with_ci};
+use super::html::{Read, closing_tag, fixed_closer, open_tag, tag_name_end};
 
 /// How an HTML block (CommonMark §4.6) that starts on a line ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -322,7 +322,7 @@ pub fn html5_markup_end(bytes: &[u8], p: usize, limit: usize) -> Option<Markup> 
     }
     let name_end = p
         + name_start
-        + run(bytes, p + name_start, limit, |b| {
+        + run_within(bytes, p + name_start, limit, |b| {
             !b.is_ascii_whitespace() && b != b'/' && b != b'>'
         });
     let name = &bytes[p + 1..name_end];
@@ -421,7 +421,9 @@ impl Until {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{
+        BlockEndSearch, HtmlBlock, Markup, OpenMarkup, html5_markup_end, markup_kind_open,
+    };
 
     /// Reads `text` to each cut in turn, resuming where the read before stopped, as a
     /// stream does: the end found must be the one a single read of the whole text finds.

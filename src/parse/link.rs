@@ -7,10 +7,10 @@
 //! (docs/markers.md, "Bounds").
 
 use super::bracket::MAX_BODY;
+use super::bytes::{find_ascii_ci, is_escape, is_escaped, line_start, quote_depth, run_length};
 use super::html::{self, Read};
 use super::markdown::{
-    MAX_DESTINATION, NeedMore, code_span_end, find_ascii_ci, is_escape, is_escaped, line_start,
-    paragraph_goes_on, paragraph_through, quote_depth, run_length,
+    MAX_DESTINATION, NeedMore, code_span_end, paragraph_goes_on, paragraph_through,
 };
 use crate::casefold::fold_case;
 
@@ -356,7 +356,7 @@ fn cut(bytes: &[u8], limit: usize) -> Read {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Inner, Read, definition, inline_link_end, link_text_close, normalize_label};
 
     fn close(text: &str) -> Read {
         link_text_close(text.as_bytes(), 0, &mut Inner::default(), false)

@@ -19,6 +19,7 @@
 //! ```
 
 mod bracket;
+mod bytes;
 mod definitions;
 mod html;
 mod html_block;
