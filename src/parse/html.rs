@@ -8,9 +8,11 @@
 //! are searched by the scanner, which remembers a failed search so that a text full of
 //! openers stays linear.
 //!
-//! HTML blocks are in [`super::html_block`].
+//! HTML blocks are in `html_block.rs`, a floor above; what a `<` opens in either is in
+//! [`super::html_start`], a floor below.
 
 use super::bytes::{line_start, quote_depth, run_within};
+use super::html_start::tag_name_end;
 use super::markdown::paragraph_goes_on;
 
 /// Longest open tag, closing tag or autolink read, in bytes. CommonMark sets no limit;
@@ -180,82 +182,6 @@ fn email_autolink(bytes: &[u8], p: usize, limit: usize) -> Read {
 
 fn is_email_local(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b".!#$%&'*+/=?^_`{|}~-".contains(&b)
-}
-
-/// The constructs that end at a fixed closer, with the closer and where it may start
-/// searching (CommonMark counts `<!-->` and `<!--->` as whole comments).
-pub fn fixed_closer(rest: &[u8]) -> Option<(Closer, usize)> {
-    if rest.starts_with(b"<!--") {
-        Some((Closer::Comment, 2))
-    } else if rest.starts_with(b"<![CDATA[") {
-        Some((Closer::Cdata, 9))
-    } else if rest.starts_with(b"<?") {
-        Some((Closer::Instruction, 2))
-    } else if rest.starts_with(b"<!") && rest.get(2).is_some_and(u8::is_ascii_alphabetic) {
-        Some((Closer::Declaration, 2))
-    } else {
-        None
-    }
-}
-
-/// `rest`, the end of a text, is a proper prefix of an opener [`fixed_closer`] needs
-/// whole before it can tell what it is (`<!-` of `<!--`, `<![CD` of `<![CDATA[`).
-pub fn is_cut_opener(rest: &[u8]) -> bool {
-    [&b"<!--"[..], b"<![CDATA["]
-        .iter()
-        .any(|opener| rest.len() < opener.len() && opener.starts_with(rest))
-}
-
-/// Markup that runs to a fixed closing string.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Closer {
-    /// `<!-- … -->`.
-    Comment,
-    /// `<![CDATA[ … ]]>`.
-    Cdata,
-    /// `<? … ?>`.
-    Instruction,
-    /// `<!DOCTYPE …>`.
-    Declaration,
-}
-
-impl Closer {
-    /// Every closer, in the order of [`Closer::index`].
-    pub const ALL: [Closer; 4] = [
-        Closer::Comment,
-        Closer::Cdata,
-        Closer::Instruction,
-        Closer::Declaration,
-    ];
-
-    /// How many closers there are.
-    pub const COUNT: usize = Closer::ALL.len();
-
-    /// The string that ends the construct.
-    pub fn text(self) -> &'static [u8] {
-        match self {
-            Closer::Comment => b"-->",
-            Closer::Cdata => b"]]>",
-            Closer::Instruction => b"?>",
-            Closer::Declaration => b">",
-        }
-    }
-
-    /// A dense index, for per-closer memos.
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
-
-/// `[A-Za-z][A-Za-z0-9-]*` from `from`; returns its end (`from` when there is none).
-pub(super) fn tag_name_end(bytes: &[u8], from: usize, limit: usize) -> usize {
-    if !bytes.get(from).is_some_and(u8::is_ascii_alphabetic) || from >= limit {
-        return from;
-    }
-    from + 1
-        + run_within(bytes, from + 1, limit, |b| {
-            b.is_ascii_alphanumeric() || b == b'-'
-        })
 }
 
 fn is_attribute_name_start(b: u8) -> bool {

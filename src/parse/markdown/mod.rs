@@ -9,7 +9,7 @@ use super::bytes::{
     alnum_before, line_end, line_start, next_line, quote_depth, run_length, run_while,
     skip_line_prefix, skip_quotes, starts_with_ci,
 };
-use super::html_block::html_block_start;
+use super::html_start::interrupting_html_block;
 
 /// Longest link destination (`[text](…)`) the scanner reads before giving up.
 pub const MAX_DESTINATION: usize = 2048;
@@ -437,7 +437,7 @@ pub fn paragraph_goes_on(bytes: &[u8], line: usize, depth: usize, growing: bool)
         || list_item
         || is_heading_or_break(bytes, p)
         || fence_opener(bytes, p).is_some()
-        || html_block_start(bytes, p, true).is_some();
+        || interrupting_html_block(content).is_some();
     Some(!interrupts)
 }
 
