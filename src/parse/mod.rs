@@ -39,7 +39,7 @@ pub(crate) use definitions::DefinitionReader;
 pub(crate) use html::Verbatim;
 pub(crate) use html_start::Closer;
 pub use scanner::Markers;
-pub(crate) use scanner::{Resume, closes};
+pub(crate) use scanner::{Resume, Undecided, closes};
 
 use crate::error::{Error, ErrorCode};
 use crate::model::Marker;
