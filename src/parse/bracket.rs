@@ -2,7 +2,9 @@
 //!
 //! Each function reads one bracket body (the text between `[` and `]`, `【` and `】`, …)
 //! and says whether it is a marker and what it refers to. They never look outside the
-//! body: markdown context (code, links, definitions) is the scanner's job.
+//! body: markdown context (code, links, definitions) is the scanner's job. Where a body
+//! ends is found within [`MAX_BODY`] bytes of its start ([`find_bracket_close`],
+//! [`find_in_line`]).
 
 use crate::model::{Labels, MarkerKind, Refs};
 
@@ -209,9 +211,29 @@ fn strip_word<'a>(text: &'a str, word: &str) -> Option<&'a str> {
         .then(|| text[word.len()..].trim_start_matches(' '))
 }
 
+/// The first `target` at or after `pos` on the same line, within [`MAX_BODY`] bytes.
+pub fn find_in_line(bytes: &[u8], pos: usize, target: u8) -> Option<usize> {
+    let limit = bytes.len().min(pos.saturating_add(MAX_BODY));
+    (pos..limit)
+        .take_while(|&p| bytes[p] != b'\n')
+        .find(|&p| bytes[p] == target)
+}
+
+/// The closing `]` of a bracket body starting at `from`: on the same line, within
+/// [`MAX_BODY`], with no `[` or escape before it.
+pub fn find_bracket_close(bytes: &[u8], from: usize) -> Option<usize> {
+    let limit = bytes.len().min(from + MAX_BODY);
+    let end = from
+        + bytes[from.min(limit)..limit]
+            .iter()
+            .position(|b| matches!(b, b']' | b'[' | b'\n' | b'\\'))?;
+    (bytes[end] == b']').then_some(end)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{number_list, square};
+    use crate::model::{MarkerKind, Refs};
 
     fn no_ids(_: &str) -> bool {
         false

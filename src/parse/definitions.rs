@@ -3,8 +3,11 @@
 
 use std::collections::HashSet;
 
+use super::bytes::{next_line, skip_line_prefix};
 use super::link::{definition, normalize_label};
-use super::markdown::*;
+use super::markdown::{
+    FenceRule, NeedMore, definition_label, fence_opener, is_heading_or_break, skip_list_markers,
+};
 
 /// The labels a text defines, normalised: by link reference definitions (CommonMark:
 /// outside code, not inside a paragraph) and by definition-shaped lines
@@ -125,7 +128,7 @@ fn read_lines(bytes: &[u8], state: &mut LineState, found: &mut Definitions, open
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{DefinitionReader, collect_definitions};
 
     #[test]
     fn a_reader_fed_line_by_line_answers_as_a_whole_read_of_each_prefix() {

@@ -8,9 +8,12 @@
 //! are searched by the scanner, which remembers a failed search so that a text full of
 //! openers stays linear.
 //!
-//! HTML blocks are in [`super::html_block`].
+//! HTML blocks are in `html_block.rs`, a floor above; what a `<` opens in either is in
+//! [`super::html_start`], a floor below.
 
-use super::markdown::{line_start, paragraph_goes_on, quote_depth};
+use super::bytes::{line_start, quote_depth, run_within};
+use super::html_start::tag_name_end;
+use super::markdown::paragraph_goes_on;
 
 /// Longest open tag, closing tag or autolink read, in bytes. CommonMark sets no limit;
 /// a longer one is read as text. Bounds the look-ahead at every `<`, which keeps the
@@ -131,14 +134,14 @@ pub fn closing_tag(bytes: &[u8], p: usize) -> Read {
 /// with a scheme of 2–32 characters, or an email address `<user@host.example>`.
 pub fn autolink(bytes: &[u8], p: usize) -> Read {
     let limit = bytes.len().min(p + MAX_TAG);
-    let scheme_len = run(bytes, p + 1, limit, |b| {
+    let scheme_len = run_within(bytes, p + 1, limit, |b| {
         b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-')
     });
     let scheme_ok =
         bytes.get(p + 1).is_some_and(u8::is_ascii_alphabetic) && (2..=32).contains(&scheme_len);
     let q = p + 1 + scheme_len;
     if scheme_ok && bytes.get(q) == Some(&b':') {
-        let end = q + 1 + run(bytes, q + 1, limit, |b| b > b' ' && b != b'<' && b != b'>');
+        let end = q + 1 + run_within(bytes, q + 1, limit, |b| b > b' ' && b != b'<' && b != b'>');
         return match bytes.get(end) {
             _ if end >= limit => truncated_if_at_end(bytes, limit),
             Some(b'>') => Read::End(end + 1),
@@ -150,7 +153,7 @@ pub fn autolink(bytes: &[u8], p: usize) -> Read {
 
 /// `<local@label.label>` (the HTML5 "valid e-mail address" shape CommonMark uses).
 fn email_autolink(bytes: &[u8], p: usize, limit: usize) -> Read {
-    let local = run(bytes, p + 1, limit, is_email_local);
+    let local = run_within(bytes, p + 1, limit, is_email_local);
     let at = p + 1 + local;
     if at >= limit {
         return truncated_if_at_end(bytes, limit);
@@ -160,7 +163,7 @@ fn email_autolink(bytes: &[u8], p: usize, limit: usize) -> Read {
     }
     let mut q = at + 1;
     loop {
-        let label = run(bytes, q, limit, |b| b.is_ascii_alphanumeric() || b == b'-');
+        let label = run_within(bytes, q, limit, |b| b.is_ascii_alphanumeric() || b == b'-');
         let end = q + label;
         if end >= limit {
             return truncated_if_at_end(bytes, limit);
@@ -181,89 +184,13 @@ fn is_email_local(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b".!#$%&'*+/=?^_`{|}~-".contains(&b)
 }
 
-/// The constructs that end at a fixed closer, with the closer and where it may start
-/// searching (CommonMark counts `<!-->` and `<!--->` as whole comments).
-pub fn fixed_closer(rest: &[u8]) -> Option<(Closer, usize)> {
-    if rest.starts_with(b"<!--") {
-        Some((Closer::Comment, 2))
-    } else if rest.starts_with(b"<![CDATA[") {
-        Some((Closer::Cdata, 9))
-    } else if rest.starts_with(b"<?") {
-        Some((Closer::Instruction, 2))
-    } else if rest.starts_with(b"<!") && rest.get(2).is_some_and(u8::is_ascii_alphabetic) {
-        Some((Closer::Declaration, 2))
-    } else {
-        None
-    }
-}
-
-/// `rest`, the end of a text, is a proper prefix of an opener [`fixed_closer`] needs
-/// whole before it can tell what it is (`<!-` of `<!--`, `<![CD` of `<![CDATA[`).
-pub fn is_cut_opener(rest: &[u8]) -> bool {
-    [&b"<!--"[..], b"<![CDATA["]
-        .iter()
-        .any(|opener| rest.len() < opener.len() && opener.starts_with(rest))
-}
-
-/// Markup that runs to a fixed closing string.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Closer {
-    /// `<!-- … -->`.
-    Comment,
-    /// `<![CDATA[ … ]]>`.
-    Cdata,
-    /// `<? … ?>`.
-    Instruction,
-    /// `<!DOCTYPE …>`.
-    Declaration,
-}
-
-impl Closer {
-    /// Every closer, in the order of [`Closer::index`].
-    pub const ALL: [Closer; 4] = [
-        Closer::Comment,
-        Closer::Cdata,
-        Closer::Instruction,
-        Closer::Declaration,
-    ];
-
-    /// How many closers there are.
-    pub const COUNT: usize = Closer::ALL.len();
-
-    /// The string that ends the construct.
-    pub fn text(self) -> &'static [u8] {
-        match self {
-            Closer::Comment => b"-->",
-            Closer::Cdata => b"]]>",
-            Closer::Instruction => b"?>",
-            Closer::Declaration => b">",
-        }
-    }
-
-    /// A dense index, for per-closer memos.
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
-
-/// `[A-Za-z][A-Za-z0-9-]*` from `from`; returns its end (`from` when there is none).
-pub(super) fn tag_name_end(bytes: &[u8], from: usize, limit: usize) -> usize {
-    if !bytes.get(from).is_some_and(u8::is_ascii_alphabetic) || from >= limit {
-        return from;
-    }
-    from + 1
-        + run(bytes, from + 1, limit, |b| {
-            b.is_ascii_alphanumeric() || b == b'-'
-        })
-}
-
 fn is_attribute_name_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b':'
 }
 
 /// An attribute `name`, `name=value`, `name = "v"` or `name='v'` at `q`; its end.
 fn attribute_end(bytes: &[u8], q: usize, limit: usize, growing: bool) -> Read {
-    let name_end = q + run(bytes, q, limit, |b| {
+    let name_end = q + run_within(bytes, q, limit, |b| {
         b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-')
     });
     let ws = whitespace_len(bytes, name_end, limit);
@@ -301,7 +228,7 @@ fn attribute_end(bytes: &[u8], q: usize, limit: usize, growing: bool) -> Read {
             truncated_if_at_end(bytes, limit)
         }
         _ => {
-            let len = run(bytes, v, limit, |b| {
+            let len = run_within(bytes, v, limit, |b| {
                 !b.is_ascii_whitespace() && !b"\"'=<>`".contains(&b)
             });
             match len {
@@ -337,13 +264,6 @@ fn whitespace_len(bytes: &[u8], from: usize, limit: usize) -> usize {
     q - from
 }
 
-/// How many bytes from `from`, before `limit`, satisfy `pred`.
-pub(super) fn run(bytes: &[u8], from: usize, limit: usize, pred: impl Fn(u8) -> bool) -> usize {
-    bytes
-        .get(from..limit.max(from))
-        .map_or(0, |s| s.iter().take_while(|&&b| pred(b)).count())
-}
-
 fn truncated_if_at_end(bytes: &[u8], limit: usize) -> Read {
     if limit >= bytes.len() {
         Read::Truncated
@@ -362,7 +282,7 @@ fn no_or_truncated(bytes: &[u8], at: usize, limit: usize) -> Read {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Read, Verbatim, autolink, closing_tag, open_tag};
 
     fn tag(text: &str) -> Read {
         open_tag(text.as_bytes(), 0, false).0

@@ -3,83 +3,10 @@
 //! marker there cites, while its markup is read as a browser's HTML tokenizer reads it
 //! ([`html5_markup_end`]) and is never a marker (docs/markers.md, "Markup").
 
-use super::html::{Read, closing_tag, fixed_closer, open_tag, run, tag_name_end};
-use super::markdown::{find_ascii_ci, line_end, next_line, starts_with_ci};
+use super::bytes::{find_ascii_ci, line_end, next_line, run_within};
+use super::html::{Read, closing_tag, open_tag};
 
-/// How an HTML block (CommonMark §4.6) that starts on a line ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HtmlBlock {
-    /// Conditions 1–5: at the end of the line holding this string (ASCII, any case).
-    EndsAfter(&'static [u8]),
-    /// Conditions 6 and 7: before the next blank line.
-    EndsAtBlankLine,
-}
-
-/// The block-level tag names of start condition 6.
-const BLOCK_TAGS: &[&[u8]] = &[
-    b"address",
-    b"article",
-    b"aside",
-    b"base",
-    b"basefont",
-    b"blockquote",
-    b"body",
-    b"caption",
-    b"center",
-    b"col",
-    b"colgroup",
-    b"dd",
-    b"details",
-    b"dialog",
-    b"dir",
-    b"div",
-    b"dl",
-    b"dt",
-    b"fieldset",
-    b"figcaption",
-    b"figure",
-    b"footer",
-    b"form",
-    b"frame",
-    b"frameset",
-    b"h1",
-    b"h2",
-    b"h3",
-    b"h4",
-    b"h5",
-    b"h6",
-    b"head",
-    b"header",
-    b"hr",
-    b"html",
-    b"iframe",
-    b"legend",
-    b"li",
-    b"link",
-    b"main",
-    b"menu",
-    b"menuitem",
-    b"nav",
-    b"noframes",
-    b"ol",
-    b"optgroup",
-    b"option",
-    b"p",
-    b"param",
-    b"search",
-    b"section",
-    b"summary",
-    b"table",
-    b"tbody",
-    b"td",
-    b"tfoot",
-    b"th",
-    b"thead",
-    b"title",
-    b"tr",
-    b"track",
-    b"ul",
-];
+use super::html_start::{HtmlBlock, interrupting_html_block, tag_name_end};
 
 /// The HTML block a line whose content starts at `p` opens, if any. `in_paragraph`: the
 /// line would otherwise continue a paragraph, which condition 7 cannot interrupt.
@@ -89,30 +16,15 @@ pub fn html_block_start(bytes: &[u8], p: usize, in_paragraph: bool) -> Option<Ht
         return None;
     }
     let line = &rest[..rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len())];
-    let boundary = |at: usize| matches!(line.get(at), None | Some(b' ' | b'\t' | b'\r' | b'>'));
-    for (name, closer) in [
-        (&b"<pre"[..], &b"</pre>"[..]),
-        (b"<script", b"</script>"),
-        (b"<style", b"</style>"),
-        (b"<textarea", b"</textarea>"),
-    ] {
-        if starts_with_ci(line, name) && boundary(name.len()) {
-            return Some(HtmlBlock::EndsAfter(closer));
-        }
+    if let Some(block) = interrupting_html_block(line) {
+        return Some(block);
     }
-    if let Some((closer, _)) = fixed_closer(line) {
-        return Some(HtmlBlock::EndsAfter(closer.text()));
+    if in_paragraph {
+        return None;
     }
+    // Condition 7: a complete open or closing tag, of any name, alone on its line.
     let name_start = if line.get(1) == Some(&b'/') { 2 } else { 1 };
-    let name_end = tag_name_end(line, name_start, line.len());
-    let name = &line[name_start..name_end];
-    let self_closing = line.get(name_end) == Some(&b'/') && line.get(name_end + 1) == Some(&b'>');
-    if BLOCK_TAGS.iter().any(|tag| name.eq_ignore_ascii_case(tag))
-        && (boundary(name_end) || self_closing)
-    {
-        return Some(HtmlBlock::EndsAtBlankLine);
-    }
-    if in_paragraph || name.is_empty() {
+    if tag_name_end(line, name_start, line.len()) == name_start {
         return None;
     }
     let read = if name_start == 2 {
@@ -322,7 +234,7 @@ pub fn html5_markup_end(bytes: &[u8], p: usize, limit: usize) -> Option<Markup> 
     }
     let name_end = p
         + name_start
-        + run(bytes, p + name_start, limit, |b| {
+        + run_within(bytes, p + name_start, limit, |b| {
             !b.is_ascii_whitespace() && b != b'/' && b != b'>'
         });
     let name = &bytes[p + 1..name_end];
@@ -421,7 +333,9 @@ impl Until {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{
+        BlockEndSearch, HtmlBlock, Markup, OpenMarkup, html5_markup_end, markup_kind_open,
+    };
 
     /// Reads `text` to each cut in turn, resuming where the read before stopped, as a
     /// stream does: the end found must be the one a single read of the whole text finds.

@@ -7,10 +7,11 @@
 //! (docs/markers.md, "Bounds").
 
 use super::bracket::MAX_BODY;
+use super::bytes::{find_ascii_ci, is_escape, is_escaped, line_start, quote_depth, run_length};
 use super::html::{self, Read};
+use super::html_start::fixed_closer;
 use super::markdown::{
-    MAX_DESTINATION, NeedMore, code_span_end, find_ascii_ci, is_escape, is_escaped, line_start,
-    paragraph_goes_on, paragraph_through, quote_depth, run_length,
+    MAX_DESTINATION, NeedMore, code_span_end, paragraph_goes_on, paragraph_through,
 };
 use crate::casefold::fold_case;
 
@@ -103,7 +104,7 @@ pub fn link_text_close(bytes: &[u8], open: usize, inner: &mut Inner, growing: bo
 /// Raw HTML (a tag or a construct with a fixed closer) at `q`, within `window`. With
 /// `growing`, a closer not found yet may still come: `Truncated`.
 fn raw_html_end(window: &[u8], q: usize, growing: bool) -> Read {
-    if let Some((closer, from)) = html::fixed_closer(&window[q..]) {
+    if let Some((closer, from)) = fixed_closer(&window[q..]) {
         let cut = if growing { Read::Truncated } else { Read::No };
         let Some(end) = find_ascii_ci(window, q + from, closer.text()) else {
             return cut;
@@ -356,7 +357,7 @@ fn cut(bytes: &[u8], limit: usize) -> Read {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Inner, Read, definition, inline_link_end, link_text_close, normalize_label};
 
     fn close(text: &str) -> Read {
         link_text_close(text.as_bytes(), 0, &mut Inner::default(), false)

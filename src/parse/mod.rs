@@ -19,9 +19,11 @@
 //! ```
 
 mod bracket;
+mod bytes;
 mod definitions;
 mod html;
 mod html_block;
+mod html_start;
 mod link;
 mod markdown;
 #[cfg(not(feature = "patterns"))]
@@ -34,9 +36,10 @@ use no_patterns::Regex;
 use regex_lite::Regex;
 
 pub(crate) use definitions::DefinitionReader;
-pub(crate) use html::{Closer, Verbatim};
+pub(crate) use html::Verbatim;
+pub(crate) use html_start::Closer;
 pub use scanner::Markers;
-pub(crate) use scanner::{Resume, closes};
+pub(crate) use scanner::{Resume, Undecided, closes};
 
 use crate::error::{Error, ErrorCode};
 use crate::model::Marker;

@@ -52,7 +52,7 @@ use crate::error::{Error, ErrorCode};
 use crate::model::{
     Finding, Input, Marker, Options, Policy, Report, Segment, Severity, Source, Span,
 };
-use crate::parse::{DefinitionReader, Markers, Resume};
+use crate::parse::{DefinitionReader, Markers, Resume, Undecided};
 use crate::rewrite::{MarkerFate, Rewriter};
 use crate::validate::{Lookup, OwnedIndex, Validator};
 
@@ -339,17 +339,45 @@ impl CitationStream {
     /// checkpoint), writes what can no longer change and returns the text to append;
     /// a revision of text released before comes as the first event.
     fn release(&mut self, events: &mut Vec<StreamEvent>) -> String {
-        let answer = self.input.answer.as_str();
-        let sources = self.input.sources.as_slice();
-        let options = self.validator.options();
-        let lookup = self.index.with(sources);
+        // The scan's markers borrow the answer while the stream's other fields change, so
+        // the answer is lent out of `input` for the release and put back after it.
+        let answer = std::mem::take(&mut self.input.answer);
+        let text = self.release_steps(&answer, events);
+        self.input.answer = answer;
+        text
+    }
+
+    /// [`release`](Self::release), step by step, on the answer so far.
+    fn release_steps(&mut self, answer: &str, events: &mut Vec<StreamEvent>) -> String {
         // Decided before this push: markers before it send no events again.
         let decided_through = self.rewriter.position();
-        // With a checkpoint, everything after it is decided again only when the new
-        // text could change it (a closer of an open opener, a definition): otherwise
-        // the scan goes on from where the last one stopped, which keeps a stream over
-        // an opener that never closes linear.
-        let (checkpoint, light) = match self.checkpoint {
+        let redecision = self.rewind(answer);
+        self.note_new_text(answer);
+        let (markers, undecided) = self.scan(answer, &redecision);
+        let redecide_from = redecide_from(&undecided, redecision.scan_from);
+        let written = self.write_markers(answer, &markers, &undecided, redecide_from);
+        let boundary = self.write_text(answer, written.boundary, &undecided, redecide_from);
+        self.resume = self.next_resume(&undecided, &written, &redecision, redecide_from);
+        self.note_what_may_revise(&undecided, redecision.light);
+        self.held = Held {
+            released_through: self.rewriter.position(),
+            undecided_from: undecided.wait,
+        };
+        let text = self.send(&redecision, decided_through, written.fresh, events);
+        let open_region = undecided.doubt_from.is_some_and(|d| d < boundary);
+        if redecision.rewound.is_some() && !written.provisional && !open_region {
+            self.checkpoint = None; // nothing released is open any more
+        }
+        text
+    }
+
+    /// Whether this push decides again what was released since the checkpoint and, if
+    /// it does, the rewriter gone back there. Everything after a checkpoint is decided
+    /// again only when the new text could change it (a closer of an open opener, a
+    /// definition): otherwise the scan goes on from where the last one stopped, which
+    /// keeps a stream over an opener that never closes linear.
+    fn rewind(&mut self, answer: &str) -> Redecision {
+        let (rewound, light) = match self.checkpoint {
             Some(checkpoint) => {
                 let light =
                     !checkpoint.may_resolve(answer.as_bytes(), self.scanned, self.line_start);
@@ -359,7 +387,7 @@ impl CitationStream {
         };
         // What was released from the checkpoint on, to tell whether it changed.
         let mut released_tail = String::new();
-        let scan_from = match checkpoint {
+        let scan_from = match rewound {
             Some(checkpoint) => {
                 released_tail
                     .push_str(&self.rewriter.output()[checkpoint.mark.output_len()..self.released]);
@@ -368,23 +396,42 @@ impl CitationStream {
             }
             None => self.resume,
         };
-        // The start of the last line, found in the new text only.
+        Redecision {
+            rewound,
+            light,
+            scan_from,
+            released_tail,
+        }
+    }
+
+    /// Takes note of the text this push brought: where the answer's last line starts
+    /// (found in the new text only), and that the answer is scanned to its end.
+    fn note_new_text(&mut self, answer: &str) {
         let new_text = &answer.as_bytes()[self.scanned..];
         if let Some(at) = new_text.iter().rposition(|&b| b == b'\n') {
             self.line_start = self.scanned + at + 1;
         }
         self.scanned = answer.len();
+    }
+
+    /// The markers from where the scan starts, and what the scan left undecided. After a
+    /// scan that went on past a checkpoint it kept, the openers before that scan still
+    /// stand: what follows them stays doubtful.
+    fn scan<'a>(
+        &mut self,
+        answer: &'a str,
+        redecision: &Redecision,
+    ) -> (Vec<Marker<'a>>, Undecided) {
         let mut scan = Markers::open(
             self.validator.parser(),
             answer,
             self.index.ids(),
-            scan_from,
+            redecision.scan_from,
             (&mut self.definitions, self.line_start),
         );
         let markers: Vec<Marker<'_>> = scan.by_ref().collect();
         let mut undecided = scan.undecided();
-        if light {
-            // Openers before this scan still stand: what follows them stays doubtful.
+        if redecision.light {
             if let Some(kept) = self.checkpoint {
                 undecided.doubt_from = match (kept.open_from, undecided.doubt_from) {
                     (Some(a), Some(b)) => Some(a.min(b)),
@@ -392,41 +439,41 @@ impl CitationStream {
                 };
             }
         }
-        let mut boundary = undecided.wait.unwrap_or(answer.len());
-        // Where a scan that decides a doubtful marker again must start.
-        let redecide_from = [
-            undecided.resume,
-            undecided.label_resume,
-            undecided.doubt_resume,
-        ]
-        .into_iter()
-        .flatten()
-        .min_by_key(|resume| resume.pos)
-        .unwrap_or(scan_from);
+        (markers, undecided)
+    }
+
+    /// Writes the markers before the construct still being written, with their events.
+    /// A doubtful marker whose text depends on its being one is held (the release stops
+    /// before it) while it is within [`HOLD`] bytes of the end, or in a stream that does
+    /// not revise; past that it is released as it reads now, from a checkpoint.
+    fn write_markers<'a>(
+        &mut self,
+        answer: &'a str,
+        markers: &[Marker<'a>],
+        undecided: &Undecided,
+        redecide_from: Resume,
+    ) -> Written {
+        let sources = self.input.sources.as_slice();
+        let options = self.validator.options();
+        let lookup = self.index.with(sources);
         // Before releasing past an opener still open, the checkpoint goes there.
-        let (revise, doubt_from) = (self.revise, undecided.doubt_from);
-        let open_region = |rewriter: &mut Rewriter, checkpoint: &mut Option<Checkpoint>, next| {
-            if revise {
-                mark_open_region(
-                    rewriter,
-                    checkpoint,
-                    answer,
-                    (doubt_from, next, redecide_from),
-                );
-            }
+        let open_from = undecided.doubt_from.filter(|_| self.revise);
+        let mut written = Written {
+            boundary: undecided.wait.unwrap_or(answer.len()),
+            held_at: None,
+            provisional: false,
+            fresh: Vec::new(),
         };
-        let mut held_at = None;
-        let mut provisional = false;
-        let mut fresh = Vec::new(); // events of this scan, kept once it is known which to send
-        for marker in &markers {
+        for marker in markers {
             let start = marker.span.start;
             if start < self.rewriter.position() {
                 continue; // released by an earlier push
             }
-            if start >= boundary {
+            if start >= written.boundary {
                 break;
             }
-            open_region(&mut self.rewriter, &mut self.checkpoint, start);
+            let open = (open_from, start, redecide_from);
+            mark_open_region(&mut self.rewriter, &mut self.checkpoint, answer, open);
             let resolved = lookup.resolve_marker(marker);
             let fate = MarkerFate {
                 refs: resolved
@@ -441,12 +488,12 @@ impl CitationStream {
             let doubtful = undecided.doubt_from.is_some_and(|d| start > d) || label_doubt;
             if doubtful && output_may_change(&fate, options) {
                 if !self.revise || answer.len() - start <= HOLD {
-                    boundary = start;
-                    held_at = Some(start);
+                    written.boundary = start;
+                    written.held_at = Some(start);
                     break;
                 }
                 // Held long enough: released as it reads now, revised if that changes.
-                provisional = true;
+                written.provisional = true;
                 if self.checkpoint.is_none() {
                     self.checkpoint = Some(Checkpoint::at(self.rewriter.mark(), redecide_from));
                 }
@@ -455,7 +502,7 @@ impl CitationStream {
             }
             let chip = self.rewriter.marker(answer, sources, marker, &fate);
             if let (Some(span), Some(segment)) = (chip, self.rewriter.last_segment()) {
-                fresh.push((
+                written.fresh.push((
                     start,
                     StreamEvent::Cite {
                         segment: segment.clone(),
@@ -464,34 +511,60 @@ impl CitationStream {
                     },
                 ));
             }
-            fresh.extend(resolved.into_iter().filter_map(|(_, r)| r.err()).map(
-                |(code, message)| {
-                    let finding = Finding {
-                        code,
-                        severity: Severity::Error,
-                        message,
-                        citation: None,
-                        span: Some(marker.span),
-                    };
-                    (start, StreamEvent::Finding(finding))
-                },
-            ));
+            written
+                .fresh
+                .extend(resolved.into_iter().filter_map(|(_, r)| r.err()).map(
+                    |(code, message)| {
+                        let finding = Finding {
+                            code,
+                            severity: Severity::Error,
+                            message,
+                            citation: None,
+                            span: Some(marker.span),
+                        };
+                        (start, StreamEvent::Finding(finding))
+                    },
+                ));
         }
-        // A space right before the boundary goes with a marker that may be removed.
+        written
+    }
+
+    /// Writes the text up to `boundary`, or up to a space right before it, which goes
+    /// with a marker that may be removed; returns where the written text ends.
+    fn write_text(
+        &mut self,
+        answer: &str,
+        mut boundary: usize,
+        undecided: &Undecided,
+        redecide_from: Resume,
+    ) -> usize {
         if boundary > self.rewriter.position() && answer.as_bytes()[boundary - 1] == b' ' {
             boundary -= 1;
         }
-        open_region(&mut self.rewriter, &mut self.checkpoint, boundary);
+        let open_from = undecided.doubt_from.filter(|_| self.revise);
+        let open = (open_from, boundary, redecide_from);
+        mark_open_region(&mut self.rewriter, &mut self.checkpoint, answer, open);
         self.rewriter.text_until(answer, boundary);
-        self.resume = match held_at {
-            // Gone on from the checkpoint: go on from the marker held.
-            Some(start) if light => undecided
+        boundary
+    }
+
+    /// Where the next push's scan starts: at the marker held (its state, when the scan
+    /// went on past a checkpoint it kept), else where this scan must restart or ended.
+    /// A stream that cannot revise decides what follows an open opener again.
+    fn next_resume(
+        &self,
+        undecided: &Undecided,
+        written: &Written,
+        redecision: &Redecision,
+        redecide_from: Resume,
+    ) -> Resume {
+        match written.held_at {
+            Some(start) if redecision.light => undecided
                 .marker_states
                 .iter()
                 .find(|(at, _)| *at == start)
                 .map_or(redecide_from, |(_, state)| *state),
             Some(_) => redecide_from,
-            // A stream that cannot revise decides what follows an open opener again.
             None if !self.revise => undecided
                 .resume
                 .into_iter()
@@ -499,35 +572,48 @@ impl CitationStream {
                 .min_by_key(|resume| resume.pos)
                 .unwrap_or(self.resume),
             None => undecided.resume.unwrap_or(self.resume),
-        };
-        if let Some(kept) = self.checkpoint.as_mut() {
-            // What could still change what was released since the checkpoint.
-            let labels = !undecided.label_doubts.is_empty();
-            if light {
-                kept.pending |= undecided.pending;
-                kept.labels |= labels;
-                kept.open_from = match (kept.open_from, undecided.doubt_from) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                };
-            } else {
-                kept.pending = undecided.pending;
-                kept.labels = labels;
-                kept.open_from = undecided.doubt_from;
-            }
         }
-        self.held = Held {
-            released_through: self.rewriter.position(),
-            undecided_from: undecided.wait,
+    }
+
+    /// Records in the checkpoint what could still change what was released since it:
+    /// added to what it held when the scan went on past it (`light`), else anew.
+    fn note_what_may_revise(&mut self, undecided: &Undecided, light: bool) {
+        let Some(kept) = self.checkpoint.as_mut() else {
+            return;
         };
+        let labels = !undecided.label_doubts.is_empty();
+        if light {
+            kept.pending |= undecided.pending;
+            kept.labels |= labels;
+            kept.open_from = match (kept.open_from, undecided.doubt_from) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        } else {
+            kept.pending = undecided.pending;
+            kept.labels = labels;
+            kept.open_from = undecided.doubt_from;
+        }
+    }
+
+    /// The text to append, and this scan's events not sent before. When the text
+    /// released from a checkpoint the push went back to reads differently now, a
+    /// revision of it comes first, and the events from the checkpoint on come again.
+    fn send(
+        &mut self,
+        redecision: &Redecision,
+        decided_through: usize,
+        fresh: Vec<(usize, StreamEvent)>,
+        events: &mut Vec<StreamEvent>,
+    ) -> String {
         let output = self.rewriter.output();
         let mut text = String::new();
         let mut resent_from = decided_through;
-        match checkpoint {
+        match redecision.rewound {
             Some(checkpoint)
-                if !output[checkpoint.mark.output_len()..].starts_with(&released_tail) =>
+                if !output[checkpoint.mark.output_len()..]
+                    .starts_with(&redecision.released_tail) =>
             {
-                // What was released from the checkpoint on reads differently now.
                 let start = checkpoint.mark.output_len();
                 events.push(StreamEvent::Revise(Revision {
                     span: Span::new(start, self.released),
@@ -545,12 +631,49 @@ impl CitationStream {
                 .map(|(_, event)| event),
         );
         self.released = output.len();
-        let open_region = undecided.doubt_from.is_some_and(|d| d < boundary);
-        if checkpoint.is_some() && !provisional && !open_region {
-            self.checkpoint = None; // nothing released is open any more
-        }
         text
     }
+}
+
+/// How a push decides again what was released since a checkpoint
+/// ([`CitationStream::rewind`]).
+struct Redecision {
+    /// The checkpoint the rewriter went back to: everything after it is decided again.
+    rewound: Option<Checkpoint>,
+    /// A checkpoint stands, but the new text cannot change what was decided after it:
+    /// the scan goes on from where the last one stopped.
+    light: bool,
+    /// Where the scan starts.
+    scan_from: Resume,
+    /// What was released from the rewound checkpoint on, to tell whether it changed.
+    released_tail: String,
+}
+
+/// What [`CitationStream::write_markers`] wrote.
+struct Written {
+    /// Where the release stops: the construct still being written, or a marker held.
+    boundary: usize,
+    /// The doubtful marker held, where the release stops.
+    held_at: Option<usize>,
+    /// A doubtful marker was released as it reads now, to be revised if that changes.
+    provisional: bool,
+    /// The events of the markers written, with where each marker starts.
+    fresh: Vec<(usize, StreamEvent)>,
+}
+
+/// Where a scan that decides a doubtful marker again must start: the earliest state the
+/// scan kept for that (an opener's, a label doubt's, where it must restart), else where
+/// it started.
+fn redecide_from(undecided: &Undecided, scan_from: Resume) -> Resume {
+    [
+        undecided.resume,
+        undecided.label_resume,
+        undecided.doubt_resume,
+    ]
+    .into_iter()
+    .flatten()
+    .min_by_key(|resume| resume.pos)
+    .unwrap_or(scan_from)
 }
 
 /// Whether a marker's text in the cleaned answer depends on its being a marker: it is

@@ -4,7 +4,12 @@
 //! Every function here looks forward from a position and is bounded, or is called at
 //! most once per region it skips, so the scanner stays linear in the text length.
 
-use super::html_block::html_block_start;
+use super::bracket::find_in_line;
+use super::bytes::{
+    alnum_before, line_end, line_start, next_line, quote_depth, run_length, run_while,
+    skip_line_prefix, skip_quotes, starts_with_ci,
+};
+use super::html_start::interrupting_html_block;
 
 /// Longest link destination (`[text](…)`) the scanner reads before giving up.
 pub const MAX_DESTINATION: usize = 2048;
@@ -120,35 +125,6 @@ impl FenceEnd {
             FenceEnd::Closes(line) => next_line(bytes, line),
         }
     }
-}
-
-/// The position after the block-quote markers (`>`, with the indentation around them)
-/// that open the line starting at `line`, before the content's own indentation.
-pub fn skip_quotes(bytes: &[u8], line: usize) -> usize {
-    let mut p = line;
-    let mut after = line;
-    loop {
-        p += run_while(bytes, p, |b| b == b' ' || b == b'\t');
-        if bytes.get(p) != Some(&b'>') {
-            return after;
-        }
-        p += 1;
-        if bytes.get(p) == Some(&b' ') {
-            p += 1;
-        }
-        after = p;
-    }
-}
-
-/// Skips indentation and blockquote markers (`> `) at the start of a line.
-pub fn skip_line_prefix(bytes: &[u8], mut pos: usize) -> usize {
-    while let Some(&b) = bytes.get(pos) {
-        match b {
-            b' ' | b'\t' | b'>' => pos += 1,
-            _ => break,
-        }
-    }
-    pos
 }
 
 /// Skips the list-item markers (`- `, `* `, `+ `, `1. `, `2) `) that open a line's
@@ -461,104 +437,8 @@ pub fn paragraph_goes_on(bytes: &[u8], line: usize, depth: usize, growing: bool)
         || list_item
         || is_heading_or_break(bytes, p)
         || fence_opener(bytes, p).is_some()
-        || html_block_start(bytes, p, true).is_some();
+        || interrupting_html_block(content).is_some();
     Some(!interrupts)
-}
-
-/// How many block quotes deep the line starting at `line` is.
-pub fn quote_depth(bytes: &[u8], line: usize) -> usize {
-    let mut p = line;
-    let mut quotes = 0;
-    loop {
-        p += run_while(bytes, p, |b| b == b' ' || b == b'\t');
-        if bytes.get(p) != Some(&b'>') {
-            return quotes;
-        }
-        quotes += 1;
-        p += 1;
-    }
-}
-
-/// The start of the line holding `pos`.
-pub fn line_start(bytes: &[u8], pos: usize) -> usize {
-    bytes[..pos]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1)
-}
-
-/// Finds `needle` (ASCII, compared case-insensitively) at or after `pos`; returns the
-/// position just after it.
-pub fn find_ascii_ci(bytes: &[u8], pos: usize, needle: &[u8]) -> Option<usize> {
-    let first = needle[0].to_ascii_lowercase();
-    let mut p = pos;
-    while p + needle.len() <= bytes.len() {
-        if bytes[p].to_ascii_lowercase() == first && starts_with_ci(&bytes[p..], needle) {
-            return Some(p + needle.len());
-        }
-        p += 1;
-    }
-    None
-}
-
-/// True when `bytes` starts with `prefix`, ASCII-case-insensitively.
-pub fn starts_with_ci(bytes: &[u8], prefix: &[u8]) -> bool {
-    bytes.len() >= prefix.len() && bytes[..prefix.len()].eq_ignore_ascii_case(prefix)
-}
-
-/// The first `target` at or after `pos` on the same line, within `max` bytes.
-pub fn find_in_line(bytes: &[u8], pos: usize, target: u8) -> Option<usize> {
-    let limit = bytes
-        .len()
-        .min(pos.saturating_add(super::bracket::MAX_BODY));
-    (pos..limit)
-        .take_while(|&p| bytes[p] != b'\n')
-        .find(|&p| bytes[p] == target)
-}
-
-/// Number of consecutive `ch` bytes at `pos`.
-pub fn run_length(bytes: &[u8], pos: usize, ch: u8) -> usize {
-    run_while(bytes, pos, |b| b == ch)
-}
-
-/// Number of consecutive bytes at `pos` satisfying `pred`.
-pub fn run_while(bytes: &[u8], pos: usize, pred: impl Fn(u8) -> bool) -> usize {
-    bytes
-        .get(pos..)
-        .map_or(0, |rest| rest.iter().take_while(|&&b| pred(b)).count())
-}
-
-/// The position of the `\n` ending the line containing `pos` (or the text's end).
-pub fn line_end(bytes: &[u8], pos: usize) -> usize {
-    pos + run_while(bytes, pos, |b| b != b'\n')
-}
-
-/// The start of the line after the one containing `pos` (or the text's end).
-pub fn next_line(bytes: &[u8], pos: usize) -> usize {
-    (line_end(bytes, pos) + 1).min(bytes.len())
-}
-
-/// The closing `]` of a bracket body starting at `from`: on the same line, within
-/// [`MAX_BODY`](super::bracket::MAX_BODY), with no `[` or escape before it.
-pub fn find_bracket_close(bytes: &[u8], from: usize) -> Option<usize> {
-    let limit = bytes.len().min(from + super::bracket::MAX_BODY);
-    let end = from
-        + bytes[from.min(limit)..limit]
-            .iter()
-            .position(|b| matches!(b, b']' | b'[' | b'\n' | b'\\'))?;
-    (bytes[end] == b']').then_some(end)
-}
-
-/// The backslash at `p` escapes the byte after it: only ASCII punctuation can be
-/// escaped (CommonMark), so `\` before a line break or a letter stays a backslash and
-/// the line ends where it seems to.
-pub fn is_escape(bytes: &[u8], p: usize) -> bool {
-    bytes.get(p + 1).is_some_and(u8::is_ascii_punctuation)
-}
-
-/// The byte at `p` is escaped by an odd run of backslashes before it.
-pub fn is_escaped(bytes: &[u8], p: usize) -> bool {
-    bytes[..p].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
 }
 
 /// A bare URL (`http://`, `https://`, `www.`) starts at `q`, not glued to a word, with
@@ -572,10 +452,6 @@ pub fn starts_url(bytes: &[u8], q: usize) -> bool {
         let host = rest.get(scheme.len()).copied();
         host.is_some_and(|b| b.is_ascii_alphanumeric() || b >= 0x80) && !alnum_before(bytes, q)
     })
-}
-
-pub fn alnum_before(bytes: &[u8], p: usize) -> bool {
-    p > 0 && bytes[p - 1].is_ascii_alphanumeric()
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Unit tests of the line classification a stream relies on.
 
-use super::*;
+use super::{heading_or_break_open, is_heading_or_break, list_markers_open, may_be_list_markers};
 
 #[test]
 fn only_a_prefix_of_list_markers_may_still_become_them() {

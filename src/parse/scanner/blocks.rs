@@ -6,10 +6,20 @@
 
 use super::{Inside, Markers, Resume};
 use crate::model::Marker;
-use crate::parse::bracket::{MAX_BODY, square};
-use crate::parse::html_block::*;
+use crate::parse::bracket::{MAX_BODY, find_in_line, square};
+use crate::parse::bytes::{
+    line_end, line_start, next_line, run_length, skip_line_prefix, skip_quotes,
+};
+use crate::parse::html_block::{
+    BlockEndSearch, Markup, html_block_start, html_block_start_open, html5_markup_end,
+    markup_kind_open,
+};
 use crate::parse::link::definition;
-use crate::parse::markdown::*;
+use crate::parse::markdown::{
+    FenceEnd, FenceRule, NeedMore, definition_label, fence_opener, heading_or_break_open,
+    is_heading_or_break, list_item_indent, list_markers_open, may_be_list_markers,
+    skip_list_markers, task_box_end,
+};
 
 impl<'t> Markers<'_, 't> {
     /// Handles the start of a line: fences, definition lines and task boxes.

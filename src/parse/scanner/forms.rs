@@ -4,7 +4,8 @@
 
 use super::Markers;
 use crate::model::{Marker, MarkerKind, Refs};
-use crate::parse::bracket::{self, MAX_BODY};
+use crate::parse::bracket::{self, MAX_BODY, find_bracket_close, find_in_line};
+use crate::parse::bytes::{alnum_before, is_escaped, run_length, run_while};
 
 /// Opens an OpenAI private-use-area citation token.
 pub(super) const PRIVATE_USE_START: char = '\u{E200}';
@@ -12,7 +13,7 @@ pub(super) const PRIVATE_USE_START: char = '\u{E200}';
 const PRIVATE_USE_STOP: char = '\u{E201}';
 use crate::parse::html::Read;
 use crate::parse::link::{Inner, inline_link_end, link_label_end, link_text_close};
-use crate::parse::markdown::*;
+use crate::parse::markdown::NeedMore;
 
 impl<'t> Markers<'_, 't> {
     pub(super) fn find_custom(&self, i: usize, from: usize) -> Option<(usize, usize)> {

@@ -16,11 +16,13 @@ use state::Inside;
 pub(crate) use state::{Resume, Undecided, closes};
 
 use super::Parser;
+use super::bytes::{find_ascii_ci, is_escape, run_length};
 use super::definitions::{DefinitionReader, Definitions, collect_definitions};
-use super::html::*;
+use super::html::{Read, Verbatim, autolink, closing_tag, open_tag};
 use super::html_block::BlockEndSearch;
+use super::html_start::{Closer, fixed_closer, is_cut_opener};
 use super::link::normalize_label;
-use super::markdown::*;
+use super::markdown::{code_span_end, paragraph_through, starts_url, url_end};
 use crate::byteset::ByteSet;
 use crate::model::{Marker, MarkerKind, Refs, Span};
 use state::SourceIds;

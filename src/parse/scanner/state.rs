@@ -124,7 +124,8 @@ pub(crate) struct Undecided {
 
 /// Bits of [`Undecided::pending`]: what closes an opener left open.
 pub(crate) mod closes {
-    use crate::parse::html::{Closer, Verbatim};
+    use crate::parse::html::Verbatim;
+    use crate::parse::html_start::Closer;
 
     /// The end tag of a `<code>`, `<pre>`, `<script>` or `<style>`.
     pub fn end_tag(element: Verbatim) -> u16 {
