@@ -1,6 +1,7 @@
-// Builds the npm package in pkg/: two builds of the crate (everything, with the `release`
-// profile, and the browser core without the provider adapters, edge helpers and
-// markerPatterns, with the `browser` profile: built for size), then per
+// Builds the npm package in pkg/: two builds of the binding crate `citeproof-wasm`
+// (wasm/): everything, with the `release` profile, and the browser core without the
+// provider adapters, edge helpers and markerPatterns, with the `browser` profile (built
+// for size); then per
 // output wasm-bindgen, wasm-opt, and a trim to what the package's conditional exports need
 // (docs/architecture.md §9):
 //
@@ -20,7 +21,7 @@
 //
 // The node and web targets are generated with wasm-bindgen's
 // `--experimental-reset-state-function`, and their `citeproof.js` is a wrapper around the
-// glue (`citeproof_glue.js`) that guards every export with src/wasm/recover.mjs: after a
+// glue (`citeproof_glue.js`) that guards every export with wasm/js/recover.mjs: after a
 // trap the instance is recreated. (wasm-pack cannot pass that flag, hence the direct
 // calls; wasm-bindgen refuses it for the bundler target.)
 import { execFileSync } from "node:child_process";
@@ -77,7 +78,7 @@ const run = (cmd, argv) => execFileSync(cmd, argv, { cwd: root, env, stdio: "inh
 const BROWSER_INLINE_THRESHOLD = 35;
 
 /**
- * Builds the crate (once per set of flags); returns the path of its wasm. The browser
+ * Builds the binding crate (once per set of flags); returns the path of its wasm. The browser
  * core (`--no-default-features`) is built with Cargo.toml's `browser` profile (our code
  * for size too) and `BROWSER_INLINE_THRESHOLD`; everything else with `release`. Each
  * build has the feature `talc` (the allocator) besides the ones asked for.
@@ -89,14 +90,14 @@ function cargoBuild({ noDefault, features }) {
   const targetDir = variant ? join(root, "target", `features-${variant}`) : join(root, "target");
   const profile = noDefault ? "browser" : "release";
   run("cargo", [
-    "build", "--profile", profile, "--lib", "--target", "wasm32-unknown-unknown", "--target-dir", targetDir,
+    "build", "--package", "citeproof-wasm", "--profile", profile, "--lib", "--target", "wasm32-unknown-unknown", "--target-dir", targetDir,
     ...(noDefault
       ? ["--no-default-features", "--config", `target.wasm32-unknown-unknown.rustflags=["-C", "llvm-args=-inline-threshold=${BROWSER_INLINE_THRESHOLD}"]`]
       : []),
-    // Every npm build takes talc as its allocator (Cargo.toml's feature `talc`).
+    // Every npm build takes talc as its allocator (wasm/Cargo.toml's feature `talc`).
     "--features", ["talc", features].filter(Boolean).join(","),
   ]);
-  const built = join(targetDir, "wasm32-unknown-unknown", profile, "citeproof.wasm");
+  const built = join(targetDir, "wasm32-unknown-unknown", profile, "citeproof_wasm.wasm");
   builds.set(variant, built);
   return built;
 }
@@ -114,7 +115,7 @@ for (const { dir, target, build } of outputs) {
   // seconds more); `--strip-producers` drops the toolchain's name tag.
   run("wasm-opt", ["-Oz", "--converge", "--strip-producers", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", wasm, "-o", wasm]);
   // The node target is CommonJS; the others are ES modules. The JS snippets of
-  // src/wasm/ are ES modules in every target: Node >= 20.19 require()s them as such.
+  // wasm/js/ are ES modules in every target: Node >= 20.19 require()s them as such.
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: target === "node" ? "commonjs" : "module" }) + "\n");
   if (existsSync(join(out, "snippets"))) {
     writeFileSync(join(out, "snippets", "package.json"), JSON.stringify({ type: "module" }) + "\n");
@@ -156,7 +157,7 @@ function guardWasmImport(out) {
 /** Moves the glue aside and writes `citeproof.js`: every export guarded by recover.mjs. */
 async function wrap(target, out) {
   renameSync(join(out, "citeproof.js"), join(out, "citeproof_glue.js"));
-  copyFileSync(join(root, "src", "wasm", "recover.mjs"), join(out, "recover.mjs"));
+  copyFileSync(join(root, "wasm", "js", "recover.mjs"), join(out, "recover.mjs"));
   const types = join(out, "citeproof.d.ts");
   writeFileSync(types, readFileSync(types, "utf8").replace(/^export function __wbg_reset_state\(\): void;\n/m, ""));
   const glue = target === "node"

@@ -62,7 +62,8 @@ use checkpoint::{Checkpoint, mark_open_region};
 
 /// What happened in the text a push released, in text order.
 #[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
+// Not `#[non_exhaustive]`: the JS binding (crate `citeproof-wasm`) converts and writes
+// each variant, and a new one must make the compiler point there.
 pub enum StreamEvent {
     /// A marker was released as a chip.
     Cite {

@@ -3,7 +3,7 @@
 // wasm closure that validates with it), as `[vectors, probabilities]`: one Float32Array
 // per text, and the judge's probabilities as one array of claims × sources numbers. A rejected or throwing hook,
 // or a `finish` that throws, rejects the returned promise; so does a result of the
-// wrong shape (an Error with a code, src/wasm/untrusted.js).
+// wrong shape (an Error with a code, wasm/js/untrusted.js).
 import { REVOKED, codedError, lengthOf, listItems, typeCode } from "./untrusted.js";
 
 // `texts`: the cited claims (`claimCount` of them), then every source's text; `labels`:

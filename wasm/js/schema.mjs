@@ -1,8 +1,8 @@
 // The report's types as they cross the JS boundary, declared once. `node
 // scripts/gen-schema.mjs` writes from this:
-// - src/wasm/report_fields.rs: the Rust side, which writes each field onto the tape;
-// - the readers block of src/wasm/tape.js: the JS side, reading each field back;
-// - the interfaces of src/wasm/types.d.ts.
+// - wasm/src/wire/to_js/report_fields.rs: the Rust side, which writes each field onto the tape;
+// - the readers block of wasm/js/tape.js: the JS side, reading each field back;
+// - the interfaces of wasm/js/types.d.ts.
 // The generated files are checked in; `node scripts/gen-schema.mjs --check` (run by the
 // JS tests) fails when they drift from this file.
 //
@@ -10,7 +10,7 @@
 // - kinds: "string", "name" (a string from a small fixed set, `&'static str` in Rust,
 //   which JS makes once per tape, not once per object), "count" (a whole number), "float" (NaN and ±Infinity read as null),
 //   "flag" (a boolean), "span", a type declared here, or a reader written by hand in
-//   src/wasm/tape.js and src/wasm/tape.rs ("marker", "segment");
+//   wasm/js/tape.js and wasm/src/wire/to_js/tape.rs ("marker", "segment");
 // - { option: kind }: absent when the Rust value is None; { nullable: kind }: null then;
 //   { list: kind }: an array.
 // options: `rust` (the Rust expression for the value, `v` being the struct; default
@@ -116,15 +116,15 @@ export const types = {
 };
 
 // The input's objects as they cross the other way, field by field in the order the input
-// tape carries them (src/wasm/input.js writes it, src/wasm/input.rs reads it). A field is
+// tape carries them (wasm/js/input.js writes it, wasm/src/wire/from_js/input_tape.rs reads it). A field is
 // `[rustName, jsNames, read?]`: the first JS name is the documented one (the serde name
 // of src/model/input.rs, camelCase), the others its aliases (serde's `alias`es there,
 // checked by tests/js/schema.test.mjs); `read` names the walk's method for a value that
 // is not a scalar ("lineRange", "span"), or is "firstOf" for a field read under the first
 // of its names present, the others compared with it (a source's text). `node scripts/gen-schema.mjs` writes from this:
-// - src/wasm/input_names.rs: the names per field, for the Rust reader and its errors;
-// - the readers block of src/wasm/input.js: each name read at its own site;
-// - the `SOURCE_NAMES` block of src/wasm/untrusted.js, which the renderer reads sources by.
+// - wasm/src/wire/from_js/input_names.rs: the names per field, for the Rust reader and its errors;
+// - the readers block of wasm/js/input.js: each name read at its own site;
+// - the `SOURCE_NAMES` block of wasm/js/untrusted.js, which the renderer reads sources by.
 // Answer, sources, citations and warnings (no aliases) are read by hand around these.
 export const inputs = {
   Input: [

@@ -3,19 +3,19 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::enter;
-use super::errors::invalid;
-use super::input::{Limits, read_input, read_sources};
-use super::read::{Obj, read_unit};
-use super::report_view::ReportView;
-use super::tape::to_js;
-use crate::audit::{self, AuditContext};
-use crate::metrics::Metrics as CoreMetrics;
-use crate::model::Input;
-use crate::offsets::Unit;
-use crate::prompt::{self, SchemaStyle};
+use crate::runtime::enter;
+use crate::wire::errors::invalid;
+use crate::wire::from_js::input_tape::{Limits, read_input, read_sources};
+use crate::wire::from_js::read::{Obj, read_unit};
+use crate::wire::from_js::report_view::ReportView;
+use crate::wire::to_js::tape::to_js;
+use citeproof::audit::{self, AuditContext};
+use citeproof::metrics::Metrics as CoreMetrics;
+use citeproof::model::Input;
+use citeproof::offsets::Unit;
+use citeproof::prompt::{self, SchemaStyle};
 
-#[wasm_bindgen(module = "/src/wasm/env.js")]
+#[wasm_bindgen(module = "/js/env.js")]
 extern "C" {
     #[wasm_bindgen(js_name = isoNow)]
     fn iso_now() -> String;

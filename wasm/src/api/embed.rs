@@ -10,18 +10,19 @@ use js_sys::{Array, Float32Array, Function, Promise};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::*;
 
-use super::enter;
-use super::errors::{invalid, to_js_error};
-use super::input::{Limits, read_input};
-use super::read::{MAX_LIST_ITEMS, Obj, is_revoked, read_options};
-use super::tape::report_to_js;
-use super::validate::{InputArg, validator_for};
-use crate::model::Input;
-use crate::offsets::Unit;
-use crate::support::ExternalSupport;
-use crate::validate::Validator;
+use super::validate::InputArg;
+use crate::runtime::enter;
+use crate::runtime::validator_for;
+use crate::wire::errors::{invalid, to_js_error};
+use crate::wire::from_js::input_tape::{Limits, read_input};
+use crate::wire::from_js::read::{MAX_LIST_ITEMS, Obj, is_revoked, read_options};
+use crate::wire::to_js::tape::report_to_js;
+use citeproof::model::Input;
+use citeproof::offsets::Unit;
+use citeproof::support::ExternalSupport;
+use citeproof::validate::Validator;
 
-#[wasm_bindgen(module = "/src/wasm/embed.js")]
+#[wasm_bindgen(module = "/js/embed.js")]
 extern "C" {
     #[wasm_bindgen(js_name = supportThen)]
     fn support_then(
@@ -179,12 +180,12 @@ fn finish(
         }
         tables.push(probabilities);
     }
-    let started = super::validate::now();
+    let started = crate::runtime::now();
     let mut report = validator
         .validate_with(input, &tables)
         .map_err(|e| to_js_error(&e.under("input")))?;
     report.convert_offsets(input, unit);
-    report.timing_ms = super::validate::now() - started;
+    report.timing_ms = crate::runtime::now() - started;
     Ok(report_to_js(&report))
 }
 

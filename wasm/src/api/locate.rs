@@ -3,11 +3,11 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::errors::invalid;
-use super::read::{Obj, read_unit};
-use super::tape::to_js;
-use super::{enter, read_text_at};
-use crate::offsets::Unit;
+use crate::wire::errors::invalid;
+use crate::wire::from_js::read::{Obj, read_unit};
+use crate::wire::to_js::tape::to_js;
+use crate::{runtime::enter, wire::from_js::text::read_text_at};
+use citeproof::offsets::Unit;
 
 /// Finds `quote` in `source`: exact, then normalised, then within
 /// `options.maxEditRatio` (default 0.1) edits. The span indexes `source` in
@@ -37,9 +37,9 @@ pub fn locate_quote(
             "expected a number in 0–1",
         ));
     }
-    let mut location = crate::locate::locate_quote(&quote, &source, ratio);
+    let mut location = citeproof::locate::locate_quote(&quote, &source, ratio);
     if let Some(span) = location.span.as_mut() {
-        *span = crate::offsets::OffsetMap::new(&source).span_to_unit(*span, unit);
+        *span = citeproof::offsets::OffsetMap::new(&source).span_to_unit(*span, unit);
     }
     to_js(&location)
 }

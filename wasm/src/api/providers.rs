@@ -5,14 +5,14 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::enter;
-use super::errors::{invalid, to_js_error};
-use super::input::read_sources;
-use super::read::{MAX_LIST_ITEMS, Obj, json_text, read_unit};
-use super::tape::to_js;
-use crate::model::Input;
-use crate::offsets::Unit;
-use crate::providers::{self, Json, Provider};
+use crate::runtime::enter;
+use crate::wire::errors::{invalid, to_js_error};
+use crate::wire::from_js::input_tape::read_sources;
+use crate::wire::from_js::read::{MAX_LIST_ITEMS, Obj, json_text, read_unit};
+use crate::wire::to_js::tape::to_js;
+use citeproof::model::Input;
+use citeproof::offsets::Unit;
+use citeproof::providers::{self, Json, Provider};
 
 #[wasm_bindgen]
 extern "C" {

@@ -3,9 +3,9 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::read::MAX_LIST_ITEMS;
+use crate::wire::from_js::read::MAX_LIST_ITEMS;
 
-#[wasm_bindgen(module = "/src/wasm/render.js")]
+#[wasm_bindgen(module = "/js/render.js")]
 extern "C" {
     #[wasm_bindgen(js_name = renderHtml, catch)]
     fn render_html_js(report: &JsValue, options: &JsValue, limit: usize)

@@ -3,17 +3,18 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::errors::to_js_error;
-use super::input::{Limits, answer_too_long, read_input_with};
-use super::read::{MAX_LIST_ITEMS, json_text, read_options};
-use super::tape::{Shape, Tape};
-use super::validate::{InputArg, ValidateOptionsArg, now};
-use super::{enter, read_text_at};
-use crate::model::{Input, Span};
-use crate::offsets::{Tally, Unit};
+use super::validate::{InputArg, ValidateOptionsArg};
+use crate::runtime::now;
+use crate::wire::errors::to_js_error;
+use crate::wire::from_js::input_tape::{Limits, answer_too_long, read_input_with};
+use crate::wire::from_js::read::{MAX_LIST_ITEMS, json_text, read_options};
+use crate::wire::to_js::tape::{Shape, Tape};
+use crate::{runtime::enter, wire::from_js::text::read_text_at};
+use citeproof::model::{Input, Span};
+use citeproof::offsets::{Tally, Unit};
 #[cfg(feature = "providers")]
-use crate::providers::{self, Json};
-use crate::stream::{CitationStream as Core, Revision, StreamEvent};
+use citeproof::providers::{self, Json};
+use citeproof::stream::{CitationStream as Core, Revision, StreamEvent};
 
 /// Validates an answer that arrives in pieces: `push(delta)` returns the cleaned text
 /// that can no longer change (never half a marker) with the chips and findings in it;
@@ -296,13 +297,13 @@ impl SpanConverter {
     }
 }
 
-#[wasm_bindgen(module = "/src/wasm/text.js")]
+#[wasm_bindgen(module = "/js/text.js")]
 extern "C" {
     #[wasm_bindgen(js_name = endsInHighSurrogate)]
     fn ends_in_high_surrogate(text: &js_sys::JsString) -> bool;
 }
 
-#[wasm_bindgen(module = "/src/wasm/transform.js")]
+#[wasm_bindgen(module = "/js/transform.js")]
 extern "C" {
     #[wasm_bindgen(js_name = makeTransform, catch)]
     fn make_transform(

@@ -3,21 +3,13 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::errors::to_js_error;
-use super::input::{Limits, read_input};
-use super::read::{LIST_CEILING, MAX_LIST_ITEMS, read_list, read_options};
-use super::tape::{batch_to_js, report_to_js};
-use super::{cached_parser, enter};
-use crate::model::Options;
-use crate::offsets::Unit;
-use crate::parse::Parser;
-use crate::validate::Validator;
-
-#[wasm_bindgen(module = "/src/wasm/env.js")]
-extern "C" {
-    /// Milliseconds from `performance.now()`.
-    pub(crate) fn now() -> f64;
-}
+use crate::runtime::{enter, now, validator_for};
+use crate::wire::errors::to_js_error;
+use crate::wire::from_js::input_tape::{Limits, read_input};
+use crate::wire::from_js::read::{LIST_CEILING, MAX_LIST_ITEMS, read_list, read_options};
+use crate::wire::to_js::tape::{batch_to_js, report_to_js};
+use citeproof::offsets::Unit;
+use citeproof::validate::Validator;
 
 #[wasm_bindgen]
 extern "C" {
@@ -27,12 +19,6 @@ extern "C" {
     /// The options of `validate` (see `types.d.ts`).
     #[wasm_bindgen(typescript_type = "ValidateOptions")]
     pub type ValidateOptionsArg;
-}
-
-pub(crate) fn validator_for(options: Options) -> Result<Validator, JsValue> {
-    let parser = cached_parser(&options.marker_patterns)?;
-    Validator::with_parser(options, Parser::clone(&parser))
-        .map_err(|e| to_js_error(&e.under("options")))
 }
 
 fn run(validator: &Validator, input: &JsValue, unit: Unit) -> Result<JsValue, JsValue> {

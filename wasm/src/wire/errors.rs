@@ -2,7 +2,7 @@
 
 use wasm_bindgen::JsValue;
 
-use crate::error::Error;
+use citeproof::error::Error;
 
 /// A JS `Error` whose message starts with the field path and whose `code` is `code`.
 pub fn invalid(code: &str, path: &str, message: &str) -> JsValue {
@@ -22,7 +22,7 @@ pub fn shown(kind: &str, string: Option<&str>, number: Option<f64>) -> String {
             // Quoted by hand: `{:?}` would bring in the Unicode tables of Rust's escaping.
             format!("{kind} \"{}\"{more}", &text[..cut])
         }
-        (None, Some(n)) => format!("{kind} {}", crate::model::decimal(n)),
+        (None, Some(n)) => format!("{kind} {}", citeproof::model::decimal(n)),
         (None, None) => kind.to_string(),
     }
 }

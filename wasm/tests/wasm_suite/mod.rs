@@ -3,7 +3,7 @@
 //! --chrome` and `--firefox`.
 
 use citeproof::offsets::{OffsetMap, Unit};
-use citeproof::wasm::{CitationParser, ParseOptionsArg, parse_citations};
+use citeproof_wasm::{CitationParser, ParseOptionsArg, parse_citations};
 use js_sys::{Array, JsString, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -259,7 +259,7 @@ fn js(json: &str) -> JsValue {
 
 #[wasm_bindgen_test]
 fn validate_reports_utf16_spans_and_cleans_the_answer() {
-    use citeproof::wasm::validate;
+    use citeproof_wasm::validate;
     let answer = "東京 😀 is big [1]. Osaka [3].";
     let input = js(&format!(
         r#"{{"answer":{answer:?},"sources":[{{"title":"T","text":"Tokyo is big."}}],"citations":[{{"source":1,"quote":"tokyo is BIG"}}]}}"#
@@ -292,7 +292,7 @@ fn validate_reports_utf16_spans_and_cleans_the_answer() {
 
 #[wasm_bindgen_test]
 fn validate_rejects_unreadable_input_with_a_code_and_path() {
-    use citeproof::wasm::validate;
+    use citeproof_wasm::validate;
     let input = js(r#"{"answer":"x","sources":[{"relevance":"high"}]}"#);
     let (code, message) = error_code(validate(input.unchecked_into(), None));
     assert_eq!(code, "invalid_input");
@@ -304,7 +304,7 @@ fn validate_rejects_unreadable_input_with_a_code_and_path() {
 
 #[wasm_bindgen_test]
 fn provider_adapter_spans_slice_to_the_segment_in_the_engine() {
-    use citeproof::wasm::{from_any, validate};
+    use citeproof_wasm::{from_any, validate};
     // Gemini measures segments in UTF-8 bytes of the part; the engine slices UTF-16.
     let part = "東京は首都です 🗼. Paris est belle.";
     let segment = "Paris est belle.";
@@ -349,16 +349,16 @@ const REPORT_CASES: &[(&str, &str)] = &[
 ];
 
 const SPEC_FIXTURES: &[&str] = &[
-    include_str!("../fixtures/specs/spec-000-section-grounded.json"),
-    include_str!("../fixtures/specs/spec-000-section-ungrounded.json"),
-    include_str!("../fixtures/specs/spec-002-hallucinated-index.json"),
-    include_str!("../fixtures/specs/spec-002-structured-response-example.json"),
-    include_str!("../fixtures/specs/spec-003-hallucinated-chunk-id.json"),
-    include_str!("../fixtures/specs/spec-003-invented-snippet.json"),
-    include_str!("../fixtures/specs/spec-003-valid-citation.json"),
-    include_str!("../fixtures/specs/spec-004-hallucinated-span.json"),
-    include_str!("../fixtures/specs/spec-004-missing-enhanced-fields.json"),
-    include_str!("../fixtures/specs/spec-004-perfect-citation.json"),
+    include_str!("../../../tests/fixtures/specs/spec-000-section-grounded.json"),
+    include_str!("../../../tests/fixtures/specs/spec-000-section-ungrounded.json"),
+    include_str!("../../../tests/fixtures/specs/spec-002-hallucinated-index.json"),
+    include_str!("../../../tests/fixtures/specs/spec-002-structured-response-example.json"),
+    include_str!("../../../tests/fixtures/specs/spec-003-hallucinated-chunk-id.json"),
+    include_str!("../../../tests/fixtures/specs/spec-003-invented-snippet.json"),
+    include_str!("../../../tests/fixtures/specs/spec-003-valid-citation.json"),
+    include_str!("../../../tests/fixtures/specs/spec-004-hallucinated-span.json"),
+    include_str!("../../../tests/fixtures/specs/spec-004-missing-enhanced-fields.json"),
+    include_str!("../../../tests/fixtures/specs/spec-004-perfect-citation.json"),
 ];
 
 /// The report `validate` builds from its tape, as JSON text, next to the native report's
@@ -390,7 +390,7 @@ fn validate_reports_equal_the_serde_json_of_the_native_report() {
             .as_string()
             .unwrap();
 
-        let report = citeproof::wasm::validate(
+        let report = citeproof_wasm::validate(
             js(&input_json).unchecked_into(),
             Some(js(&options_json).unchecked_into()),
         )

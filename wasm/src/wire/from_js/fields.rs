@@ -36,6 +36,6 @@ pub fn with_key<R>(name: &'static str, f: impl FnOnce(&JsValue) -> R) -> R {
 }
 
 /// `object[name]`.
-pub(super) fn get_field(object: &JsValue, name: &'static str) -> Option<JsValue> {
+pub(crate) fn get_field(object: &JsValue, name: &'static str) -> Option<JsValue> {
     with_key(name, |key| Reflect::get(object, key).ok())
 }

@@ -11,16 +11,16 @@
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use super::errors::{invalid, shown};
 use super::input_names::{declared_citation, input, source};
 use super::read::{LIST_CEILING, MAX_LIST_ITEMS, REVOKED, TYPES, count_of, item_path, too_many};
-use crate::model::{
+use crate::wire::errors::{invalid, shown};
+use citeproof::model::{
     DeclaredCitation, Finding, FindingCode, Input, LineRange, Loose, LooseValue, Options, Severity,
     Source, SourceRef, Span,
 };
-use crate::offsets::Unit;
+use citeproof::offsets::Unit;
 
-#[wasm_bindgen(module = "/src/wasm/input.js")]
+#[wasm_bindgen(module = "/js/input.js")]
 extern "C" {
     #[wasm_bindgen(js_name = readInput)]
     fn walk_input(
@@ -569,11 +569,8 @@ fn read_warning(tape: &mut Tape, path: &str) -> Result<Finding, JsValue> {
         }
         Some((name, other)) => return Err(not_an_object(&format!("{path}.{name}"), &other)),
     };
-    Ok(Finding {
-        code,
-        severity: Severity::Warning,
-        message: fields.string(tape, &["message"])?.unwrap_or_default(),
-        citation: None,
-        span,
-    })
+    let message = fields.string(tape, &["message"])?.unwrap_or_default();
+    let mut finding = Finding::new(code, Severity::Warning, message);
+    finding.span = span;
+    Ok(finding)
 }

@@ -3,7 +3,7 @@
 use wasm_bindgen::JsValue;
 
 use super::read::{LIST_CEILING, MAX_LIST_ITEMS, MAX_MARKER_PATTERNS, Obj, read_unit};
-use crate::offsets::Unit;
+use citeproof::offsets::Unit;
 
 /// The options of `parseCitations` / `new CitationParser`.
 #[derive(Debug, Default)]

@@ -16,13 +16,13 @@ use js_sys::Array;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::errors::{invalid, shown};
 use super::fields::get_field;
-use super::utf8_of;
-use crate::model::{Options, Policy};
-use crate::offsets::Unit;
+use super::text::utf8_of;
+use crate::wire::errors::{invalid, shown};
+use citeproof::model::{Options, Policy};
+use citeproof::offsets::Unit;
 
-#[wasm_bindgen(module = "/src/wasm/untrusted.js")]
+#[wasm_bindgen(module = "/js/untrusted.js")]
 extern "C" {
     #[wasm_bindgen(js_name = typeCode)]
     fn type_code(value: &JsValue) -> u32;
@@ -35,7 +35,7 @@ extern "C" {
     /// `JSON.stringify(value)`, refusing arrays of more than `limit` items and revoked
     /// Proxies with their path under `path` (see `untrusted.js`).
     #[wasm_bindgen(js_name = jsonText, catch)]
-    pub(super) fn json_text(value: &JsValue, path: &str, limit: usize) -> Result<String, JsValue>;
+    pub(crate) fn json_text(value: &JsValue, path: &str, limit: usize) -> Result<String, JsValue>;
 }
 
 /// The most items of any list the binding reads, whatever the options say (README,
@@ -47,14 +47,14 @@ extern "C" {
 pub const MAX_LIST_ITEMS: usize = 1_000_000;
 
 /// What errors call [`MAX_LIST_ITEMS`].
-pub(super) const LIST_CEILING: &str = "the most a list may hold";
+pub(crate) const LIST_CEILING: &str = "the most a list may hold";
 
 /// The most `markerPatterns`, and its name for errors: each pattern is compiled and run
 /// over the whole text.
-pub(super) const MAX_MARKER_PATTERNS: (usize, &str) = (100, "the most markerPatterns");
+pub(crate) const MAX_MARKER_PATTERNS: (usize, &str) = (100, "the most markerPatterns");
 
 /// The type names of `typeCode` in `untrusted.js`, as error messages name them.
-pub(super) const TYPES: [&str; 10] = [
+pub(crate) const TYPES: [&str; 10] = [
     "string",
     "number",
     "boolean",
@@ -71,11 +71,11 @@ pub(super) const TYPES: [&str; 10] = [
 const OBJECT: usize = 6;
 
 /// The index of "revoked Proxy" in [`TYPES`].
-pub(super) const REVOKED: usize = 8;
+pub(crate) const REVOKED: usize = 8;
 
 /// The `too_large` error for a list at `path` of `length` items, more than `limit`
 /// (called `limit_name`).
-pub(super) fn too_many(path: &str, length: usize, limit: usize, limit_name: &str) -> JsValue {
+pub(crate) fn too_many(path: &str, length: usize, limit: usize, limit_name: &str) -> JsValue {
     invalid(
         "too_large",
         path,
@@ -93,7 +93,7 @@ pub struct Obj {
 }
 
 /// The JS type of a value, as error messages name it.
-pub(super) fn type_name(value: &JsValue) -> &'static str {
+pub(crate) fn type_name(value: &JsValue) -> &'static str {
     TYPES
         .get(type_code(value) as usize)
         .copied()
@@ -101,7 +101,7 @@ pub(super) fn type_name(value: &JsValue) -> &'static str {
 }
 
 /// `value` as error messages show it: its type, and a string's or number's value.
-pub(super) fn shown_js(value: &JsValue) -> String {
+pub(crate) fn shown_js(value: &JsValue) -> String {
     let kind = type_name(value);
     match kind {
         "boolean" => format!("{kind} {}", value.is_truthy()),
@@ -110,13 +110,13 @@ pub(super) fn shown_js(value: &JsValue) -> String {
 }
 
 /// Whether `value` is a revoked Proxy, on which every operation throws.
-pub(super) fn is_revoked(value: &JsValue) -> bool {
+pub(crate) fn is_revoked(value: &JsValue) -> bool {
     type_code(value) as usize == REVOKED
 }
 
 /// The items of `value` with their paths, if it is an array of at most `limit.0` items
 /// (`limit.1` names that limit); else the error for the value at `path`.
-pub(super) fn read_list(
+pub(crate) fn read_list(
     value: &JsValue,
     path: &str,
     code: &str,
@@ -303,12 +303,12 @@ impl Obj {
 }
 
 /// `n` as a count (a non-negative integer up to `u32::MAX`), if it is one.
-pub(super) fn count_of(n: f64) -> Option<u32> {
+pub(crate) fn count_of(n: f64) -> Option<u32> {
     (n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&n)).then_some(n as u32)
 }
 
 /// `path[i]`, without `core::fmt` (every array item gets one; most are never shown).
-pub(super) fn item_path(path: &str, i: usize) -> String {
+pub(crate) fn item_path(path: &str, i: usize) -> String {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     let mut rest = i;

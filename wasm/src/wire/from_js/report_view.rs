@@ -3,11 +3,11 @@
 
 use wasm_bindgen::JsValue;
 
-use super::errors::invalid;
 use super::read::Obj;
-use crate::audit::{CitationFacts, ReportFacts};
-use crate::model::{Input, Status};
-use crate::offsets::{OffsetMap, Unit};
+use crate::wire::errors::invalid;
+use citeproof::audit::{CitationFacts, ReportFacts};
+use citeproof::model::{Input, Status};
+use citeproof::offsets::{OffsetMap, Unit};
 
 pub struct ReportView {
     pub status: Status,

@@ -3,7 +3,7 @@
 //! string's UTF-16 length) in one `Float64Array`, every string in one JS string, read
 //! front to back by `tape.js`, which builds each object with a fixed shape. The first
 //! number says what the tape holds ([`Shape`]): a report, what a stream returns, a
-//! parser's markers, a batch's result, or any serde value (`tape_serde.rs`). `JSON.parse` of the serde_json text took 20×
+//! parser's markers, a batch's result, or any serde value (`serde_values.rs`). `JSON.parse` of the serde_json text took 20×
 //! longer than building the objects from a tape (docs/perf-log.md, validate steps), and
 //! writing the tape skips the JSON escaping and keeps serde_json's formatter out of the
 //! module.
@@ -11,18 +11,18 @@
 //! The objects equal `JSON.parse(serde_json::to_string(&value))`: the same fields in
 //! the same order, absent where serde skips a `None`, `null` where it writes one, and
 //! non-finite floats as `null` as serde_json writes them (tests/wasm.rs compares both
-//! on every kind of report; `tape_serde.rs` over the whole serde data model).
+//! on every kind of report; `serde_values.rs` over the whole serde data model).
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::errors::invalid;
-use crate::model::{Marker, Refs, Report, Segment, Span};
-use crate::offsets::{Cursor, Tally, Unit};
-use crate::stream::{Revision, StreamEvent};
-use crate::validate::BatchSummary;
+use crate::wire::errors::invalid;
+use citeproof::model::{Marker, Refs, Report, Segment, Span};
+use citeproof::offsets::{Cursor, Tally, Unit};
+use citeproof::stream::{Revision, StreamEvent};
+use citeproof::validate::BatchSummary;
 
-#[wasm_bindgen(module = "/src/wasm/tape.js")]
+#[wasm_bindgen(module = "/js/tape.js")]
 extern "C" {
     /// The JS value a tape describes.
     #[wasm_bindgen(js_name = readTape)]
@@ -42,7 +42,7 @@ const SPARE_MAX: usize = 1 << 14;
 
 /// What a tape holds: its first number, which tells `tape.js` how to read the rest.
 #[derive(Clone, Copy)]
-pub(super) enum Shape {
+pub(crate) enum Shape {
     /// A [`Report`].
     Report = 0,
     /// What a stream's push returns: `{ text, events }` (see [`Tape::stream_event`]).
@@ -133,19 +133,19 @@ fn utf16_len(text: &str) -> usize {
 /// What `tape.js` reads: numbers and strings in the order they are written. An
 /// optional field is a flag (1 present, 0 absent) followed by its value if present; a
 /// list is its length followed by its items; a serde value is a tree of operations
-/// (`tape_serde.rs`). The writers of the report's types are generated from
-/// `src/wasm/schema.mjs` into `report_fields.rs`; the marker and segment writers here
+/// (`serde_values.rs`). The writers of the report's types are generated from
+/// `wasm/js/schema.mjs` into `report_fields.rs`; the marker and segment writers here
 /// are written by hand, with their readers in `tape.js`.
 pub struct Tape {
-    pub(super) numbers: Vec<f64>,
-    pub(super) strings: String,
+    pub(crate) numbers: Vec<f64>,
+    pub(crate) strings: String,
     /// The names written so far, in order (see [`Tape::name`]).
     names: Vec<&'static str>,
 }
 
 impl Tape {
     /// An empty tape for a value of `shape`, in the buffers of the last tape read.
-    pub(super) fn new(shape: Shape) -> Tape {
+    pub(crate) fn new(shape: Shape) -> Tape {
         let (mut numbers, strings) = SPARE
             .take()
             .unwrap_or_else(|| (Vec::with_capacity(64), String::with_capacity(256)));
@@ -158,7 +158,7 @@ impl Tape {
     }
 
     /// The JS value the tape describes; its buffers are kept for the next tape.
-    pub(super) fn into_js(self) -> JsValue {
+    pub(crate) fn into_js(self) -> JsValue {
         let value = read_tape(&self.numbers, &self.strings);
         let (mut numbers, mut strings) = (self.numbers, self.strings);
         if numbers.capacity() <= SPARE_MAX && strings.capacity() <= 8 * SPARE_MAX {
@@ -173,19 +173,19 @@ impl Tape {
     /// push and its growth check were copied into each of the report writers' dozens of
     /// fields (a call per number is cheap next to JS reading it back).
     #[inline(never)]
-    pub(super) fn float(&mut self, value: f64) {
+    pub(crate) fn float(&mut self, value: f64) {
         self.numbers.push(value);
     }
 
-    pub(super) fn count(&mut self, value: usize) {
+    pub(crate) fn count(&mut self, value: usize) {
         self.float(value as f64);
     }
 
-    pub(super) fn flag(&mut self, value: bool) {
+    pub(crate) fn flag(&mut self, value: bool) {
         self.float(f64::from(u8::from(value)));
     }
 
-    pub(super) fn string(&mut self, value: &str) {
+    pub(crate) fn string(&mut self, value: &str) {
         self.count(utf16_len(value));
         self.strings.push_str(value);
     }
@@ -193,7 +193,7 @@ impl Tape {
     /// A name from a small fixed set (a status, a finding's code, a marker's kind): the
     /// first time as a string, then as `-1 - i` for the `i`th name written, so that JS
     /// makes one string per name rather than one per object.
-    pub(super) fn name(&mut self, name: &'static str) {
+    pub(crate) fn name(&mut self, name: &'static str) {
         // Compared by address: a name is one of a few dozen constants.
         match self.names.iter().position(|&n| std::ptr::eq(n, name)) {
             Some(i) => self.float(-1.0 - i as f64),
@@ -204,19 +204,19 @@ impl Tape {
         }
     }
 
-    pub(super) fn span(&mut self, span: Span) {
+    pub(crate) fn span(&mut self, span: Span) {
         self.count(span.start);
         self.count(span.end);
     }
 
-    pub(super) fn option<T>(&mut self, value: Option<T>, write: impl FnOnce(&mut Tape, T)) {
+    pub(crate) fn option<T>(&mut self, value: Option<T>, write: impl FnOnce(&mut Tape, T)) {
         self.flag(value.is_some());
         if let Some(value) = value {
             write(self, value);
         }
     }
 
-    pub(super) fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Tape, &T)) {
+    pub(crate) fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Tape, &T)) {
         self.count(items.len());
         for item in items {
             write(self, item);
@@ -224,7 +224,7 @@ impl Tape {
     }
 
     /// A marker: its refs are preceded by their kind (0 numbers, 1 ids, 2 a section).
-    pub(super) fn marker(&mut self, marker: &Marker<'_>) {
+    pub(crate) fn marker(&mut self, marker: &Marker<'_>) {
         self.span(marker.span);
         match &marker.refs {
             Refs::Numbers(labels) => {
@@ -248,7 +248,7 @@ impl Tape {
     /// A stream's event, its spans already in the caller's unit: 0 a chip (`{ type:
     /// "cite", segment, span, answerSpan }`), 1 a finding (its fields, then `type:
     /// "finding"`), 2 a revision (`{ type: "revise", span, text, answerStart }`).
-    pub(super) fn stream_event(&mut self, event: &StreamEvent) {
+    pub(crate) fn stream_event(&mut self, event: &StreamEvent) {
         match event {
             StreamEvent::Cite {
                 segment,
@@ -272,14 +272,14 @@ impl Tape {
     }
 
     /// A revision's fields: its span, its text, where it starts in the answer.
-    pub(super) fn revision(&mut self, revision: &Revision) {
+    pub(crate) fn revision(&mut self, revision: &Revision) {
         self.span(revision.span);
         self.string(&revision.text);
         self.count(revision.answer_start);
     }
 
     /// A segment: 0 text, 1 a chip.
-    pub(super) fn segment(&mut self, segment: &Segment) {
+    pub(crate) fn segment(&mut self, segment: &Segment) {
         match segment {
             Segment::Text { text } => {
                 self.count(0);
