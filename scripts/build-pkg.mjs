@@ -25,7 +25,7 @@
 // trap the instance is recreated. (wasm-pack cannot pass that flag, hence the direct
 // calls; wasm-bindgen refuses it for the bundler target.)
 import { execFileSync } from "node:child_process";
-import { copyFileSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { copyFileSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -126,6 +126,27 @@ for (const { dir, target, build } of outputs) {
   writeFileSync(types, '/// <reference lib="esnext.disposable" />\n' + readFileSync(types, "utf8"));
   if (recoverable.has(target)) await wrap(target, out);
   if (target === "bundler") guardWasmImport(out);
+  exportRenderers(target, out);
+}
+
+/**
+ * The renderers (`renderHtml`, `citationTree`, `citationChips`) are plain JS,
+ * wasm/js/render.js: each entry exports them next to the binding's exports, from a copy
+ * beside the binding's other JS (the snippets directory, whose untrusted.js it imports),
+ * without a call through the module. Their types are in wasm/js/types.d.ts.
+ */
+function exportRenderers(target, out) {
+  const snippets = join(out, "snippets");
+  const [crate] = readdirSync(snippets).filter((name) => existsSync(join(snippets, name, "js", "untrusted.js")));
+  if (!crate) throw new Error(`${snippets}: no js/untrusted.js from the binding`);
+  copyFileSync(join(root, "wasm", "js", "render.js"), join(snippets, crate, "js", "render.js"));
+  const from = `./snippets/${crate}/js/render.js`;
+  const names = ["citationChips", "citationTree", "renderHtml"];
+  const lines = target === "node"
+    ? [`const render = require(${JSON.stringify(from)});`, ...names.map((name) => `exports.${name} = render.${name};`)]
+    : [`export { ${names.join(", ")} } from ${JSON.stringify(from)};`];
+  const entry = join(out, "citeproof.js");
+  writeFileSync(entry, readFileSync(entry, "utf8") + lines.join("\n") + "\n");
 }
 
 /**

@@ -2,7 +2,9 @@
 // citation chips, as a tree (`citationTree`, which the React components map to
 // elements) or as an HTML string (`renderHtml`). Safe by construction: text is only
 // ever escaped, and a URL becomes a link only when it parses as http: or https:.
-import { REVOKED, SOURCE_NAMES, codedError, fieldOf, listItems, typeCode } from "./untrusted.js";
+// Plain JS: the package's entries export these next to the binding's exports
+// (scripts/build-pkg.mjs), without a call into the module.
+import { MAX_LIST_ITEMS, REVOKED, SOURCE_NAMES, codedError, fieldOf, listItems, typeCode } from "./untrusted.js";
 
 // The fields of a source a card shows; its other fields are not read.
 const DISPLAYED = ["title", "url", "slug", "text"];
@@ -14,9 +16,9 @@ const CHIP = "\uFFFC"; // stands for the next chip while the markdown is parsed
  * draws: a field that is not a string, number or boolean reads as absent, and so does
  * anything but an array where a list belongs (the renderer draws what it can). Refused,
  * with the field's path: a revoked Proxy anywhere (`code`) and a list of more than
- * `limit` items (too_large, before any item is read).
+ * `MAX_LIST_ITEMS` items (too_large, before any item is read).
  */
-function reader(code, limit) {
+function reader(code) {
   const check = (value, path) => {
     if (typeCode(value) === REVOKED) throw codedError(code, path, "expected a value, got revoked Proxy");
     return value;
@@ -31,9 +33,9 @@ function reader(code, limit) {
     /** A list field: `item(value, path)` of each item. */
     list(holder, name, path, item) {
       const at = `${path}.${name}`;
-      const items = listItems(field(holder, name, path), limit);
+      const items = listItems(field(holder, name, path), MAX_LIST_ITEMS);
       if (typeof items === "number" && items >= 0) {
-        throw codedError("too_large", at, `${items} items exceed the most a list may hold (${limit})`);
+        throw codedError("too_large", at, `${items} items exceed the most a list may hold (${MAX_LIST_ITEMS})`);
       }
       if (!Array.isArray(items)) return [];
       return items.map((value, i) => item(check(value, `${at}[${i}]`), `${at}[${i}]`));
@@ -51,9 +53,9 @@ function reader(code, limit) {
  * evidence sentences of each chip's citations (`chipEvidence`), and the sources of
  * `options` (null for a falsy one).
  */
-function readArguments(report, options, limit) {
-  const input = reader("invalid_input", limit);
-  const option = reader("invalid_option", limit);
+function readArguments(report, options) {
+  const input = reader("invalid_input");
+  const option = reader("invalid_option");
   input.check(report, "report");
   option.check(options, "options");
   const segments = input.list(report, "segments", "report", (value, path) => {
@@ -201,8 +203,8 @@ function badgeOf(labels) {
  * order: what `citationTree` puts in its chip nodes, for renderers that place the chips
  * themselves (citeproof/remark).
  */
-export function citationChips(report, options, limit) {
-  const { segments, quotes, evidence, sources } = readArguments(report, options, limit);
+export function citationChips(report, options) {
+  const { segments, quotes, evidence, sources } = readArguments(report, options);
   return segments.filter((s) => s.type === "cite").map((segment, j) => chipDetails(segment, sources, quotes, evidence[j]));
 }
 
@@ -358,10 +360,10 @@ function blocks(lines, chips) {
  * paragraphs, headings, lists, quotes and code, their inline text, code, emphasis, safe
  * links and chips. `options.sources` adds titles, links and quotes to the chips' cards;
  * the report's citations add their evidence sentences.
- * Lists hold at most `limit` items.
+ * Lists hold at most `MAX_LIST_ITEMS` items.
  */
-export function citationTree(report, options, limit) {
-  const { segments, quotes, evidence, sources } = readArguments(report, options, limit);
+export function citationTree(report, options) {
+  const { segments, quotes, evidence, sources } = readArguments(report, options);
   const chips = [];
   let text = "";
   for (const segment of segments) {
@@ -426,6 +428,6 @@ function blockHtml(nodes) {
 }
 
 /** The report's cleaned answer as safe HTML with citation chips (see `citationTree`). */
-export function renderHtml(report, options, limit) {
-  return `<div class="citeproof-answer">${blockHtml(citationTree(report, options, limit))}</div>`;
+export function renderHtml(report, options) {
+  return `<div class="citeproof-answer">${blockHtml(citationTree(report, options))}</div>`;
 }

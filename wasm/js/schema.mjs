@@ -168,3 +168,20 @@ export const inputs = {
     ["span", ["span"], "span"],
   ],
 };
+
+// Numbers both languages use, declared once: `[name, value, doc]`. gen-schema writes
+// them as Rust constants (wasm/src/wire/contract.rs) and as JS exports (the generated
+// block of wasm/js/untrusted.js).
+export const constants = [
+  [
+    "MAX_LIST_ITEMS",
+    1_000_000,
+    `The most items of any list the binding reads, whatever the options say (README,
+"Limits"): the ceiling for lists without a limit option of their own (declared
+citations, warnings, \`validateBatch\`'s inputs, \`sourceIds\`, the sources of
+\`formatContext\`, a report's citations, a rendered report's segments, …) and for
+\`maxSources\`. A list longer than this is refused before any item is read; a sparse
+array or a Proxy can claim 2^32 − 1 items at no cost, and walking them would exhaust
+the engine's memory.`,
+  ],
+];

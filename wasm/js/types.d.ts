@@ -440,6 +440,35 @@ export interface RenderOptions {
   sources?: Source[];
 }
 
+// The renderers are plain JS (render.js), exported by the package's entries next to the
+// binding's exports; declared here with them.
+
+/**
+ * The report's cleaned answer as HTML with citation chips: a markdown subset
+ * (paragraphs, headings, lists, quotes, code, emphasis, links), every text escaped,
+ * links only for `http:` / `https:` URLs. `options.sources` adds titles and links.
+ * Needs no dependency; `citeproof/markdown` has a `renderHtml` for the whole of GFM
+ * (tables included) on the remark stack.
+ * Throws `too_large` for a list of more than a million items and
+ * `invalid_input` / `invalid_option` for a revoked Proxy.
+ */
+export function renderHtml(report: Report | { segments: Segment[] }, options: RenderOptions | undefined): string;
+
+/**
+ * The render tree `renderHtml` and the React components draw: blocks, inline nodes
+ * and chips with their cards (title, safe link, located quote, validity). Throws as
+ * `renderHtml` does.
+ */
+export function citationTree(report: Report | { segments: Segment[] }, options?: RenderOptions | null): Block[];
+
+/**
+ * The chip of each `cite` segment of a report (or of a stream's `{ segments }`), in
+ * order: badge, validity, why not, and each cited source's card (title, safe link,
+ * located quote, evidence). For renderers that place chips themselves, as
+ * `citeproof/remark` does. Throws as `renderHtml` does.
+ */
+export function citationChips(report: Report | { segments: Segment[] }, options?: RenderOptions | null): Chip[];
+
 /** One source on a chip's card. `href` is set only for http(s) URLs. */
 export interface ChipSource {
   label: string;

@@ -38,7 +38,6 @@ pub use api::providers::{
     from_anthropic, from_any, from_cohere, from_gemini, from_openai, from_perplexity,
     from_vercel_ai,
 };
-pub use api::render::{citation_tree, render_html};
 pub use api::stream::{CitationStream, citeproof_transform};
 pub use api::validate::{
     CitationValidator, InputArg, ValidateOptionsArg, validate, validate_batch,

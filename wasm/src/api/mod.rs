@@ -1,4 +1,5 @@
-//! The exports, one file per group. Each reads its JS arguments through `wire::from_js`,
+//! The exports, one file per group (the renderers, plain JS, are exported by the
+//! package's entries from `js/render.js`, not through here). Each reads its JS arguments through `wire::from_js`,
 //! calls the core, and answers through `wire::to_js`; `runtime` gives it the instance's
 //! state. Files here use each other only for the argument types `validate.rs` declares.
 
@@ -10,6 +11,5 @@ pub mod module;
 pub mod parse;
 #[cfg(feature = "providers")]
 pub mod providers;
-pub mod render;
 pub mod stream;
 pub mod validate;

@@ -38,13 +38,7 @@ extern "C" {
     pub(crate) fn json_text(value: &JsValue, path: &str, limit: usize) -> Result<String, JsValue>;
 }
 
-/// The most items of any list the binding reads, whatever the options say (README,
-/// "Limits"): the ceiling for lists without a limit option of their own (declared
-/// citations, warnings, `validateBatch`'s inputs, `sourceIds`, the sources of
-/// `formatContext`, a report's citations, …) and for `maxSources`. A list longer than
-/// this is refused before any item is read; a sparse array or a Proxy can claim 2^32 − 1
-/// items at no cost, and walking them would exhaust the engine's memory.
-pub const MAX_LIST_ITEMS: usize = 1_000_000;
+pub use crate::wire::contract::MAX_LIST_ITEMS;
 
 /// What errors call [`MAX_LIST_ITEMS`].
 pub(crate) const LIST_CEILING: &str = "the most a list may hold";
