@@ -4,7 +4,7 @@
 // per text, and the judge's probabilities as one array of claims × sources numbers. A rejected or throwing hook,
 // or a `finish` that throws, rejects the returned promise; so does a result of the
 // wrong shape (an Error with a code, wasm/js/untrusted.js).
-import { REVOKED, codedError, lengthOf, listItems, typeCode } from "./untrusted.js";
+import { TYPE_ARRAY, TYPE_REVOKED, codedError, lengthOf, listItems, typeCode } from "./untrusted.js";
 
 // `texts`: the cited claims (`claimCount` of them), then every source's text; `labels`:
 // each source's label, for the judge's pairs.
@@ -27,7 +27,7 @@ function call(hook, argument, name, expected) {
   return Promise.resolve()
     .then(() => {
       const result = hook(argument);
-      if (typeCode(result) === REVOKED) throw codedError("invalid_input", name, `expected ${expected}, got revoked Proxy`);
+      if (typeCode(result) === TYPE_REVOKED) throw codedError("invalid_input", name, `expected ${expected}, got revoked Proxy`);
       return result;
     });
 }
@@ -54,7 +54,7 @@ function judgedMatrix(probabilities, pairs, size) {
   const matrix = new Array(size).fill(0);
   items.forEach((p, i) => {
     if (typeof p !== "number" || !(p >= 0 && p <= 1)) {
-      const shown = typeof p === "number" ? String(p) : typeCode(p) === REVOKED ? "revoked Proxy" : typeof p;
+      const shown = typeof p === "number" ? String(p) : typeCode(p) === TYPE_REVOKED ? "revoked Proxy" : typeof p;
       throw codedError("invalid_input", `judge[${i}]`, `expected a probability from 0 to 1, got ${shown}`);
     }
     matrix[pairs[i].at] = p;
@@ -78,7 +78,7 @@ function float32Vector(vector, path, maxLength) {
   } catch {
     // a Proxy whose prototype cannot be read: not a typed array
   }
-  if (!typed && typeCode(vector) !== 3) throw codedError("invalid_input", path, expected);
+  if (!typed && typeCode(vector) !== TYPE_ARRAY) throw codedError("invalid_input", path, expected);
   const length = lengthOf(vector);
   if (length > maxLength) throw codedError("too_large", path, `${length} numbers exceed the most a vector may hold (${maxLength})`);
   try {

@@ -17,7 +17,7 @@
 //   OTHER type             anything else, for the error or finding to name
 //   LONG n                 an answer of n UTF-16 units, over its limit (not copied)
 // `type` is an index into the type names of wasm/src/wire/from_js/read.rs.
-import { UNREADABLE_LENGTH, lengthOf, typeCode } from "./untrusted.js";
+import { TYPE_ARRAY, TYPE_OBJECT, TYPE_UNREADABLE_LENGTH, lengthOf, typeCode } from "./untrusted.js";
 
 const encoder = new TextEncoder();
 
@@ -36,7 +36,7 @@ const TWICE = 256;
 const present = (value) => value !== undefined && value !== null;
 
 // An object that is not null, an array, a function or a revoked Proxy.
-const isObject = (value) => typeCode(value) === 6;
+const isObject = (value) => typeCode(value) === TYPE_OBJECT;
 
 // The tape's numbers go into a Float64Array that doubles when full, not a JS array: an
 // array of more than 16K numbers lives in V8's large-object space, where each push costs
@@ -159,9 +159,9 @@ class Walk {
   // length is written, which the reader refuses (too_large): a sparse array or a Proxy
   // claiming 2^32 − 1 items costs one read, not 2^32 − 1.
   list(value, item, limit) {
-    if (typeCode(value) !== 3) return this.other(value);
+    if (typeCode(value) !== TYPE_ARRAY) return this.other(value);
     const length = lengthOf(value);
-    if (length < 0) return this.push2(OTHER, UNREADABLE_LENGTH);
+    if (length < 0) return this.push2(OTHER, TYPE_UNREADABLE_LENGTH);
     this.push2(LIST, length);
     if (length > limit) return;
     for (let i = 0; i < length; i++) {
@@ -353,7 +353,7 @@ class Walk {
 
   // `[first, last]`: two numbers, read only from an array of exactly two items.
   lineRange(range) {
-    if (typeCode(range) === 3 && lengthOf(range) === 2) {
+    if (typeCode(range) === TYPE_ARRAY && lengthOf(range) === 2) {
       let first;
       let last;
       try {

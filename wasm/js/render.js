@@ -4,7 +4,7 @@
 // ever escaped, and a URL becomes a link only when it parses as http: or https:.
 // Plain JS: the package's entries export these next to the binding's exports
 // (scripts/build-pkg.mjs), without a call into the module.
-import { MAX_LIST_ITEMS, REVOKED, SOURCE_NAMES, codedError, fieldOf, listItems, typeCode } from "./untrusted.js";
+import { MAX_LIST_ITEMS, SOURCE_NAMES, TYPE_BOOLEAN, TYPE_REVOKED, codedError, fieldOf, listItems, typeCode } from "./untrusted.js";
 
 // The fields of a source a card shows; its other fields are not read.
 const DISPLAYED = ["title", "url", "slug", "text"];
@@ -20,11 +20,12 @@ const CHIP = "\uFFFC"; // stands for the next chip while the markdown is parsed
  */
 function reader(code) {
   const check = (value, path) => {
-    if (typeCode(value) === REVOKED) throw codedError(code, path, "expected a value, got revoked Proxy");
+    if (typeCode(value) === TYPE_REVOKED) throw codedError(code, path, "expected a value, got revoked Proxy");
     return value;
   };
   const field = (holder, name, path) => check(fieldOf(holder, name), `${path}.${name}`);
-  const scalar = (value) => (typeCode(value) <= 2 ? value : undefined);
+  // string, number or boolean
+  const scalar = (value) => (typeCode(value) <= TYPE_BOOLEAN ? value : undefined);
   return {
     check,
     field,

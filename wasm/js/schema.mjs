@@ -185,3 +185,26 @@ array or a Proxy can claim 2^32 − 1 items at no cost, and walking them would e
 the engine's memory.`,
   ],
 ];
+
+// `typeCode`'s codes (wasm/js/untrusted.js), in code order: `[name, type]`. JS compares
+// with `TYPE_<name>`; the Rust reader names a code's type in its errors ("expected a
+// string, got null") from `TYPES`, and compares with `TYPE_<name>` too.
+export const typeCodes = [
+  ["STRING", "string"],
+  ["NUMBER", "number"],
+  ["BOOLEAN", "boolean"],
+  ["ARRAY", "array"],
+  ["NULL", "null"],
+  ["UNDEFINED", "undefined"],
+  ["OBJECT", "object"],
+  ["OTHER", "other value"],
+  ["REVOKED", "revoked Proxy"],
+  ["UNREADABLE_LENGTH", "array with an unreadable length"],
+];
+
+// What `listItems` (wasm/js/untrusted.js) returns instead of a list's items, besides
+// its length when that is over the limit: `[name, value, when]`.
+export const listRefusals = [
+  ["LIST_NOT_AN_ARRAY", -1, "the value is not an array (`typeCode` tells what it is)"],
+  ["LIST_UNREADABLE_LENGTH", -2, "its length cannot be read or is no array length"],
+];

@@ -12,7 +12,8 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 use super::input_names::{declared_citation, input, source};
-use super::read::{LIST_CEILING, MAX_LIST_ITEMS, REVOKED, TYPES, count_of, item_path, too_many};
+use super::read::{LIST_CEILING, MAX_LIST_ITEMS, count_of, item_path, too_many};
+use crate::wire::contract::{TYPE_OTHER, TYPE_REVOKED, TYPES};
 use crate::wire::errors::{invalid, shown};
 use citeproof::model::{
     DeclaredCitation, Finding, FindingCode, Input, LineRange, Loose, LooseValue, Options, Severity,
@@ -176,7 +177,12 @@ impl Tape {
     }
 
     fn value(&mut self) -> Value<'_> {
-        let kind = |code: f64| TYPES.get(code as usize).copied().unwrap_or("other value");
+        let kind = |code: f64| {
+            TYPES
+                .get(code as usize)
+                .copied()
+                .unwrap_or(TYPES[TYPE_OTHER])
+        };
         match self.number() as u8 {
             1 => {
                 let length = self.lengths.get(self.next_string).copied().unwrap_or(0);
@@ -300,7 +306,7 @@ impl Fields<'_> {
     #[inline(never)]
     fn refuse(&self, name: &str, value: &Value) -> Result<(), JsValue> {
         match value {
-            Value::Other(kind) if *kind == TYPES[REVOKED] => {
+            Value::Other(kind) if *kind == TYPES[TYPE_REVOKED] => {
                 Err(self.error(name, "a value", value))
             }
             Value::Twice(_) => Err(self.error(name, "one value", value)),

@@ -18,6 +18,10 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::fields::get_field;
 use super::text::utf8_of;
+use crate::wire::contract::{
+    LIST_NOT_AN_ARRAY, LIST_UNREADABLE_LENGTH, TYPE_OBJECT, TYPE_REVOKED, TYPE_UNREADABLE_LENGTH,
+    TYPES,
+};
 use crate::wire::errors::{invalid, shown};
 use citeproof::model::{Options, Policy};
 use citeproof::offsets::Unit;
@@ -46,26 +50,6 @@ pub(crate) const LIST_CEILING: &str = "the most a list may hold";
 /// The most `markerPatterns`, and its name for errors: each pattern is compiled and run
 /// over the whole text.
 pub(crate) const MAX_MARKER_PATTERNS: (usize, &str) = (100, "the most markerPatterns");
-
-/// The type names of `typeCode` in `untrusted.js`, as error messages name them.
-pub(crate) const TYPES: [&str; 10] = [
-    "string",
-    "number",
-    "boolean",
-    "array",
-    "null",
-    "undefined",
-    "object",
-    "other value",
-    "revoked Proxy",
-    "array with an unreadable length",
-];
-
-/// The index of "object" (not an array) in [`TYPES`].
-const OBJECT: usize = 6;
-
-/// The index of "revoked Proxy" in [`TYPES`].
-pub(crate) const REVOKED: usize = 8;
 
 /// The `too_large` error for a list at `path` of `length` items, more than `limit`
 /// (called `limit_name`).
@@ -105,7 +89,7 @@ pub(crate) fn shown_js(value: &JsValue) -> String {
 
 /// Whether `value` is a revoked Proxy, on which every operation throws.
 pub(crate) fn is_revoked(value: &JsValue) -> bool {
-    type_code(value) as usize == REVOKED
+    type_code(value) as usize == TYPE_REVOKED
 }
 
 /// The items of `value` with their paths, if it is an array of at most `limit.0` items
@@ -118,11 +102,10 @@ pub(crate) fn read_list(
 ) -> Result<Vec<(JsValue, String)>, JsValue> {
     let items = list_items(value, limit as u32);
     let Some(array) = items.dyn_ref::<Array>() else {
-        // What `listItems` returns instead: the length over the limit, -1 for no array,
-        // -2 for an unreadable length.
-        let found = items.as_f64().unwrap_or(-1.0);
-        let got = if found == -2.0 {
-            TYPES[9]
+        // What `listItems` returns instead: the length over the limit, or why not.
+        let found = items.as_f64().unwrap_or(LIST_NOT_AN_ARRAY);
+        let got = if found == LIST_UNREADABLE_LENGTH {
+            TYPES[TYPE_UNREADABLE_LENGTH]
         } else {
             type_name(value)
         };
@@ -142,7 +125,7 @@ pub(crate) fn read_list(
 impl Obj {
     /// `value` must be a plain object (not an array).
     pub fn new(value: &JsValue, path: &str, code: &'static str) -> Result<Obj, JsValue> {
-        if type_code(value) as usize != OBJECT {
+        if type_code(value) as usize != TYPE_OBJECT {
             return Err(invalid(
                 code,
                 path,
