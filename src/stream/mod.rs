@@ -332,6 +332,8 @@ impl CitationStream {
     }
 
     /// The cleaned text released so far (what the pushes returned, concatenated).
+    // Inline across crates: the JS binding reads it for every event of every push.
+    #[inline]
     pub fn released(&self) -> &str {
         &self.rewriter.output()[..self.released]
     }
