@@ -70,10 +70,9 @@ const env = { ...process.env, PATH: `${join(root, "node_modules", ".bin")}:${pro
 const run = (cmd, argv) => execFileSync(cmd, argv, { cwd: root, env, stdio: "inherit" });
 
 // LLVM's inline threshold for the browser core. At "z" it is 5, so the scanner's and the
-// tape's small helpers (str slicing, `Vec::push`, char encoding) stay calls. At 35 the
-// core measured +125 B gzip for 0.85-0.91x the parse and 0.83-0.87x the `validate` time;
-// 45 would cost +2 KB for little more (docs/perf-log.md, "The browser core's inline
-// threshold"). Cargo profiles cannot carry it, so it is passed as a rustflag, added to
+// tape's small helpers (str slicing, `Vec::push`, char encoding) stay calls; 35 buys most
+// of their speed back for little size, and more buys little more (docs/perf-log.md, "The
+// browser core's inline threshold"). Cargo profiles cannot carry it, so it is passed as a rustflag, added to
 // .cargo/config.toml's simd128; a RUSTFLAGS in the environment replaces both (cargo's rule).
 const BROWSER_INLINE_THRESHOLD = 35;
 
@@ -111,7 +110,7 @@ for (const { dir, target, build } of outputs) {
     ...(recoverable.has(target) ? ["--experimental-reset-state-function"] : []),
   ]);
   const wasm = join(out, "citeproof_bg.wasm");
-  // `--converge` repeats -Oz until it stops shrinking the module (-0.4 KB gzip, a few
+  // `--converge` repeats -Oz until it stops shrinking the module (smaller for a few
   // seconds more); `--strip-producers` drops the toolchain's name tag.
   run("wasm-opt", ["-Oz", "--converge", "--strip-producers", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", wasm, "-o", wasm]);
   // The node target is CommonJS; the others are ES modules. The JS snippets of
