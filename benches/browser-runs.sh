@@ -9,7 +9,7 @@
 # RUNNER_DIR puts another wasm-bindgen (and its wasm-bindgen-test-runner) first on
 # PATH, as wasm-pack takes the one it finds there when its version matches Cargo.lock.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../wasm" # the binding crate, whose wasm suite this runs
 browser=${1:?usage: browser-runs.sh chrome|firefox [runs]}
 runs=${2:-20}
 [ -n "${RUNNER_DIR:-}" ] && export PATH="$RUNNER_DIR:$PATH"

@@ -4,7 +4,7 @@
 // `citeproof` already gives it. The crate's Rust adapters (src/providers/) read the same
 // shapes for Rust callers and the CLI; tests/js/providers-differential.test.mjs holds the
 // two to the same `Input`s, reports and errors on every recording.
-import { jsonText, typeCode, unknownField } from "./providers/untrusted.js";
+import { MAX_LIST_ITEMS, TYPE_ARRAY, TYPE_OBJECT, jsonText, typeCode, unknownField } from "./providers/untrusted.js";
 import { Builder, coded } from "./providers/response.js";
 import * as anthropic from "./providers/anthropic.js";
 import * as bedrock from "./providers/bedrock.js";
@@ -25,10 +25,7 @@ const ADAPTERS = [
   ["vercel-ai", vercelAi],
 ];
 
-/** The most items a list of the response may hold (src/wasm/read.rs, `MAX_LIST_ITEMS`). */
-const MAX_LIST_ITEMS = 1_000_000;
-
-/** The type names of errors (src/wasm/read.rs, `TYPES`). */
+/** The type names of errors (wasm/src/wire/from_js/read.rs, `TYPES`, indexed by `typeCode`). */
 const TYPES = ["string", "number", "boolean", "array", "null", "undefined", "object", "other value", "revoked Proxy"];
 
 /** `value` as error messages show it: its type, and a string's (first 40 characters) or number's value. */
@@ -49,11 +46,11 @@ function adapt(name, response, sources, options) {
     throw coded("invalid_input", "response", "expected a provider response object (or an array of stream events)");
   }
   if (sources !== undefined && sources !== null) {
-    if (typeCode(sources) !== 3) throw coded("invalid_input", "sources", `expected an array of sources, got ${TYPES[typeCode(sources)]}`);
+    if (typeCode(sources) !== TYPE_ARRAY) throw coded("invalid_input", "sources", `expected an array of sources, got ${TYPES[typeCode(sources)]}`);
   } else sources = undefined;
   let unit = "utf16";
   if (options !== undefined && options !== null) {
-    if (typeCode(options) !== 6) throw coded("invalid_option", "options", `expected an object, got ${TYPES[typeCode(options)]}`);
+    if (typeCode(options) !== TYPE_OBJECT) throw coded("invalid_option", "options", `expected an object, got ${TYPES[typeCode(options)]}`);
     const offsets = options.offsets;
     if (offsets !== undefined && offsets !== null) {
       if (!["utf16", "utf8", "codepoint"].includes(offsets)) {

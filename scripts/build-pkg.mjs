@@ -1,7 +1,8 @@
-// Builds the npm package in pkg/: three builds of the crate (everything, with the `release`
-// profile; the browser's full module, the same without the provider adapters, which are
-// JS in the package (pkg/providers/); and the browser core without the provider adapters,
-// edge helpers and markerPatterns, with the `browser` profile: built for size), then per
+// Builds the npm package in pkg/: three builds of the binding crate `citeproof-wasm`
+// (wasm/): everything, with the `release` profile; the browser's full module, the same
+// without the provider adapters, which are JS in the package (pkg/providers/); and the
+// browser core without the provider adapters, edge helpers and markerPatterns, with the
+// `browser` profile (built for size); then per
 // output wasm-bindgen, wasm-opt, and a trim to what the package's conditional exports need
 // (docs/architecture.md §9):
 //
@@ -21,11 +22,11 @@
 //
 // The node and web targets are generated with wasm-bindgen's
 // `--experimental-reset-state-function`, and their `citeproof.js` is a wrapper around the
-// glue (`citeproof_glue.js`) that guards every export with src/wasm/recover.mjs: after a
+// glue (`citeproof_glue.js`) that guards every export with wasm/js/recover.mjs: after a
 // trap the instance is recreated. (wasm-pack cannot pass that flag, hence the direct
 // calls; wasm-bindgen refuses it for the bundler target.)
 import { execFileSync } from "node:child_process";
-import { copyFileSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { copyFileSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -72,15 +73,14 @@ const env = { ...process.env, PATH: `${join(root, "node_modules", ".bin")}:${pro
 const run = (cmd, argv) => execFileSync(cmd, argv, { cwd: root, env, stdio: "inherit" });
 
 // LLVM's inline threshold for the browser core. At "z" it is 5, so the scanner's and the
-// tape's small helpers (str slicing, `Vec::push`, char encoding) stay calls. At 35 the
-// core measured +125 B gzip for 0.85-0.91x the parse and 0.83-0.87x the `validate` time;
-// 45 would cost +2 KB for little more (docs/perf-log.md, "The browser core's inline
-// threshold"). Cargo profiles cannot carry it, so it is passed as a rustflag, added to
+// tape's small helpers (str slicing, `Vec::push`, char encoding) stay calls; 35 buys most
+// of their speed back for little size, and more buys little more (docs/perf-log.md, "The
+// browser core's inline threshold"). Cargo profiles cannot carry it, so it is passed as a rustflag, added to
 // .cargo/config.toml's simd128; a RUSTFLAGS in the environment replaces both (cargo's rule).
 const BROWSER_INLINE_THRESHOLD = 35;
 
 /**
- * Builds the crate (once per set of flags); returns the path of its wasm. The browser
+ * Builds the binding crate (once per set of flags); returns the path of its wasm. The browser
  * core (`--no-default-features`) is built with Cargo.toml's `browser` profile (our code
  * for size too) and `BROWSER_INLINE_THRESHOLD`; everything else with `release`. Each
  * build has the feature `talc` (the allocator) besides the ones asked for.
@@ -91,15 +91,15 @@ function cargoBuild({ noDefault, features, profile = noDefault ? "browser" : "re
   if (builds.has(`${variant} ${profile}`)) return builds.get(`${variant} ${profile}`);
   const targetDir = variant ? join(root, "target", `features-${variant}`) : join(root, "target");
   run("cargo", [
-    "build", "--profile", profile, "--lib", "--target", "wasm32-unknown-unknown", "--target-dir", targetDir,
+    "build", "--package", "citeproof-wasm", "--profile", profile, "--lib", "--target", "wasm32-unknown-unknown", "--target-dir", targetDir,
     ...(noDefault ? ["--no-default-features"] : []),
     ...(profile === "browser"
       ? ["--config", `target.wasm32-unknown-unknown.rustflags=["-C", "llvm-args=-inline-threshold=${BROWSER_INLINE_THRESHOLD}"]`]
       : []),
-    // Every npm build takes talc as its allocator (Cargo.toml's feature `talc`).
+    // Every npm build takes talc as its allocator (wasm/Cargo.toml's feature `talc`).
     "--features", ["talc", features].filter(Boolean).join(","),
   ]);
-  const built = join(targetDir, "wasm32-unknown-unknown", profile, "citeproof.wasm");
+  const built = join(targetDir, "wasm32-unknown-unknown", profile, "citeproof_wasm.wasm");
   builds.set(`${variant} ${profile}`, built);
   return built;
 }
@@ -107,7 +107,7 @@ function cargoBuild({ noDefault, features, profile = noDefault ? "browser" : "re
 // The JS provider adapters (pkg/providers/, citeproof/providers) read the caller's
 // arguments with the binding's own reader of untrusted values, so that both
 // implementations refuse the same values with the same errors.
-if (!flagged) copyFileSync(join(root, "src", "wasm", "untrusted.js"), join(outRoot, "providers", "untrusted.js"));
+if (!flagged) copyFileSync(join(root, "wasm", "js", "untrusted.js"), join(outRoot, "providers", "untrusted.js"));
 
 for (const { dir, target, build } of outputs) {
   const built = cargoBuild(build);
@@ -118,11 +118,11 @@ for (const { dir, target, build } of outputs) {
     ...(recoverable.has(target) ? ["--experimental-reset-state-function"] : []),
   ]);
   const wasm = join(out, "citeproof_bg.wasm");
-  // `--converge` repeats -Oz until it stops shrinking the module (-0.4 KB gzip, a few
+  // `--converge` repeats -Oz until it stops shrinking the module (smaller for a few
   // seconds more); `--strip-producers` drops the toolchain's name tag.
   run("wasm-opt", ["-Oz", "--converge", "--strip-producers", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", wasm, "-o", wasm]);
   // The node target is CommonJS; the others are ES modules. The JS snippets of
-  // src/wasm/ are ES modules in every target: Node >= 20.19 require()s them as such.
+  // wasm/js/ are ES modules in every target: Node >= 20.19 require()s them as such.
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: target === "node" ? "commonjs" : "module" }) + "\n");
   if (existsSync(join(out, "snippets"))) {
     writeFileSync(join(out, "snippets", "package.json"), JSON.stringify({ type: "module" }) + "\n");
@@ -133,6 +133,27 @@ for (const { dir, target, build } of outputs) {
   writeFileSync(types, '/// <reference lib="esnext.disposable" />\n' + readFileSync(types, "utf8"));
   if (recoverable.has(target)) await wrap(target, out);
   if (target === "bundler") guardWasmImport(out);
+  exportRenderers(target, out);
+}
+
+/**
+ * The renderers (`renderHtml`, `citationTree`, `citationChips`) are plain JS,
+ * wasm/js/render.js: each entry exports them next to the binding's exports, from a copy
+ * beside the binding's other JS (the snippets directory, whose untrusted.js it imports),
+ * without a call through the module. Their types are in wasm/js/types.d.ts.
+ */
+function exportRenderers(target, out) {
+  const snippets = join(out, "snippets");
+  const [crate] = readdirSync(snippets).filter((name) => existsSync(join(snippets, name, "js", "untrusted.js")));
+  if (!crate) throw new Error(`${snippets}: no js/untrusted.js from the binding`);
+  copyFileSync(join(root, "wasm", "js", "render.js"), join(snippets, crate, "js", "render.js"));
+  const from = `./snippets/${crate}/js/render.js`;
+  const names = ["citationChips", "citationTree", "renderHtml"];
+  const lines = target === "node"
+    ? [`const render = require(${JSON.stringify(from)});`, ...names.map((name) => `exports.${name} = render.${name};`)]
+    : [`export { ${names.join(", ")} } from ${JSON.stringify(from)};`];
+  const entry = join(out, "citeproof.js");
+  writeFileSync(entry, readFileSync(entry, "utf8") + lines.join("\n") + "\n");
 }
 
 /**
@@ -164,7 +185,7 @@ function guardWasmImport(out) {
 /** Moves the glue aside and writes `citeproof.js`: every export guarded by recover.mjs. */
 async function wrap(target, out) {
   renameSync(join(out, "citeproof.js"), join(out, "citeproof_glue.js"));
-  copyFileSync(join(root, "src", "wasm", "recover.mjs"), join(out, "recover.mjs"));
+  copyFileSync(join(root, "wasm", "js", "recover.mjs"), join(out, "recover.mjs"));
   const types = join(out, "citeproof.d.ts");
   writeFileSync(types, readFileSync(types, "utf8").replace(/^export function __wbg_reset_state\(\): void;\n/m, ""));
   const glue = target === "node"

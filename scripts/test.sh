@@ -17,25 +17,28 @@ step() { echo "=== $* (+${SECONDS}s)"; }
 LOG=$(mktemp); trap 'rm -f "$LOG"' EXIT
 
 step "cargo fmt --check"
-cargo fmt --check
+cargo fmt --all --check
 step "clippy (native, wasm32)"
-cargo clippy --all-targets -- -D warnings
-cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
-# The browser core: the library without the default features (issue 25), with the npm
+# The workspace: the core and the binding (wasm/), which also compiles natively.
+cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
+# The browser core: the binding without the default features (issue 25), with the npm
 # package's allocator (feature `talc`).
-cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features talc -- -D warnings
+cargo clippy --package citeproof-wasm --lib --target wasm32-unknown-unknown --no-default-features --features talc -- -D warnings
 step "native tests"
+# The core only: no wasm code is compiled.
 cargo test
 step "wasm tests in Node"
-# With the npm package's allocator; the browser runs below keep std's own.
-wasm-pack test --node --features talc
+# From the binding's directory, as a user types it. With the npm package's allocator;
+# the browser runs below keep std's own.
+(cd wasm && wasm-pack test --node --features talc)
 if ! $quick; then
 step "wasm tests in headless Chromium and Firefox"
-# The plain commands a user types. tests/browser.rs runs the wasm suite in the browser
-# (tests/wasm.rs, for Node, is skipped); the check below fails the run if no browser
+# The plain commands a user types, in wasm/. wasm/tests/browser.rs runs the wasm suite in
+# the browser (wasm/tests/wasm.rs, for Node, is skipped); the check below fails the run if no browser
 # test ran. Their test server is built with a fix for a hang (docs/browser-tests.md).
 for browser in chrome firefox; do
-  wasm-pack test --headless --$browser 2>&1 | tee "$LOG"
+  (cd wasm && wasm-pack test --headless --$browser) 2>&1 | tee "$LOG"
   grep -q "^Running headless tests in" "$LOG" && grep -q "^test result: ok. [1-9]" "$LOG" \
     || { echo "no browser test ran in $browser" >&2; exit 1; }
 done

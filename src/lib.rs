@@ -6,9 +6,9 @@
 //! links, URLs); [`validate`] checks them against the retrieved sources and gives a
 //! [`Report`](model::Report) with findings, a gate and a cleaned answer; [`stream`] does
 //! the same for an answer arriving token by token; [`offsets`] converts spans to the
-//! UTF-16 indices JavaScript uses. The crate compiles to WebAssembly for the npm package
-//! `citeproof`; the JS binding lives in `src/wasm/` and is the only code that knows
-//! about JavaScript.
+//! UTF-16 indices JavaScript uses. This crate is plain Rust; the JS binding of the npm
+//! package `citeproof` is its own crate (`wasm/`, `citeproof-wasm`) and the only code
+//! that knows about JavaScript.
 //!
 //! ```
 //! use citeproof::offsets::{OffsetMap, Unit};
@@ -41,9 +41,6 @@ mod rewrite;
 pub mod stream;
 pub mod support;
 pub mod validate;
-
-#[cfg(target_arch = "wasm32")]
-pub mod wasm;
 
 pub use error::{Error, ErrorCode};
 pub use model::{Marker, MarkerKind, Refs, Span};

@@ -219,6 +219,8 @@ impl<'t> Cursor<'t> {
     }
 
     /// The offset of `byte` in `unit` (see [`Cursor::advance`]).
+    // Inline across crates: the JS binding converts every span it writes through it.
+    #[inline]
     pub fn to_unit(&mut self, byte: usize, unit: Unit) -> Option<usize> {
         let (utf16, code_points) = self.advance(byte)?;
         Some(unit.pick(byte, utf16, code_points))
@@ -257,6 +259,8 @@ impl Tally {
     }
 
     /// The offset of `byte` in `unit` (see [`Tally::advance`]).
+    // Inline across crates: the JS binding converts every span it writes through it.
+    #[inline]
     pub fn to_unit(&mut self, text: &str, byte: usize, unit: Unit) -> Option<usize> {
         let (utf16, code_points) = self.advance(text, byte)?;
         Some(unit.pick(byte, utf16, code_points))

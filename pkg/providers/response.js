@@ -48,7 +48,7 @@ export function kindKey(value, besides) {
   return Object.keys(value).find((key) => value[key] !== null && !skip.includes(key));
 }
 
-/** An Error with `code` whose message starts with the field path (src/wasm/errors.rs). */
+/** An Error with `code` whose message starts with the field path (wasm/src/wire/errors.rs). */
 export function coded(code, path, message) {
   return Object.assign(new Error(`${path}: ${message}`), { code });
 }
@@ -138,7 +138,7 @@ export class Builder {
   }
 
   /**
-   * The `Input` (as src/wasm/providers.rs gives it: absent fields left out), its spans
+   * The `Input` (as wasm/src/api/providers.rs gives it: absent fields left out), its spans
    * in `unit`.
    */
   finish(provider, unit) {

@@ -205,7 +205,7 @@ pub struct Source {
 pub const TEXT_NAMES: [&str; 5] = ["text", "content", "page_content", "excerpt", "snippet"];
 
 /// How serde reads a [`Source`]: its fields under their names and aliases (the JS reader
-/// takes the same ones, from src/wasm/schema.mjs; tests/js/schema.test.mjs checks that
+/// takes the same ones, from wasm/js/schema.mjs; tests/js/schema.test.mjs checks that
 /// they agree), the text under each of [`TEXT_NAMES`] apart.
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]

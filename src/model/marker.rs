@@ -131,6 +131,8 @@ impl Default for Labels {
 impl std::ops::Deref for Labels {
     type Target = [u32];
 
+    // Inline across crates: the JS binding reads every marker's labels through it.
+    #[inline]
     fn deref(&self) -> &[u32] {
         match &self.0 {
             LabelStore::Inline { len, items } => &items[..*len as usize],

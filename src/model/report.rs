@@ -338,7 +338,8 @@ pub struct Summary {
 /// A piece of the cleaned answer, for rendering citation chips.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
-#[non_exhaustive]
+// Not `#[non_exhaustive]`: the JS binding (crate `citeproof-wasm`) writes each variant
+// onto its tape, and a new one must make the compiler point there.
 pub enum Segment {
     /// Plain answer text (markdown).
     Text {

@@ -62,7 +62,8 @@ use checkpoint::{Checkpoint, mark_open_region};
 
 /// What happened in the text a push released, in text order.
 #[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
+// Not `#[non_exhaustive]`: the JS binding (crate `citeproof-wasm`) converts and writes
+// each variant, and a new one must make the compiler point there.
 pub enum StreamEvent {
     /// A marker was released as a chip.
     Cite {
@@ -331,6 +332,8 @@ impl CitationStream {
     }
 
     /// The cleaned text released so far (what the pushes returned, concatenated).
+    // Inline across crates: the JS binding reads it for every event of every push.
+    #[inline]
     pub fn released(&self) -> &str {
         &self.rewriter.output()[..self.released]
     }

@@ -64,8 +64,9 @@ impl Validator {
     }
 
     /// Like [`Validator::new`] with `options.marker_patterns` already compiled into
-    /// `parser` (the JS binding caches compiled patterns across calls).
-    pub(crate) fn with_parser(options: Options, parser: Parser) -> Result<Validator, Error> {
+    /// `parser`, for a caller that keeps compiled patterns across calls (the JS binding
+    /// does). `parser` must come from the same patterns: nothing checks it.
+    pub fn with_parser(options: Options, parser: Parser) -> Result<Validator, Error> {
         for (name, value) in [
             ("maxInvalidRatio", options.max_invalid_ratio),
             ("lowAlignment", options.low_alignment),

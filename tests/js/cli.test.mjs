@@ -26,7 +26,7 @@ before(() => {
   broken.answer += " An invented claim [42].";
   // A source's text given under two of its names, with different values: read by both
   // readers by the same precedence (serde in the native CLI, the JS walk in the npm one:
-  // one schema, src/wasm/schema.mjs), with a warning.
+  // one schema, wasm/js/schema.mjs), with a warning.
   const twice = JSON.stringify({ answer: "A claim [1].", sources: [{ content: "A claim.", snippet: "claim" }] });
   writeFileSync(mixed, [...answers, JSON.stringify(broken), '{"answer": 3}', twice, "not json", ""].join("\n"));
   // Provider responses adapted in JS: declared citations with UTF-16 spans.

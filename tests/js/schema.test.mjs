@@ -1,4 +1,4 @@
-// The boundary schema (src/wasm/schema.mjs) drives the Rust tape writers, the JS readers
+// The boundary schema (wasm/js/schema.mjs) drives the Rust tape writers, the JS readers
 // and the TypeScript interfaces of the report, and the names of the input's fields on
 // both sides; the generated files must be what it gives, and the two places it cannot
 // write (serde's aliases for the CLI, the Rust reader's field order) must agree with it.
@@ -8,12 +8,12 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "./helpers.mjs";
-import { inputs } from "../../src/wasm/schema.mjs";
+import { inputs } from "../../wasm/js/schema.mjs";
 
 const snake = (name) => name.replace(/[A-Z]/g, (c, i) => (i ? "_" : "") + c.toLowerCase());
 const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 
-test("the files generated from src/wasm/schema.mjs are up to date", () => {
+test("the files generated from wasm/js/schema.mjs are up to date", () => {
   const run = spawnSync(process.execPath, [join(root, "scripts", "gen-schema.mjs"), "--check"], { encoding: "utf8" });
   assert.equal(run.status, 0, run.stderr);
 });
@@ -66,7 +66,7 @@ test("serde reads every input field under the names the schema gives it, and no 
 });
 
 test("the Rust reader takes the input's fields in the schema's order", () => {
-  const reader = readFileSync(join(root, "src", "wasm", "input.rs"), "utf8");
+  const reader = readFileSync(join(root, "wasm", "src", "wire", "from_js", "input_tape.rs"), "utf8");
   for (const [type, fields] of Object.entries(inputs)) {
     const used = [...reader.matchAll(new RegExp(`\\b${snake(type)}::([A-Z_]+)\\b`, "g"))].map((m) => m[1].toLowerCase());
     assert.deepEqual(used, fields.map(([rust]) => rust), type);

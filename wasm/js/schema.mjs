@@ -1,0 +1,210 @@
+// The report's types as they cross the JS boundary, declared once. `node
+// scripts/gen-schema.mjs` writes from this:
+// - wasm/src/wire/to_js/report_fields.rs: the Rust side, which writes each field onto the tape;
+// - the readers block of wasm/js/tape.js: the JS side, reading each field back;
+// - the interfaces of wasm/js/types.d.ts.
+// The generated files are checked in; `node scripts/gen-schema.mjs --check` (run by the
+// JS tests) fails when they drift from this file.
+//
+// A type is `{ rust, doc?, fields }`; a field is `[jsName, kind, options?]`:
+// - kinds: "string", "name" (a string from a small fixed set, `&'static str` in Rust,
+//   which JS makes once per tape, not once per object), "count" (a whole number), "float" (NaN and ±Infinity read as null),
+//   "flag" (a boolean), "span", a type declared here, or a reader written by hand in
+//   wasm/js/tape.js and wasm/src/wire/to_js/tape.rs ("marker", "segment");
+// - { option: kind }: absent when the Rust value is None; { nullable: kind }: null then;
+//   { list: kind }: an array.
+// options: `rust` (the Rust expression for the value, `v` being the struct; default
+// `v.<snake_case name>`, borrowed as the kind needs), `ts` (the TypeScript type, when
+// the kind's own is too wide), `doc` (the field's doc comment in types.d.ts).
+// Adding a field to the report: the model's struct, one line here, and the code that
+// computes it.
+
+export const root = "Report";
+
+export const types = {
+  Report: {
+    rust: "Report<'_>",
+    doc: "The result of `validate` (docs/architecture.md §6).",
+    fields: [
+      ["status", "name", { rust: "v.status.name()", ts: '"pass" | "warn" | "fail"' }],
+      ["confidence", "float"],
+      ["uncertain", "flag"],
+      ["uncertaintyNote", { option: "string" }, { rust: "v.uncertainty_note" }],
+      ["cleanedAnswer", "string"],
+      ["markers", { list: "marker" }, { ts: "Marker[]" }],
+      ["citations", { list: "CitationResult" }],
+      ["findings", { list: "Finding" }],
+      ["summary", "Summary"],
+      ["segments", { list: "segment" }, { ts: "Segment[]" }],
+      ["timingMs", "float"],
+    ],
+  },
+  CitationResult: {
+    rust: "CitationResult",
+    fields: [
+      ["label", "string"],
+      ["sourceIndex", { option: "count" }, { rust: "v.source_index.map(|label| label as usize)", doc: "The resolved source's label (its `index`, or its position + 1)." }],
+      ["sourcePosition", { option: "count" }, { doc: "The resolved source's position in `input.sources`: where a renderer finds it, whatever its label and however the answer was renumbered." }],
+      ["sourceId", { option: "string" }],
+      ["marker", { option: "count" }, { doc: "Index into `report.markers`." }],
+      ["span", { option: "span" }],
+      ["declared", { option: "count" }, { doc: "Index into `input.citations`." }],
+      ["valid", "flag"],
+      ["errors", { list: "Finding" }],
+      ["warnings", { list: "Finding" }],
+      ["qualityScore", "float"],
+      ["quote", { option: "QuoteLocation" }],
+      ["quoteText", { option: "string" }, { doc: "The quote as the citation states it (a provider's `cited_text`, a declared `quote`)." }],
+      ["support", { option: "float" }, { doc: "Claim-support score in 0–1, when scored (by default whenever the source has text)." }],
+      ["claim", { option: "span" }, { doc: "The claim (sentence) the citation belongs to, in the answer." }],
+      [
+        "evidence",
+        { option: "Evidence" },
+        { doc: "The cited source's sentence that best supports the claim, with its span in the source's `text`: what a citation card shows when no quote was declared." },
+      ],
+    ],
+  },
+  QuoteLocation: {
+    rust: "QuoteLocation",
+    fields: [
+      ["span", { option: "span" }, { doc: "In the cited source's `text`." }],
+      ["distance", { option: "count" }],
+      [
+        "match",
+        "name",
+        {
+          rust: "v.kind.name()",
+          ts: '"exact" | "normalized" | "approximate" | "none" | "unverified"',
+          doc: "`unverified`: the cited source has no text to look for the quote in (no finding).",
+        },
+      ],
+    ],
+  },
+  Evidence: {
+    rust: "Evidence",
+    doc: "A sentence of a source and where it sits in the source's `text`.",
+    fields: [
+      ["span", "span"],
+      ["text", "string"],
+    ],
+  },
+  Finding: {
+    rust: "Finding",
+    fields: [
+      ["code", "name", { rust: "v.code.name()", ts: "FindingCode" }],
+      ["severity", "name", { rust: "v.severity_name()", ts: '"error" | "warning"' }],
+      ["message", "string"],
+      ["citation", { option: "count" }, { doc: "Index into `report.citations`." }],
+      ["span", { option: "span" }],
+    ],
+  },
+  Summary: {
+    rust: "Summary",
+    fields: [
+      ["total", "count"],
+      ["valid", "count"],
+      ["invalid", "count"],
+      ["avgAlignment", { nullable: "float" }],
+      ["citationCoverage", "float"],
+      ["hasEvidenceIdx", "float"],
+      ["hasAlignmentScore", "float"],
+      ["hasSpan", "float"],
+      ["hallucinations", "count"],
+      ["uncitedClaims", "count"],
+    ],
+  },
+};
+
+// The input's objects as they cross the other way, field by field in the order the input
+// tape carries them (wasm/js/input.js writes it, wasm/src/wire/from_js/input_tape.rs reads it). A field is
+// `[rustName, jsNames, read?]`: the first JS name is the documented one (the serde name
+// of src/model/input.rs, camelCase), the others its aliases (serde's `alias`es there,
+// checked by tests/js/schema.test.mjs); `read` names the walk's method for a value that
+// is not a scalar ("lineRange", "span"), or is "firstOf" for a field read under the first
+// of its names present, the others compared with it (a source's text). `node scripts/gen-schema.mjs` writes from this:
+// - wasm/src/wire/from_js/input_names.rs: the names per field, for the Rust reader and its errors;
+// - the readers block of wasm/js/input.js: each name read at its own site;
+// - the `SOURCE_NAMES` block of wasm/js/untrusted.js, which the renderer reads sources by.
+// Answer, sources, citations and warnings (no aliases) are read by hand around these.
+export const inputs = {
+  Input: [
+    ["question", ["question", "query"]],
+    ["mode", ["mode"]],
+    ["request_id", ["requestId", "request_id"]],
+    ["session_id", ["sessionId", "session_id"]],
+    ["response_id", ["responseId", "response_id"]],
+    ["model_version", ["modelVersion", "model_version"]],
+    ["top_k", ["topK", "top_k"]],
+  ],
+  Source: [
+    ["chapter", ["chapter", "chapter_id"]],
+    ["index", ["index"]],
+    ["id", ["id"]],
+    ["doc_id", ["docId", "doc_id"]],
+    ["chunk_id", ["chunkId", "chunk_id"]],
+    ["title", ["title", "doc_title", "section_title"]],
+    ["url", ["url"]],
+    ["slug", ["slug"]],
+    ["payload_id", ["payloadId", "payload_id"]],
+    ["chunk_type", ["chunkType", "chunk_type"]],
+    // By precedence, not as aliases: the first present is read, and a later one present
+    // with another value is reported (src/model/input.rs, TEXT_NAMES).
+    ["text", ["text", "content", "page_content", "excerpt", "snippet"], "firstOf"],
+    ["section", ["section", "section_number"]],
+    ["relevance", ["relevance", "relevance_score"]],
+    ["first_line", ["firstLine", "first_line"]],
+  ],
+  DeclaredCitation: [
+    ["source", ["source", "index"]],
+    ["doc_id", ["docId", "doc_id"]],
+    ["chunk_id", ["chunkId", "chunk_id"]],
+    ["quote", ["quote", "snippet", "cited_text"]],
+    ["line_range", ["lineRange", "line_range"], "lineRange"],
+    ["evidence_idx", ["evidenceIdx", "evidence_idx"]],
+    ["alignment_score", ["alignmentScore", "alignment_score"]],
+    ["span_in_answer", ["spanInAnswer", "span_in_answer"]],
+    ["relevance", ["relevance", "relevance_score"]],
+    ["claim", ["claim", "claim_text"]],
+    ["span", ["span"], "span"],
+  ],
+};
+
+// Numbers both languages use, declared once: `[name, value, doc]`. gen-schema writes
+// them as Rust constants (wasm/src/wire/contract.rs) and as JS exports (the generated
+// block of wasm/js/untrusted.js).
+export const constants = [
+  [
+    "MAX_LIST_ITEMS",
+    1_000_000,
+    `The most items of any list the binding reads, whatever the options say (README,
+"Limits"): the ceiling for lists without a limit option of their own (declared
+citations, warnings, \`validateBatch\`'s inputs, \`sourceIds\`, the sources of
+\`formatContext\`, a report's citations, a rendered report's segments, …) and for
+\`maxSources\`. A list longer than this is refused before any item is read; a sparse
+array or a Proxy can claim 2^32 − 1 items at no cost, and walking them would exhaust
+the engine's memory.`,
+  ],
+];
+
+// `typeCode`'s codes (wasm/js/untrusted.js), in code order: `[name, type]`. JS compares
+// with `TYPE_<name>`; the Rust reader names a code's type in its errors ("expected a
+// string, got null") from `TYPES`, and compares with `TYPE_<name>` too.
+export const typeCodes = [
+  ["STRING", "string"],
+  ["NUMBER", "number"],
+  ["BOOLEAN", "boolean"],
+  ["ARRAY", "array"],
+  ["NULL", "null"],
+  ["UNDEFINED", "undefined"],
+  ["OBJECT", "object"],
+  ["OTHER", "other value"],
+  ["REVOKED", "revoked Proxy"],
+  ["UNREADABLE_LENGTH", "array with an unreadable length"],
+];
+
+// What `listItems` (wasm/js/untrusted.js) returns instead of a list's items, besides
+// its length when that is over the limit: `[name, value, when]`.
+export const listRefusals = [
+  ["LIST_NOT_AN_ARRAY", -1, "the value is not an array (`typeCode` tells what it is)"],
+  ["LIST_UNREADABLE_LENGTH", -2, "its length cannot be read or is no array length"],
+];

@@ -1,0 +1,209 @@
+//! `validateAsync(input, { embed, judge, … })`: claim support with models the caller
+//! brings — an embedding model (`embed`: transformers.js, Workers AI, an API) and a
+//! judge (`judge`: an NLI or MiniCheck-style model, or an endpoint, giving the
+//! probability that a passage supports a claim). The core stays synchronous: the claims
+//! and source texts are collected, the hooks are awaited in JS (`embed.js`), and their
+//! scores are blended into the lexical support scores: a cosine weighs as much as the
+//! lexical score, a judge's probability twice as much ([`JUDGE_WEIGHT`]).
+
+use js_sys::{Array, Float32Array, Function, Promise};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::prelude::*;
+
+use super::validate::InputArg;
+use crate::runtime::enter;
+use crate::runtime::validator_for;
+use crate::wire::errors::{invalid, to_js_error};
+use crate::wire::from_js::input_tape::{Limits, read_input};
+use crate::wire::from_js::read::{MAX_LIST_ITEMS, Obj, is_revoked, read_options};
+use crate::wire::to_js::tape::report_to_js;
+use citeproof::model::Input;
+use citeproof::offsets::Unit;
+use citeproof::support::ExternalSupport;
+use citeproof::validate::Validator;
+
+#[wasm_bindgen(module = "/js/embed.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = supportThen)]
+    fn support_then(
+        embed: Option<Function>,
+        judge: Option<Function>,
+        texts: &Array,
+        claim_count: usize,
+        labels: &Array,
+        finish: JsValue,
+        max_length: usize,
+    ) -> Promise;
+}
+
+/// The support threshold `validateAsync` uses when the options name none: the blended
+/// score of a claim its source backs is well above it (spec 001's cosine threshold is
+/// 0.7; lexical scores of backed claims are 0.65 and up).
+const DEFAULT_ASYNC_THRESHOLD: f64 = 0.5;
+
+/// How much a judge's probability weighs against the lexical score's 1 (and a cosine's
+/// 1). An entailment judge answers the question itself where the others measure
+/// likeness, so a judge that is right wins: with the judge alone, a pair it calls
+/// supported (1) scores at least 2/3 and one it rejects (0) at most 1/3, whatever the
+/// words say — the 0.5 threshold and the 0.3 misattribution margin follow it.
+const JUDGE_WEIGHT: f64 = 2.0;
+
+/// Like `validate`, with claim support blended from `options.embed(texts)` and/or
+/// `options.judge(pairs)`.
+/// - `embed` must resolve to one vector (`Float32Array` or `number[]`, at most
+///   [`MAX_LIST_ITEMS`] numbers) per text: the cited claims first, then every source
+///   text. Each claim–source cosine is a score.
+/// - `judge` receives every pair of a cited claim and a source with text at once
+///   (`{ claim, passage, sourceIndex }`) and must resolve to one probability (0–1) per
+///   pair.
+///
+/// A cosine counts as much as the lexical score, a probability twice as much.
+/// `supportThreshold` defaults to 0.5.
+#[wasm_bindgen(js_name = validateAsync, unchecked_return_type = "Promise<Report>")]
+pub fn validate_async(
+    input: InputArg,
+    #[wasm_bindgen(unchecked_param_type = "ValidateOptions & SupportHooks")] options: JsValue,
+) -> Result<Promise, JsValue> {
+    enter();
+    let obj = Obj::new(&options, "options", "invalid_option")?;
+    let embed = hook(
+        &obj,
+        ("embed", "options.embed"),
+        "expected a function (texts) => Promise<vectors>",
+    )?;
+    let judge = hook(
+        &obj,
+        ("judge", "options.judge"),
+        "expected a function (pairs) => Promise<probabilities>",
+    )?;
+    if embed.is_none() && judge.is_none() {
+        return Err(invalid(
+            "invalid_option",
+            "options",
+            "expected an embed or a judge function",
+        ));
+    }
+    let (mut core_options, unit) = read_options(Some(&options), &["embed", "judge"])?;
+    core_options
+        .support_threshold
+        .get_or_insert(DEFAULT_ASYNC_THRESHOLD);
+    let validator = validator_for(core_options)?;
+    let input = read_input(&input, "input", unit, &Limits::of(validator.options()))?;
+    let claims = validator.cited_claims(&input);
+    let texts: Array = claims
+        .iter()
+        .map(String::as_str)
+        .chain(
+            input
+                .sources
+                .iter()
+                .map(|s| s.text.as_deref().unwrap_or("")),
+        )
+        .map(JsValue::from_str)
+        .collect();
+    let labels: Array = (input.sources.iter().enumerate())
+        .map(|(i, s)| JsValue::from(s.label(i)))
+        .collect();
+    let claim_count = claims.len();
+    // One argument, `[vectors, probabilities]`: a closure of this signature is in the
+    // module anyway (a second signature costs its glue).
+    let finish = Closure::once_into_js(move |results: Array| -> Result<JsValue, JsValue> {
+        finish(
+            &validator,
+            &input,
+            &claims,
+            (&results.get(0), &results.get(1)),
+            unit,
+        )
+    });
+    Ok(support_then(
+        embed,
+        judge,
+        &texts,
+        claim_count,
+        &labels,
+        finish,
+        MAX_LIST_ITEMS,
+    ))
+}
+
+/// The function `options[name]`, if given; anything else there is an error saying what
+/// it must be (`expected`, under `options.<name>`).
+fn hook(
+    obj: &Obj,
+    (name, path): (&'static str, &str),
+    expected: &str,
+) -> Result<Option<Function>, JsValue> {
+    let Some((_, value)) = obj.get(&[name]) else {
+        return Ok(None);
+    };
+    // A revoked Proxy of a function is `typeof "function"` too, but cannot be called.
+    value
+        .dyn_into()
+        .ok()
+        .filter(|f: &Function| !is_revoked(f))
+        .map(Some)
+        .ok_or_else(|| invalid("invalid_option", path, expected))
+}
+
+/// Validates with what `embed.js` checked: one `Float32Array` per text (or undefined
+/// without `embed`), and the judge's claims × sources probabilities (an array of
+/// numbers, or undefined).
+fn finish(
+    validator: &Validator,
+    input: &Input,
+    claims: &[String],
+    (vectors, judged): (&JsValue, &JsValue),
+    unit: Unit,
+) -> Result<JsValue, JsValue> {
+    let mut tables = Vec::new();
+    if let Some(vectors) = vectors.dyn_ref::<Array>() {
+        let read = |i: u32| vectors.get(i).unchecked_into::<Float32Array>().to_vec();
+        let claim_vectors: Vec<Vec<f32>> = (0..claims.len() as u32).map(read).collect();
+        let source_vectors: Vec<Vec<f32>> =
+            (claims.len() as u32..vectors.length()).map(read).collect();
+        let mut cosines = ExternalSupport::default();
+        for (claim, cv) in claims.iter().zip(&claim_vectors) {
+            cosines.insert(
+                claim,
+                source_vectors.iter().map(|sv| cosine(cv, sv)).collect(),
+            );
+        }
+        tables.push(cosines);
+    }
+    if let Some(judged) = judged.dyn_ref::<Array>() {
+        let matrix: Vec<f64> = judged.iter().map(|p| p.as_f64().unwrap_or(0.0)).collect();
+        let mut probabilities = ExternalSupport::weighted(JUDGE_WEIGHT);
+        let sources = input.sources.len().max(1);
+        for (claim, row) in claims.iter().zip(matrix.chunks(sources)) {
+            probabilities.insert(claim, row.to_vec());
+        }
+        tables.push(probabilities);
+    }
+    let started = crate::runtime::now();
+    let mut report = validator
+        .validate_with(input, &tables)
+        .map_err(|e| to_js_error(&e.under("input")))?;
+    report.convert_offsets(input, unit);
+    report.timing_ms = crate::runtime::now() - started;
+    Ok(report_to_js(&report))
+}
+
+/// Cosine similarity; 0 for empty or zero vectors and for mismatched dimensions.
+fn cosine(a: &[f32], b: &[f32]) -> f64 {
+    if a.len() != b.len() || a.is_empty() {
+        return 0.0;
+    }
+    let (mut dot, mut na, mut nb) = (0.0f64, 0.0f64, 0.0f64);
+    for (x, y) in a.iter().zip(b) {
+        let (x, y) = (f64::from(*x), f64::from(*y));
+        dot += x * y;
+        na += x * x;
+        nb += y * y;
+    }
+    if na == 0.0 || nb == 0.0 {
+        0.0
+    } else {
+        dot / (na.sqrt() * nb.sqrt())
+    }
+}
