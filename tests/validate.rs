@@ -735,7 +735,7 @@ fn a_paragraph_final_marker_covers_the_paragraph_unless_turned_off() {
 #[test]
 fn an_options_file_turns_the_misattribution_check_off_with_false() {
     let read = |json: &str| serde_json::from_str::<Options>(json);
-    assert_eq!(read("{}").unwrap().misattribution_margin, Some(0.3));
+    assert_eq!(read("{}").unwrap().misattribution_margin, Some(0.25));
     assert_eq!(
         read(r#"{"misattributionMargin": 0.2}"#)
             .unwrap()

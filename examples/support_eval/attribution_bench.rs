@@ -108,14 +108,8 @@ pub fn report(path: &str) {
         "\nAttributionBench OOD test ({} claims with references), AUROC, nothing fitted on it\n",
         claims.len()
     );
-    println!(
-        "| dataset | task | setup | n+ / n− | token recall | BM25 | citeproof | citeproof, no length prior |"
-    );
-    println!("|---|---|---|---|---|---|---|---|");
-    let no_length = SupportParams {
-        length_weight: 0.0,
-        ..SupportParams::default()
-    };
+    println!("| dataset | task | setup | n+ / n− | token recall | BM25 | citeproof |");
+    println!("|---|---|---|---|---|---|---|");
     for dataset in datasets {
         let rows: Vec<&Claim> = claims.iter().filter(|c| c.src_dataset == dataset).collect();
         let passages: Vec<String> = rows.iter().map(|c| c.references.join("\n")).collect();
@@ -162,7 +156,7 @@ pub fn report(path: &str) {
         };
         type Scorer<'s> = &'s dyn Fn(usize, usize, SupportParams) -> Option<f64>;
         let print = |task: &str, setup: &str, cases: &[(usize, usize, bool)], ours: Scorer| {
-            let (mut recall, mut best, mut cite, mut flat) = (vec![], vec![], vec![], vec![]);
+            let (mut recall, mut best, mut cite) = (vec![], vec![], vec![]);
             for &(i, j, positive) in cases {
                 let Some(s) = ours(i, j, SupportParams::default()) else {
                     continue;
@@ -170,19 +164,17 @@ pub fn report(path: &str) {
                 recall.push((token_recall(&rows[i].claim, &passages[j]), positive));
                 best.push((bm25.score(&rows[i].claim, &passages[j]), positive));
                 cite.push((s, positive));
-                flat.push((ours(i, j, no_length).unwrap_or(0.0), positive));
             }
             if cite.is_empty() {
                 return;
             }
             let pos = cite.iter().filter(|p| p.1).count();
             println!(
-                "| {dataset} | {task} | {setup} | {pos} / {} | {:.3} | {:.3} | {:.3} | {:.3} |",
+                "| {dataset} | {task} | {setup} | {pos} / {} | {:.3} | {:.3} | {:.3} |",
                 cite.len() - pos,
                 auroc(&recall),
                 auroc(&best),
-                auroc(&cite),
-                auroc(&flat)
+                auroc(&cite)
             );
         };
         print("human labels", "isolated", &human, &isolated_score);

@@ -36,7 +36,7 @@ fn print_row(name: &str, per_fold: &[Vec<f64>; 4]) {
 }
 
 /// The grid the cross-validation chooses from: blend weights, the absolute share of
-/// contrast, the length prior and the missing-number factor.
+/// contrast and the missing-number factor.
 fn candidates() -> Vec<SupportParams> {
     let base = SupportParams::default();
     let mut grid = Vec::new();
@@ -49,18 +49,15 @@ fn candidates() -> Vec<SupportParams> {
         (0.3, 0.4, 0.3),
     ] {
         for absolute_share in [0.3, 0.5, 0.7] {
-            for length_weight in [0.0, 0.5, 1.0, 2.0, 3.0] {
-                for missing_number in [0.8, 0.6] {
-                    grid.push(SupportParams {
-                        idf_weight,
-                        chargram_weight,
-                        pair_weight,
-                        absolute_share,
-                        length_weight,
-                        missing_number,
-                        ..base
-                    });
-                }
+            for missing_number in [0.8, 0.6] {
+                grid.push(SupportParams {
+                    idf_weight,
+                    chargram_weight,
+                    pair_weight,
+                    absolute_share,
+                    missing_number,
+                    ..base
+                });
             }
         }
     }
