@@ -15,6 +15,7 @@
 
 mod attribution_bench;
 mod eval;
+mod transfer;
 
 use citeproof::model::Options;
 use citeproof::support::SupportParams;
@@ -66,7 +67,7 @@ fn candidates() -> Vec<SupportParams> {
 
 fn main() {
     if let Ok(path) = std::env::var("ATTRIBUTIONBENCH_OOD") {
-        attribution_bench::report(&path);
+        transfer::report(&path, &candidates());
         return;
     }
     let rows = eval::load();

@@ -37,7 +37,8 @@ use sets::{ABSENT, Collector, HashList, Members, Postings, Vocabulary};
 use words::{for_each_gram, pair_hash, tokens};
 
 /// The constants of the support score. [`SupportParams::default`] is what citeproof
-/// ships, chosen by cross-validation on ExpertQA (docs/support.md); a caller with
+/// ships: the grid's best over ExpertQA, HAGRID, AttrScore-GenSearch and BEGIN, which
+/// every leave-one-dataset-out fold but one also chose (docs/support.md); a caller with
 /// labelled pairs of their own can fit others and pass them to
 /// [`SupportScorer::with_params`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,10 +61,10 @@ pub struct SupportParams {
 impl Default for SupportParams {
     fn default() -> SupportParams {
         SupportParams {
-            idf_weight: 0.3,
+            idf_weight: 0.4,
             chargram_weight: 0.3,
-            pair_weight: 0.4,
-            absolute_share: 0.5,
+            pair_weight: 0.3,
+            absolute_share: 0.7,
             squash: 1.5,
             missing_number: 0.8,
         }
