@@ -206,7 +206,12 @@ fn misattribution_defaults(rows: &[eval::Row]) {
 /// experts labelled complete and on those labelled partial or incomplete.
 fn unsupported_defaults(rows: &[eval::Row]) {
     let answers = eval::load_answers();
-    let verdicts = eval::verdicts(&answers, rows, Options::default());
+    // Any support option turns scoring on; the scores do not depend on which.
+    let scored = Options {
+        support_threshold: Some(0.5),
+        ..Options::default()
+    };
+    let verdicts = eval::verdicts(&answers, rows, scored);
     let scores = |complete: bool| -> Vec<f64> {
         verdicts
             .iter()

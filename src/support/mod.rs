@@ -65,7 +65,7 @@ impl Default for SupportParams {
             chargram_weight: 0.3,
             pair_weight: 0.3,
             absolute_share: 0.7,
-            squash: 1.5,
+            squash: 3.0,
             missing_number: 0.8,
         }
     }
