@@ -25,8 +25,11 @@ fn support_scoring_keeps_its_cross_validated_auroc_on_the_expertqa_pairs() {
     let isolated = eval::score_rows(&rows, Setup::Isolated, shipped).0;
     let folds = eval::per_fold(&rows, [&in_request, &isolated]);
     // Floors, in the order of `eval::CELLS`: in-request swap, isolated swap, in-request
-    // loose, isolated loose (CV means 0.945, 0.902, 0.653, 0.643).
-    let floors = [0.92, 0.88, 0.62, 0.61];
+    // loose, isolated loose (CV means 0.954, 0.905, 0.601, 0.614). Loose fell from
+    // 0.653 / 0.643 when the cited-length prior went (issue 35): it fitted ExpertQA,
+    // where complete claims cite longer evidence, and ranked below token recall on
+    // every AttributionBench dataset.
+    let floors = [0.93, 0.88, 0.58, 0.59];
     for (k, (&(setup, task), floor)) in eval::CELLS.iter().zip(floors).enumerate() {
         let (mean, sd) = eval::mean_sd(&folds[k]);
         assert!(
@@ -86,14 +89,20 @@ fn every_cited_claim_gets_a_support_score() {
     assert!(unscored.is_empty(), "unscored: {unscored:?}");
 }
 
-/// `misattributed` is on by default because, on ExpertQA's real answers, it flags at
-/// most 2 % of the citations experts judged fully supported (1.3 % measured) while
-/// catching most citations moved to another retrieved passage (68 %).
+/// `misattributed` is opt-in (held out on AttributionBench every margin flags over 2 %
+/// of supported citations somewhere, docs/support.md); at the margin the docs show,
+/// 0.25, it flags at most 2 % of the citations experts judged fully supported on
+/// ExpertQA's real answers (1.3 % measured) while catching most citations moved to
+/// another retrieved passage (73 %).
 #[test]
-fn the_default_misattribution_check_stays_under_two_percent_false_flags() {
+fn the_misattribution_check_at_margin_a_quarter_stays_under_two_percent_false_flags() {
     use citeproof::model::Options;
+    let options = Options {
+        misattribution_margin: Some(0.25),
+        ..Options::default()
+    };
     let rows = eval::load();
-    let verdicts = eval::verdicts(&eval::load_answers(), &rows, Options::default());
+    let verdicts = eval::verdicts(&eval::load_answers(), &rows, options.clone());
     let complete: Vec<_> = verdicts.iter().filter(|v| v.label == "complete").collect();
     assert!(
         complete.len() > 500,
@@ -107,10 +116,10 @@ fn the_default_misattribution_check_stays_under_two_percent_false_flags() {
         "flags {false_flags:.3} of complete citations"
     );
     let caught = eval::rate(
-        eval::swap_catches(&rows, Options::default())
+        eval::swap_catches(&rows, options)
             .iter()
             .map(|(a, f)| (a.as_str(), *f)),
         |_| true,
     );
-    assert!(caught >= 0.6, "catches {caught:.3} of moved citations");
+    assert!(caught >= 0.7, "catches {caught:.3} of moved citations");
 }

@@ -609,39 +609,46 @@ fn support_sources() -> Vec<Source> {
     ]
 }
 
-/// The short sources here (under 300 characters) score about 0.65 when they back a
-/// claim fully: the threshold for short chunks.
+/// Both opt-in support checks: the short sources here (under 300 characters) are
+/// judged with the threshold for short chunks.
 fn with_support() -> Options {
     Options {
         support_threshold: Some(0.5),
+        ..misattribution_only()
+    }
+}
+
+/// `misattributed` alone, at the margin docs/support.md measures.
+fn misattribution_only() -> Options {
+    Options {
+        misattribution_margin: Some(0.25),
         ..Options::default()
     }
 }
 
 #[test]
-fn by_default_only_a_misattribution_is_flagged_and_scoring_can_be_turned_off() {
+fn claim_support_is_opt_in_and_a_margin_flags_only_the_misattribution() {
     // Cited to the Eiffel passage, backed by the Berlin one.
     let wrong = input(
         "The Berlin Wall fell in November 1989, leading to reunification [1].",
         support_sources(),
     );
     let report = run(&wrong);
+    assert_eq!(report.citations[0].support, None, "not scored by default");
+    assert_eq!(codes(&report), Vec::<&str>::new());
+    let report = run_with(&wrong, misattribution_only());
     assert!(report.citations[0].support.is_some());
     assert_eq!(codes(&report), ["misattributed"]);
     assert_eq!(report.citations[0].quality_score, 1.0);
-    // An uncited sentence and a weakly supported claim are opt-in findings.
+    // An uncited sentence and a weakly supported claim need `support_threshold`.
     let right = input(
         "The Berlin Wall fell in 1989 [2]. Paris has many bakeries and cafes [1].",
         support_sources(),
     );
-    assert_eq!(codes(&run(&right)), Vec::<&str>::new());
-    let off = Options {
-        misattribution_margin: None,
-        ..Options::default()
-    };
-    let report = run_with(&wrong, off);
-    assert_eq!(report.citations[0].support, None);
-    assert_eq!(codes(&report), Vec::<&str>::new());
+    assert_eq!(
+        codes(&run_with(&right, misattribution_only())),
+        Vec::<&str>::new()
+    );
 }
 
 #[test]
@@ -650,7 +657,7 @@ fn a_source_the_same_claim_also_cites_is_no_misattribution() {
         "The Berlin Wall fell in November 1989, leading to reunification [1] [2].",
         support_sources(),
     );
-    let report = run(&i);
+    let report = run_with(&i, misattribution_only());
     assert!(report.citations.iter().all(|c| c.support.is_some()));
     assert_eq!(codes(&report), Vec::<&str>::new());
 }
@@ -732,9 +739,9 @@ fn a_paragraph_final_marker_covers_the_paragraph_unless_turned_off() {
 }
 
 #[test]
-fn an_options_file_turns_the_misattribution_check_off_with_false() {
+fn an_options_file_turns_the_misattribution_check_on_with_a_margin_and_off_with_false() {
     let read = |json: &str| serde_json::from_str::<Options>(json);
-    assert_eq!(read("{}").unwrap().misattribution_margin, Some(0.3));
+    assert_eq!(read("{}").unwrap().misattribution_margin, None);
     assert_eq!(
         read(r#"{"misattributionMargin": 0.2}"#)
             .unwrap()

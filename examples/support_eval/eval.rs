@@ -22,6 +22,8 @@ pub struct Row {
     pub claim: String,
     pub evidence: String,
     pub label: String,
+    /// The answer system (`post_hoc_gs_gpt4`, …).
+    pub system: String,
 }
 
 /// The rows of `data/expertqa/support-val.jsonl`.
@@ -80,7 +82,7 @@ impl Task {
 }
 
 /// `val-<answer>-<k>[-swap]` → `val-<answer>`.
-fn answer_of(id: &str) -> &str {
+pub fn answer_of(id: &str) -> &str {
     let end = id.match_indices('-').nth(1).map_or(id.len(), |(i, _)| i);
     &id[..end]
 }

@@ -15,6 +15,7 @@
 
 mod attribution_bench;
 mod eval;
+mod transfer;
 
 use citeproof::model::Options;
 use citeproof::support::SupportParams;
@@ -36,7 +37,7 @@ fn print_row(name: &str, per_fold: &[Vec<f64>; 4]) {
 }
 
 /// The grid the cross-validation chooses from: blend weights, the absolute share of
-/// contrast, the length prior and the missing-number factor.
+/// contrast and the missing-number factor.
 fn candidates() -> Vec<SupportParams> {
     let base = SupportParams::default();
     let mut grid = Vec::new();
@@ -49,18 +50,15 @@ fn candidates() -> Vec<SupportParams> {
         (0.3, 0.4, 0.3),
     ] {
         for absolute_share in [0.3, 0.5, 0.7] {
-            for length_weight in [0.0, 0.5, 1.0, 2.0, 3.0] {
-                for missing_number in [0.8, 0.6] {
-                    grid.push(SupportParams {
-                        idf_weight,
-                        chargram_weight,
-                        pair_weight,
-                        absolute_share,
-                        length_weight,
-                        missing_number,
-                        ..base
-                    });
-                }
+            for missing_number in [0.8, 0.6] {
+                grid.push(SupportParams {
+                    idf_weight,
+                    chargram_weight,
+                    pair_weight,
+                    absolute_share,
+                    missing_number,
+                    ..base
+                });
             }
         }
     }
@@ -69,7 +67,7 @@ fn candidates() -> Vec<SupportParams> {
 
 fn main() {
     if let Ok(path) = std::env::var("ATTRIBUTIONBENCH_OOD") {
-        attribution_bench::report(&path);
+        transfer::report(&path, &candidates());
         return;
     }
     let rows = eval::load();
@@ -208,7 +206,12 @@ fn misattribution_defaults(rows: &[eval::Row]) {
 /// experts labelled complete and on those labelled partial or incomplete.
 fn unsupported_defaults(rows: &[eval::Row]) {
     let answers = eval::load_answers();
-    let verdicts = eval::verdicts(&answers, rows, Options::default());
+    // Any support option turns scoring on; the scores do not depend on which.
+    let scored = Options {
+        support_threshold: Some(0.5),
+        ..Options::default()
+    };
+    let verdicts = eval::verdicts(&answers, rows, scored);
     let scores = |complete: bool| -> Vec<f64> {
         verdicts
             .iter()

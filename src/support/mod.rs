@@ -8,10 +8,8 @@
 //! stemmed), character 5-grams (robust to inflection and compounding), and word pairs in
 //! order — and the blend is set against the best blend any retrieved source reaches, so
 //! an on-topic passage that says something else scores low. A number in the claim that
-//! the passage lacks costs, and more cited text raises the prior of full support (long evidence is scaled up;
-//! short chunks are never scaled down). The
-//! weights were chosen on the ExpertQA pairs (`cargo run --release --example
-//! support_eval`, docs/perf-log.md).
+//! the passage lacks costs. The constants were chosen on ExpertQA and held out on
+//! AttributionBench (`cargo run --release --example support_eval`, docs/support.md).
 //!
 //! ```
 //! use citeproof::support::SupportScorer;
@@ -39,7 +37,8 @@ use sets::{ABSENT, Collector, HashList, Members, Postings, Vocabulary};
 use words::{for_each_gram, pair_hash, tokens};
 
 /// The constants of the support score. [`SupportParams::default`] is what citeproof
-/// ships, chosen by cross-validation on ExpertQA (docs/support.md); a caller with
+/// ships: the grid's best over ExpertQA, HAGRID, AttrScore-GenSearch and BEGIN, which
+/// every leave-one-dataset-out fold but one also chose (docs/support.md); a caller with
 /// labelled pairs of their own can fit others and pass them to
 /// [`SupportScorer::with_params`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,11 +52,6 @@ pub struct SupportParams {
     /// With other sources to contrast against: the share of the absolute blend in the
     /// overlap; the rest is the blend relative to the request's best source.
     pub absolute_share: f64,
-    /// Weight of the cited-length prior: the overlap is scaled by
-    /// `1 + w·ln(1 + (chars − knee)/1000)` (chars capped at 4,000).
-    pub length_weight: f64,
-    /// Cited characters below which the length prior does nothing.
-    pub length_knee: usize,
     /// Steepness of the final squash `1 − e^(−k·raw)` into 0–1.
     pub squash: f64,
     /// Factor per claim number missing from the passage.
@@ -67,13 +61,11 @@ pub struct SupportParams {
 impl Default for SupportParams {
     fn default() -> SupportParams {
         SupportParams {
-            idf_weight: 0.3,
+            idf_weight: 0.4,
             chargram_weight: 0.3,
-            pair_weight: 0.4,
-            absolute_share: 0.5,
-            length_weight: 2.0,
-            length_knee: 300,
-            squash: 1.5,
+            pair_weight: 0.3,
+            absolute_share: 0.7,
+            squash: 3.0,
             missing_number: 0.8,
         }
     }
@@ -138,7 +130,6 @@ struct Profile {
     terms: Members,
     pairs: Members,
     grams: Members,
-    chars: usize,
     /// 5-grams in the text, kept or not (0: too short to compare).
     gram_count: usize,
     /// The text's sentences, for the evidence sentence of a citation: split in the same
@@ -174,7 +165,7 @@ impl Profile {
         }
         sentences.finish();
         let mut gram_count = 0;
-        let chars = for_each_gram(text, |g| {
+        for_each_gram(text, |g| {
             gram_count += 1;
             grams.add(g);
         });
@@ -182,7 +173,6 @@ impl Profile {
             terms: terms.finish(),
             pairs: pairs.finish(),
             grams: grams.finish(),
-            chars,
             gram_count,
             sentences: sentences.spans,
             sentence_terms: Postings::new(&sentences.terms),
@@ -581,7 +571,7 @@ impl<'a> SupportScorer<'a> {
     }
 
     /// The score of source `i` from its blend (`absolute`) and the best blend of any
-    /// source: contrast, cited-length prior, missing numbers, squashed into 0–1.
+    /// source: contrast and missing numbers, squashed into 0–1.
     fn score(&self, profile: &ClaimProfile, i: usize, absolute: f64, best: f64) -> f64 {
         let params = &self.params;
         let p = &self.profiles[i];
@@ -590,8 +580,6 @@ impl<'a> SupportScorer<'a> {
             .iter()
             .filter(|(_, key, _, number)| *number && !p.terms.contains(key))
             .count();
-        let cited = p.chars.min(4000).saturating_sub(params.length_knee) as f64;
-        let length = (1.0 + cited / 1000.0).ln();
         // Contrast needs something to contrast against: with one source, the overlap is
         // the absolute blend alone.
         let overlap = if self.contrasted {
@@ -600,9 +588,7 @@ impl<'a> SupportScorer<'a> {
         } else {
             absolute
         };
-        let raw = overlap
-            * (1.0 + params.length_weight * length)
-            * params.missing_number.powi(missing_numbers as i32);
+        let raw = overlap * params.missing_number.powi(missing_numbers as i32);
         // A monotone squash into 0–1 (ranking unchanged).
         let score = 1.0 - (-params.squash * raw).exp();
         (score.clamp(0.0, 1.0) * 1000.0).round() / 1000.0

@@ -83,12 +83,13 @@ test("auditRecord has spec 001's fields verbatim plus spec 003's retrieval ids",
     status: "REJECT", citations_validated: 1, citations_failed: 1, hallucinations_detected: 1, confidence_score: report.confidence,
   });
   assert.deepEqual(record.citations[0], {
-    claim: "Litecoin 😀 was created by Charlie Lee in 2011 [1].", source: "chunk_001", line_range: "1-1", validation_status: "VALID", semantic_score: report.citations[0].support,
+    claim: "Litecoin 😀 was created by Charlie Lee in 2011 [1].", source: "chunk_001", line_range: "1-1", validation_status: "VALID", semantic_score: null,
   });
-  // Claim support runs by default (for `misattributed`): spec 001's semantic_score is its score.
-  assert.ok(report.citations[0].support > 0.5, `support ${report.citations[0].support}`);
-  const unscored = cp.validate(input, { misattributionMargin: false });
-  assert.equal(cp.auditRecord(unscored, { input }).citations[0].semantic_score, null);
+  // Claim support is opt-in: spec 001's semantic_score is its score when it runs, null otherwise.
+  const scored = cp.validate(input, { misattributionMargin: 0.25 });
+  const support = scored.citations[0].support;
+  assert.ok(support > 0.5, `support ${support}`);
+  assert.equal(cp.auditRecord(scored, { input }).citations[0].semantic_score, support);
   assert.equal(record.citations[1].validation_status, "INVALID");
   assert.deepEqual(record.retrieval, { top_k: 3, retrieved_ids: ["chunk_001", "chunk_002"], cited_ids: ["chunk_001"] });
   assert.equal(record.query, input.question);

@@ -125,7 +125,7 @@ test("--options sets claim support: both CLIs report the misattributed claim, na
     sources: [{ text: "The Eiffel Tower was completed in 1889 for the World Fair in Paris." }, { text: "Berlin is the capital of Germany and its largest city." }],
   };
   writeFileSync(swapped, `${JSON.stringify(input)}\n`);
-  writeFileSync(options, JSON.stringify({ supportThreshold: 0.5 }));
+  writeFileSync(options, JSON.stringify({ supportThreshold: 0.5, misattributionMargin: 0.25 }));
   const reports = ["native", "npm"].map((cli) => {
     const r = run(cli, ["check", swapped, "--json", "--options", options]);
     assert.equal(r.code, 0, `${cli}: ${r.stderr}`);
@@ -138,10 +138,13 @@ test("--options sets claim support: both CLIs report the misattributed claim, na
   assert.deepEqual(codes, ["unsupported_claim", "misattributed", "unsupported_claim", "misattributed"]);
   assert.match(reports[0].findings[1].message, /did you mean \[1\]\?/);
   assert.match(reports[0].findings[3].message, /did you mean \[2\]\?/);
-  // By default only the misattributions are reported; `misattributionMargin: false` in
-  // the options file turns claim support off.
-  const plain = JSON.parse(run("native", ["check", swapped, "--json"]).stdout);
+  // A margin alone reports only the misattributions; by default, or with
+  // `misattributionMargin: false`, claim support is off.
+  writeFileSync(options, JSON.stringify({ misattributionMargin: 0.25 }));
+  const plain = JSON.parse(run("native", ["check", swapped, "--json", "--options", options]).stdout);
   assert.deepEqual(plain.findings.map((f) => f.code), ["misattributed", "misattributed"]);
+  const byDefault = JSON.parse(run("native", ["check", swapped, "--json"]).stdout);
+  assert.deepEqual(byDefault.findings, []);
   writeFileSync(options, JSON.stringify({ misattributionMargin: false }));
   const off = ["native", "npm"].map((cli) => JSON.parse(run(cli, ["check", swapped, "--json", "--options", options]).stdout));
   for (const report of off) {

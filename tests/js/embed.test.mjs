@@ -39,7 +39,7 @@ test("embed is called once with the cited claims, then every source text", async
 
 test("cosines are blended half and half into the lexical support", async () => {
   const lexical = validate(input, { supportThreshold: 0.5 }).citations.map((c) => c.support);
-  const same = await validateAsync(input, { embed: recorder(() => [1, 2, 3]).embed });
+  const same = await validateAsync(input, { embed: recorder(() => [1, 2, 3]).embed, misattributionMargin: 0.25 });
   const orthogonal = await validateAsync(input, {
     embed: recorder((t) => (sources.some((s) => s.text === t) ? [1, 0] : [0, 1])).embed,
   });
@@ -64,7 +64,7 @@ test("a bag-of-words embedder lets the right source win and names it", async () 
     }
     return v;
   };
-  const report = await validateAsync(input, { embed: recorder(bag).embed });
+  const report = await validateAsync(input, { embed: recorder(bag).embed, misattributionMargin: 0.25 });
   const [eiffel, wall] = report.citations;
   assert.ok(eiffel.support >= 0.5 && wall.support < 0.5, `${eiffel.support} ${wall.support}`);
   assert.ok(report.findings.some((f) => f.code === "misattributed" && /did you mean \[2\]/.test(f.message)));

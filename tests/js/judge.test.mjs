@@ -54,9 +54,9 @@ test("a judge's probability weighs twice the lexical score", async () => {
 test("with a judge that is always right, the report follows it where the words mislead", async () => {
   // By words alone the denial wins: the wrong citation passes and the right passage is
   // no better by the margin.
-  const lexical = validate(input, { supportThreshold: 0.5 });
+  const lexical = validate(input, { supportThreshold: 0.5, misattributionMargin: 0.25 });
   assert.equal(lexical.citations[0].warnings.length, 0, JSON.stringify(lexical.citations[0].warnings));
-  const report = await validateAsync(input, { judge: async (pairs) => pairs.map(truth) });
+  const report = await validateAsync(input, { judge: async (pairs) => pairs.map(truth), misattributionMargin: 0.25 });
   const [wall, crowds] = report.citations;
   assert.deepEqual(wall.warnings.map((w) => w.code), ["unsupported_claim", "misattributed"]);
   assert.match(wall.warnings[1].message, /^did you mean \[9\]\?/);

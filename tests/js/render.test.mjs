@@ -41,6 +41,9 @@ function assertInert(html, context) {
   walk(parseFragment(html));
 }
 
+// Evidence sentences come with claim support, which is opt-in (docs/support.md).
+const scored = { misattributionMargin: 0.25 };
+
 const sources = [
   { title: "Boiling", url: "https://example.org/boil", text: "Water boils at 100 °C at sea level." },
   { title: "Japan", url: "https://example.org/japan", text: "Tokyo is the capital of Japan." },
@@ -68,7 +71,7 @@ test("citationTree: chips carry titles, safe links, located quotes and why they 
       sources,
       citations: [{ source: 1, quote: "boils at 100 °C" }],
     },
-    { policy: "flag" },
+    { policy: "flag", ...scored },
   );
   const chips = citationTree(report, { sources }).flatMap((b) => b.children).filter((n) => n.type === "chip").map((n) => n.chip);
   assert.equal(chips.length, 2);
@@ -83,7 +86,8 @@ test("citationTree: chips carry titles, safe links, located quotes and why they 
 test("each chip's card gets the evidence sentence of its own claim, also when two claims cite one source", () => {
   const manual = [{ title: "Water", text: "Water boils at 100 °C at sea level. Ice melts at 0 °C. 😀 Salt lowers the freezing point." }];
   const answer = "Salt lowers the freezing point of water [1]. Ice melts at zero degrees [1]. Tokyo is big [1].";
-  const report = validate({ answer, sources: manual }, { policy: "flag" });
+  assert.ok(validate({ answer, sources: manual }).citations.every((c) => c.evidence === undefined), "none by default");
+  const report = validate({ answer, sources: manual }, { policy: "flag", ...scored });
   const [salt, ice, tokyo] = report.citations;
   assert.equal(salt.evidence.text, "Salt lowers the freezing point.");
   assert.equal(ice.evidence.text, "Ice melts at 0 °C.");
@@ -114,7 +118,7 @@ test("a card shows the source validation resolved: after renumbering, and when t
     { index: 1, title: "First", text: "Bern is the capital of Switzerland." },
     { index: 1, title: "Second", text: "Paris is big." },
   ];
-  const report = validate({ answer: "Bern is the capital [1].", sources: twins });
+  const report = validate({ answer: "Bern is the capital [1].", sources: twins }, scored);
   assert.equal(report.citations[0].sourcePosition, 0);
   const [twin] = chipsOf(report, twins)[0].sources;
   assert.equal(twin.title, "First");
@@ -127,7 +131,7 @@ test("a card shows the source validation resolved: after renumbering, and when t
 
 test("a source given under the input's other names (doc_title, page_content) shows its title, quote and evidence on the card", () => {
   const snake = [{ doc_title: "Boiling", url: "https://example.org/boil", page_content: "Water boils at 100 °C at sea level." }];
-  const report = validate({ answer: "Water boils at 100 °C [1].", sources: snake, citations: [{ source: 1, quote: "boils at 100 °C" }] }, { policy: "flag" });
+  const report = validate({ answer: "Water boils at 100 °C [1].", sources: snake, citations: [{ source: 1, quote: "boils at 100 °C" }] }, { policy: "flag", ...scored });
   assert.equal(report.citations[0].quote.match, "exact", "validate reads page_content");
   const [card] = citationTree(report, { sources: snake }).flatMap((b) => b.children).filter((n) => n.type === "chip").map((n) => n.chip.sources[0]);
   assert.equal(card.title, "Boiling");

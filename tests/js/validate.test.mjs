@@ -251,25 +251,29 @@ test("a CitationValidator applies its options to every answer", () => {
   validator.free();
 });
 
-test("claim support: misattributed (named) by default, unsupported and uncited with supportThreshold, none with misattributionMargin: false; evidence sentences", () => {
+test("claim support: opt-in; misattributed (named) with misattributionMargin, unsupported and uncited with supportThreshold, none with misattributionMargin: false; evidence sentences", () => {
   const sources = [
     { title: "Eiffel", text: "The Eiffel Tower was completed in 1889 as the entrance arch to the World's Fair in Paris. It was designed by the engineering company of Gustave Eiffel and is made of wrought iron." },
     { title: "Berlin", text: "Berlin is the capital and largest city of Germany. The Berlin Wall divided the city from 1961 until it fell in November 1989, leading to German reunification in 1990." },
   ];
   const answer = "The Berlin Wall fell in November 1989 [1]. The tower in Paris was completed in 1889 [1]. Berlin is the largest city of Germany.";
   const byDefault = validate({ answer, sources });
-  assert.deepEqual(byDefault.findings.map((f) => f.code), ["misattributed"]);
-  assert.match(byDefault.findings[0].message, /^did you mean \[2\]\?/);
+  assert.deepEqual(byDefault.findings, [], "opt-in");
+  assert.ok(byDefault.citations.every((c) => c.support === undefined && c.evidence === undefined), "not scored by default");
+  const margin = { misattributionMargin: 0.25 };
+  const misattributed = validate({ answer, sources }, margin);
+  assert.deepEqual(misattributed.findings.map((f) => f.code), ["misattributed"]);
+  assert.match(misattributed.findings[0].message, /^did you mean \[2\]\?/);
   // Each scored citation carries its source's best-matching sentence, located in the
   // source's text in UTF-16 units.
-  const { evidence } = byDefault.citations[1];
+  const { evidence } = misattributed.citations[1];
   assert.equal(evidence.text, "The Eiffel Tower was completed in 1889 as the entrance arch to the World's Fair in Paris.");
   assert.equal(sources[0].text.slice(evidence.span.start, evidence.span.end), evidence.text);
   const off = validate({ answer, sources }, { misattributionMargin: false });
   assert.ok(off.citations.every((c) => c.support === undefined && c.evidence === undefined), "off");
   assert.deepEqual(off.findings, []);
   assert.throws(() => validate({ answer, sources }, { misattributionMargin: true }), (e) => e.code === "invalid_option" && /misattributionMargin: expected a number from 0 to 1, or false/.test(e.message));
-  const report = validate({ answer, sources }, { supportThreshold: 0.5 });
+  const report = validate({ answer, sources }, { supportThreshold: 0.5, ...margin });
   assert.deepEqual(report.findings.map((f) => f.code), ["unsupported_claim", "misattributed", "uncited_claim"]);
   assert.match(report.findings[1].message, /^did you mean \[2\]\?/);
   const [wall, tower] = report.citations;

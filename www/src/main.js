@@ -97,6 +97,8 @@ function App() {
   const [policy, setPolicy] = useState("clean");
   const [renumber, setRenumber] = useState(false);
   const [support, setSupport] = useState(false);
+  // The demo shows `misattributed` (opt-in in the library, docs/support.md) unless unticked.
+  const [misattribution, setMisattribution] = useState(true);
   const [streamSource, setStreamSource] = useState(null);
 
   const choose = (id) => {
@@ -106,7 +108,10 @@ function App() {
     setSourcesText(JSON.stringify(next.sources, null, 2));
     setStreamSource(null);
   };
-  const options = useMemo(() => ({ policy, renumber, supportThreshold: support ? 0.5 : undefined }), [policy, renumber, support]);
+  const options = useMemo(
+    () => ({ policy, renumber, supportThreshold: support ? 0.5 : undefined, misattributionMargin: misattribution ? 0.25 : false }),
+    [policy, renumber, support, misattribution],
+  );
   const parsed = useMemo(() => parseSources(sourcesText), [sourcesText]);
   const result = useMemo(() => {
     if (parsed.error) return { error: parsed.error };
@@ -151,6 +156,7 @@ function App() {
           h("select", { value: policy, onChange: (e) => setPolicy(e.target.value) }, ["clean", "flag", "strict"].map((p) => h("option", { key: p, value: p }, p))),
         ),
         h("label", null, h("input", { type: "checkbox", checked: renumber, onChange: (e) => setRenumber(e.target.checked) }), " renumber"),
+        h("label", null, h("input", { type: "checkbox", checked: misattribution, onChange: (e) => setMisattribution(e.target.checked) }), " misattributed claims"),
         h("label", null, h("input", { type: "checkbox", checked: support, onChange: (e) => setSupport(e.target.checked) }), " unsupported and uncited claims"),
         h(
           "button",
