@@ -7,8 +7,9 @@
 // moved past is not rendered again until the report comes (a new array, every block
 // once more); with the plugins rebuilt per update, as the recipe did before, it is
 // rendered on every update (the control: what the test would see if the hook did
-// nothing). Both ways, after every update the chips on screen are those of the hook's
-// segments so far, and at the end the report's.
+// nothing). The same holds when the sources are the message's `source-url` parts (new
+// objects on every update, as useChat gives them). Every way, after every update the
+// chips on screen are those of the hook's segments so far, and at the end the report's.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -64,6 +65,13 @@ function Hooked({ message, done }) {
   return <Streamdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components} isAnimating={!done}>{cited.text}</Streamdown>;
 }
 
+// No sources given: the hook takes the message's source-url parts, new objects per update.
+function Declared({ message, done }) {
+  cited = useCitedMessage(message, { done });
+  const remarkPlugins = useRemarkPlugins(cited, remarkDefaults);
+  return <Streamdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components} isAnimating={!done}>{cited.text}</Streamdown>;
+}
+
 function Rebuilt({ message, done }) {
   cited = useCitedMessage(message, { sources: SOURCES, done });
   const remarkPlugins = useMemo(
@@ -81,7 +89,7 @@ const yieldTask = () => new Promise((resolve) => {
 // Each chip as badge:valid, on screen and as citationChips makes them from the segments.
 const chipsShown = () =>
   [...document.querySelectorAll(".citeproof-chip")].map((c) => c.querySelector(".citeproof-chip__badge").textContent + ":" + !c.classList.contains("citeproof-chip--invalid"));
-const chipsOf = (segments) => citationChips({ segments }, { sources: SOURCES }).map((c) => c.badge + ":" + c.valid);
+const chipsOf = (segments) => citationChips({ segments }, { sources: cited.sources }).map((c) => c.badge + ":" + c.valid);
 
 const root = createRoot(document.getElementById("root"));
 /**
@@ -94,7 +102,9 @@ async function run(View) {
   const updates = [];
   for (let end = ${STEP}; ; end += ${STEP}) {
     const done = end >= ANSWER.length;
-    const message = { id: View.name, role: "assistant", parts: [{ type: "text", text: ANSWER.slice(0, end) }] };
+    const declared = SOURCES.map(({ url, title }, i) => ({ type: "source-url", sourceId: "s" + i, url, title }));
+    const text = { type: "text", text: ANSWER.slice(0, end) };
+    const message = { id: View.name, role: "assistant", parts: View === Declared ? [...declared, text] : [text] };
     flushSync(() => root.render(<View key={View.name} message={message} done={done} />));
     for (let i = 0; i < 50 && (done ? !cited.report : cited.text.length < end - 8); i++) await yieldTask();
     await yieldTask();
@@ -104,7 +114,7 @@ async function run(View) {
   return { updates, rendered, report: cited.report ? cited.report.status : null };
 }
 
-const result = { hooked: await run(Hooked), rebuilt: await run(Rebuilt) };
+const result = { hooked: await run(Hooked), declared: await run(Declared), rebuilt: await run(Rebuilt) };
 document.body.dataset.result = JSON.stringify(result);
 `;
 
@@ -135,6 +145,12 @@ test("with useRemarkPlugins, Streamdown renders a paragraph the answer moved pas
   assert.deepEqual([...new Set(afterReport)].sort(), PARAGRAPHS.map((_, k) => `P${k}`));
 });
 
+test("the same when the sources are the message's source-url parts, new objects on every update", () => {
+  const { rendered, report } = result.declared;
+  assert.notEqual(report, null, "the report came"); // "warn": the parts give no source text to check against
+  assert.deepEqual(rendersPast(rendered).slice(0, 3), [0, 0, 0]);
+});
+
 test("the control: with the plugins rebuilt per update, every paragraph is rendered again on every update", () => {
   const counts = rendersPast(result.rebuilt.rendered);
   // Rendered on each update past it: the answer moves past P2 four updates before its end.
@@ -144,7 +160,7 @@ test("the control: with the plugins rebuilt per update, every paragraph is rende
 test("after every update the chips on screen are those of the hook's segments; at the end, the report's", () => {
   const reportChips = citationChips(REPORT, { sources: SOURCES }).map((c) => `${c.badge}:${c.valid}`);
   assert.ok(reportChips.some((c) => c.endsWith(":false")), "an invalid chip among them");
-  for (const name of ["hooked", "rebuilt"]) {
+  for (const name of ["hooked", "declared", "rebuilt"]) {
     const { updates } = result[name];
     for (const [i, u] of updates.entries()) assert.deepEqual(u.chips, u.expected, `${name}, update ${i} (${JSON.stringify(u.text.slice(-30))})`);
     assert.equal(updates.at(-1).text, REPORT.cleanedAnswer);
