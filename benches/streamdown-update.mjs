@@ -1,14 +1,16 @@
 // What the chips cost Streamdown per streamed update, in headless Chromium: a Vite +
 // React production build renders real answers (ExpertQA) as a `useChat` message that
-// grows by `STEP` characters per update, each update committed with `flushSync`, two ways
-// in one page:
+// grows by `STEP` characters per update, each update committed with `flushSync`, four
+// ways in one page:
 //   - plain: Streamdown (its default remark and rehype plugins) on the raw text, as an
 //     app without citeproof renders it (half markers and all);
 //   - released: `useCitedMessage` and Streamdown on the text it released, no chips;
 //   - cited: the package README's useChat + Streamdown recipe: `useCitedMessage` feeds
 //     the new text into a CitationStream, and Streamdown renders the released text with
-//     `remarkCiteproof`, `rehypeCiteproof` and `CitationChip`.
-// Passes alternate between the two; each figure is the median of the passes' mean time
+//     `useRemarkPlugins` (remarkCiteproof), `rehypeCiteproof` and `CitationChip`;
+//   - rebuilt: the same with the plugins array memoised on the segments, a new one per
+//     update (the recipe before useRemarkPlugins): Streamdown renders every block again.
+// Passes alternate the order of the four; each figure is the median of the passes' mean time
 // per update (wall clock, the task the page yields between updates included), and the
 // ratios are against plain.
 //
@@ -29,7 +31,7 @@ import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
 import { Streamdown, defaultRehypePlugins, defaultRemarkPlugins } from "streamdown";
 import remarkCiteproof, { rehypeCiteproof } from "citeproof/remark";
-import { CitationChip, useCitedMessage } from "citeproof/react";
+import { CitationChip, useCitedMessage, useRemarkPlugins } from "citeproof/react";
 import "citeproof/react.css";
 const answers = ${JSON.stringify(answers)};
 
@@ -44,6 +46,18 @@ function Plain({ message, status }) {
 
 // The package README's recipe (useChat + Streamdown), sources given as the route's would be.
 function Cited({ message, status, sources }) {
+  const cited = useCitedMessage(message, { sources, done: status === "ready" });
+  const remarkPlugins = useRemarkPlugins(cited, remarkDefaults);
+  return (
+    <Streamdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components} isAnimating={status === "streaming"}>
+      {cited.text}
+    </Streamdown>
+  );
+}
+
+// The recipe before useRemarkPlugins: the plugins memoised on the segments, so a new
+// array per update, and Streamdown renders every block again.
+function Rebuilt({ message, status, sources }) {
   const cited = useCitedMessage(message, { sources, done: status === "ready" });
   const remarkPlugins = useMemo(
     () => [...remarkDefaults, [remarkCiteproof, { report: { segments: cited.segments }, sources: cited.sources }]],
@@ -94,9 +108,9 @@ async function run(View) {
   return [updates, performance.now() - start, chips];
 }
 
-const passes = { plain: [], released: [], cited: [] };
+const passes = { plain: [], released: [], cited: [], rebuilt: [] };
 let chips = {};
-const views = [["plain", Plain], ["released", Released], ["cited", Cited]];
+const views = [["plain", Plain], ["released", Released], ["cited", Cited], ["rebuilt", Rebuilt]];
 for (let pass = 0; pass < ${PASSES}; pass++) {
   for (const [name, View] of pass % 2 ? [...views].reverse() : views) {
     const [updates, ms, shown] = await run(View);
@@ -129,8 +143,10 @@ try {
   console.log(`| Streamdown on the raw text | ${plain.toFixed(2)} | 1.00 |`);
   const released = median(passes.released);
   console.log(`| useCitedMessage, Streamdown on the released text, no chips | ${released.toFixed(2)} | ${(released / plain).toFixed(2)} |`);
-  console.log(`| the README recipe: useCitedMessage + remarkCiteproof + rehypeCiteproof + CitationChip | ${cited.toFixed(2)} | ${(cited / plain).toFixed(2)} |`);
-  console.log(`chips on screen at the answers' ends: ${chips.cited} (plain: ${chips.plain})`);
+  console.log(`| the README recipe: useCitedMessage + useRemarkPlugins + rehypeCiteproof + CitationChip | ${cited.toFixed(2)} | ${(cited / plain).toFixed(2)} |`);
+  const rebuilt = median(passes.rebuilt);
+  console.log(`| the recipe with its plugins rebuilt per update (before useRemarkPlugins) | ${rebuilt.toFixed(2)} | ${(rebuilt / plain).toFixed(2)} |`);
+  console.log(`chips on screen at the answers' ends: ${chips.cited} (rebuilt: ${chips.rebuilt}, plain: ${chips.plain})`);
 } finally {
   await server.close();
   await browser.close();

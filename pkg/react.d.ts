@@ -1,5 +1,7 @@
 // Types of citeproof/react.
 import type { ComponentType, ReactElement, ReactNode, RefObject } from "react";
+import type remarkCiteproof from "citeproof/remark";
+import type { RemarkCiteproofOptions } from "citeproof/remark";
 import type { Block, Chip, ChipSource, CiteEvent, FindingEvent, Report, Segment, Source, StreamInput, TransformOptions, ValidateOptions } from "citeproof";
 
 export interface CitedAnswerProps {
@@ -166,3 +168,16 @@ export function useCitedMessage(
   message: ChatMessageLike | null | undefined,
   config?: { sources?: Source[]; options?: ValidateOptions; done?: boolean },
 ): CitedMessageState;
+
+/**
+ * The `remarkPlugins` for a streamed answer in Streamdown (or react-markdown): `plugins`,
+ * then `remarkCiteproof` with `cited.segments` and `cited.sources` (what
+ * `useCitedMessage` returns; `useCitationStream`'s state with your sources). The array
+ * keeps its identity while the answer only grows, so Streamdown renders again only the
+ * blocks whose text changed; the chips are those of the segments now. A change to what
+ * was already shown (the report, a revision, other sources or plugins) gives a new array.
+ */
+export function useRemarkPlugins<Plugin>(
+  cited: { segments?: Segment[]; sources?: Source[] } | null | undefined,
+  plugins?: readonly Plugin[],
+): (Plugin | [typeof remarkCiteproof, RemarkCiteproofOptions])[];

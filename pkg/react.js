@@ -506,8 +506,11 @@ const EMPTY = { text: "", chips: [], findings: [], report: null, error: null };
 export function useCitedMessage(message, { sources, options, done = false } = {}) {
   const text = messageText(message);
   const data = citationsData(message);
-  const known = useMemo(() => sources ?? data?.sources ?? declaredSources(message), [sources, data, message]);
-  const knownKey = JSON.stringify(known);
+  const found = sources ?? data?.sources ?? declaredSources(message);
+  const knownKey = JSON.stringify(found);
+  // The same array while the sources say the same: `message` is a new object per update,
+  // and a renderer memoised on the sources (useRemarkPlugins) would render every block again.
+  const known = useMemo(() => found, [knownKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const optionsKey = JSON.stringify(options ?? null);
   const reading = useRef(null); // { stream, fed, key }
   const [state, setState] = useState(EMPTY);
@@ -568,4 +571,60 @@ export function useCitedMessage(message, { sources, options, done = false } = {}
   const report = data?.report ?? state.report;
   const segments = useMemo(() => (report ? report.segments : segmentsOf(state.text, state.chips)), [report, state.text, state.chips]);
   return { text: report ? report.cleanedAnswer : state.text, segments, chips: state.chips, findings: state.findings, report, sources: known, done: Boolean(report), error: state.error };
+}
+
+const NONE = Object.freeze([]);
+let holders = 0; // settings made by useRemarkPlugins so far
+
+/**
+ * The `remarkPlugins` for a streamed answer in Streamdown (or react-markdown): `plugins`
+ * (Streamdown's defaults, say), then `remarkCiteproof` with the `segments` and `sources`
+ * that `useCitedMessage` or `useCitationStream` return. Streamdown renders each block of
+ * the answer on its own and keeps a block whose text and plugins are the same (compared
+ * by identity): the array returned keeps its identity while the answer only grows, so an
+ * update renders only the blocks whose text changed, and the plugin, which reads its
+ * settings each time it runs, gives them the chips of the segments as they are now. A
+ * change to what was already shown (the report replacing the stream's segments, a
+ * revision, other sources or plugins) gives a new array, and every block renders again.
+ */
+export function useRemarkPlugins(cited, plugins = NONE) {
+  const segments = cited?.segments ?? NONE;
+  const sources = cited?.sources;
+  const held = useRef(null);
+  const last = held.current;
+  if (last && last.sources === sources && sameItems(last.plugins, plugins) && grows(last.segments, segments)) {
+    last.settings.report = { segments };
+    last.segments = segments;
+    return last.remarkPlugins;
+  }
+  // Streamdown keys its cache of processors by `JSON.stringify` of the plugins' options:
+  // the settings write themselves as their holder's number, so one processor serves the
+  // answer while it grows (the plugin reads the settings as they are when it runs),
+  // rather than the whole report written out and a processor built per update.
+  const holder = ++holders;
+  const settings = { report: { segments }, sources, toJSON: () => ({ citeproofSettings: holder }) };
+  held.current = { settings, sources, plugins, segments, remarkPlugins: [...plugins, [remarkCiteproof, settings]] };
+  return held.current.remarkPlugins;
+}
+
+/** Whether two lists hold the same items (by identity), in the same order. */
+function sameItems(a, b) {
+  return a === b || (a.length === b.length && a.every((item, i) => item === b[i]));
+}
+
+/**
+ * Whether the segments `next` are `previous` with more added: the same segments (a cite
+ * segment the same object, a text segment the same text, the last one's text perhaps
+ * longer), then new ones. Then every chip already shown is as it was.
+ */
+function grows(previous, next) {
+  if (previous === next) return true;
+  if (next.length < previous.length) return false;
+  const end = previous.length - 1;
+  return previous.every((segment, i) => {
+    const now = next[i];
+    if (segment === now) return true;
+    if (segment?.type !== "text" || now?.type !== "text") return false;
+    return i === end ? String(now.text).startsWith(segment.text) : now.text === segment.text;
+  });
 }

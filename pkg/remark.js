@@ -44,13 +44,15 @@ function codedError(code, message) {
  * `components={{ sup: CitationChip }}` (citeproof/react), or read `chipOf(node)`.
  */
 export default function remarkCiteproof(settings) {
-  const config = readSettings(settings);
+  readSettings(settings); // a bad setting fails where the pipeline is put together
   return (tree, file) => {
     if (file?.value == null) {
       throw codedError("invalid_input", "remarkCiteproof: no markdown in the file: give run() the file the tree was parsed from");
     }
     const markdown = String(file.value);
-    const plan = planOf(config, markdown);
+    // Read again on each run: a renderer that keeps its processor while the settings'
+    // report grows (Streamdown with useRemarkPlugins) places the chips of the report now.
+    const plan = planOf(readSettings(settings), markdown);
     const placed = new Map();
     if (plan.edits.length) placeEdits(tree, plan.edits, markdown, placed);
     // For rehypeCiteproof, after a step that rebuilds the tree (see there).
@@ -84,7 +86,7 @@ export function rehypeCiteproof() {
   };
 }
 
-/** The plugin's settings, checked once: `{ report, sources, options }`. */
+/** The plugin's settings, checked: `{ report, sources, options }`. */
 function readSettings(settings) {
   if (settings == null) throw codedError("invalid_option", "remarkCiteproof: expected { report } or { sources }");
   if (typeof settings !== "object") throw codedError("invalid_option", "remarkCiteproof: settings must be an object");

@@ -3,6 +3,7 @@
 // citations name, and the pages the web search and web fetch tools returned. A stream is
 // the list of its events. Every block and delta besides text and citations is read past.
 import { field, indexAt, is, items, list, text, textAt, typeName, webSource } from "./response.js";
+import { sourceField } from "./untrusted.js";
 
 /** The content block types of the Messages API (the docs' `ContentBlock` union). */
 const BLOCKS =
@@ -121,14 +122,35 @@ function fromEvents(events, out) {
   return blocks;
 }
 
-/** The source a citation names: by URL, else by its document or search-result position. */
+/**
+ * The source a citation names: by URL, else by its document or search-result position,
+ * else (no position given) by its document title.
+ */
 function sourceOf(citation, out) {
   const title = () => textAt(citation, "document_title") ?? textAt(citation, "title");
   const source = textAt(citation, "source");
   const url = textAt(citation, "url") ?? (source?.startsWith("http") ? source : undefined);
   if (url !== undefined) return out.label(url, () => webSource(url, title()));
   const searched = indexAt(citation, "search_result_index");
-  const [kind, position] = searched !== undefined ? ["search result", searched] : ["document", indexAt(citation, "document_index") ?? 0];
+  const document = indexAt(citation, "document_index");
+  if (searched === undefined && document === undefined) return documentByTitle(title(), out);
+  const [kind, position] = searched !== undefined ? ["search result", searched] : ["document", document];
   if (out.given) return out.labelAt(position);
   return out.label(`${kind} ${position}`, () => ({ title: title() }));
+}
+
+/**
+ * A document citation without its `document_index` (SDK objects are often passed on
+ * trimmed to `cited_text` and `document_title`): the document of that title, never
+ * silently the first. Without a title either, the first document, as the API's index
+ * would default.
+ */
+function documentByTitle(title, out) {
+  if (title === undefined) return out.given ? out.labelAt(0) : out.label("document 0", () => ({}));
+  if (out.given) {
+    const at = out.sources.findIndex((s) => sourceField(s, "title") === title);
+    // A title the caller's sources lack is named as is: validation reports it unknown.
+    return at < 0 ? title : out.labelAt(at);
+  }
+  return out.label(`document "${title}"`, () => ({ title }));
 }

@@ -142,19 +142,47 @@ function fromResponseEvents(events, out) {
   for (const entry of texts) annotated(entry.text, entry.annotations, out);
 }
 
-/** A streamed chat completion: the first choice's `delta.content` pieces and `delta.annotations`. */
+/**
+ * A streamed chat completion: the first choice's `delta.content` pieces and
+ * `delta.annotations`. A `delta.content` that is a list of chunks (Mistral) makes the
+ * stream a chunked message, read as `chunked` reads a whole one: the text its deltas send
+ * between two citing chunks is one text chunk.
+ */
 function fromChunks(chunks, out) {
   out.responseId = textAt(chunks[0], "id");
   out.model = textAt(chunks[0], "model");
   let content = "";
   const annotations = [];
+  // The content as the deltas sent it: strings of text, or listed chunks other than text.
+  const pieces = [];
+  let listed = false;
   for (const chunk of chunks) {
     const delta = field(list(chunk, "choices")[0], "delta");
     if (delta === undefined) continue;
-    content += text(field(delta, "content")) ?? "";
+    const sent = field(delta, "content");
+    if (items(sent)) {
+      listed = true;
+      for (const item of sent) pieces.push(is(item, "type", "text") ? (textAt(item, "text") ?? "") : { chunk: item });
+    } else if (text(sent) !== undefined) {
+      content += sent;
+      pieces.push(sent);
+    }
     annotations.push(...list(delta, "annotations"));
   }
-  annotated(content, annotations, out);
+  if (!listed) return annotated(content, annotations, out);
+  // Consecutive text pieces are one text chunk (a stream splits a chunk anywhere).
+  const message = [];
+  let pending;
+  for (const piece of pieces) {
+    if (typeof piece === "string") pending = (pending ?? "") + piece;
+    else {
+      if (pending !== undefined) message.push({ type: "text", text: pending });
+      pending = undefined;
+      message.push(piece.chunk);
+    }
+  }
+  if (pending !== undefined) message.push({ type: "text", text: pending });
+  chunked(message, out);
 }
 
 /** Appends `said` to the answer and declares its annotations. */

@@ -1,7 +1,9 @@
 // Perplexity chat completions (src/providers/perplexity.rs): `[n]` markers in the content
 // cite the n-th entry of `citations` (URLs) or, without it, of `search_results`. The
 // markers are the citations: no declared list, no offsets. A stream is the list of its
-// `chat.completion.chunk`s; the last chunk with a list gives the sources.
+// `chat.completion.chunk`s; the last chunk with a list gives the sources. The reasoning
+// models (`sonar-reasoning-pro`, `sonar-deep-research`) start the content with their
+// reasoning in `<think>…</think>`, which is not the answer: the answer is what follows it.
 import { bad, field, is, items, list, text, textAt, webSource } from "./response.js";
 
 /** Whether a completion or chunk has a `search_results` or `citations` (URLs) list. */
@@ -28,7 +30,7 @@ export function read(response, out) {
   }
   out.responseId = textAt(listing, "id");
   out.model = textAt(listing, "model");
-  out.pushText(content);
+  out.pushText(afterReasoning(content));
   if (out.given) return;
   const results = list(listing, "search_results");
   const resultSource = (result) => ({ ...webSource(textAt(result, "url") ?? "", textAt(result, "title")), text: textAt(result, "snippet") });
@@ -43,4 +45,20 @@ export function read(response, out) {
     const result = results.find((r) => is(r, "url", url));
     out.sources.push(result ? resultSource(result) : webSource(url, undefined));
   }
+}
+
+// Leading Unicode White_Space, which Rust's `trim_start` drops (JS's `trimStart` would
+// also drop U+FEFF and keep U+0085, and the two adapters must give the same answer).
+const LEADING_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*/;
+
+/**
+ * `content` after a leading `<think>…</think>` block and the blank space after it; all of
+ * it when there is none, or when the block never closes (a stream cut in its reasoning is
+ * kept whole, never read as an empty answer).
+ */
+function afterReasoning(content) {
+  const rest = content.replace(LEADING_SPACE, "");
+  if (!rest.startsWith("<think>")) return content;
+  const end = rest.indexOf("</think>", "<think>".length);
+  return end < 0 ? content : rest.slice(end + "</think>".length).replace(LEADING_SPACE, "");
 }

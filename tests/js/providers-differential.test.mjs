@@ -29,8 +29,9 @@ function recordings() {
       const fixture = JSON.parse(readFileSync(join(dir, f), "utf8"));
       return [f, fixture.chunks ?? fixture, fixture._sources];
     });
+  // (`anthropic-citations.sources.json` is the documents some requests sent, not a response.)
   const recorded = listFixtures()
-    .filter((f) => ADAPTER[originOf(f).provider] && !f.endsWith(".yaml"))
+    .filter((f) => ADAPTER[originOf(f).provider] && !f.endsWith(".yaml") && originOf(f).form !== "sources")
     .map((f) => {
       const text = readFixture(f);
       const response = f.endsWith(".chunks.txt")
@@ -38,7 +39,14 @@ function recordings() {
         : JSON.parse(text);
       return [`recorded/${f}`, response, undefined];
     });
-  return [...made, ...recorded];
+  // Those responses again with the documents sent, as their caller has them: their
+  // citations name a document by its title alone.
+  const documents = Object.entries(JSON.parse(readFixture("anthropic-citations.sources.json"))).map(([f, sources]) => [
+    `recorded/${f} with the documents sent`,
+    JSON.parse(readFixture(f)),
+    sources,
+  ]);
+  return [...made, ...recorded, ...documents];
 }
 
 /** The first path where `a` and `b` differ, with both values there; undefined when deep-equal. */

@@ -70,7 +70,7 @@ const section = readme.slice(at, readme.indexOf("\n## ", at + 1));
 const [ROUTE, PAGE] = [...section.matchAll(/^```jsx?\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
 
 const APP = `${PAGE}
-import { useEffect, useMemo as useMemoOfApp } from "react";
+import { useEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { DefaultChatTransport } from "ai";
 
@@ -80,10 +80,7 @@ const SOURCES = ${JSON.stringify(SOURCES)};
 // As the README's Answer (its rehypePlugins and components), the hook given the sources.
 function RawAnswer({ message, status }) {
   const cited = useCitedMessage(message, { sources: SOURCES, done: status === "ready" });
-  const remarkPlugins = useMemoOfApp(
-    () => [...Object.values(defaultRemarkPlugins), [remarkCiteproof, { report: { segments: cited.segments }, sources: cited.sources }]],
-    [cited.segments, cited.sources],
-  );
+  const remarkPlugins = useRemarkPlugins(cited, Object.values(defaultRemarkPlugins));
   return (
     <Streamdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components} isAnimating={status === "streaming"}>
       {cited.text}

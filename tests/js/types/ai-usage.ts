@@ -34,7 +34,7 @@ void reports;
 // useCitedMessage takes useChat's messages as the SDK types them, and what it gives goes
 // into Streamdown as the README's useChat recipe passes it (chips in place, strict: its
 // props and CitationChip as its `sup`; a plugin tuple's options unified leaves unchecked).
-import { CitationChip, useCitedMessage, type CitedMessageState } from "citeproof/react";
+import { CitationChip, useCitedMessage, useRemarkPlugins, type CitedMessageState } from "citeproof/react";
 import remarkCiteproof, { rehypeCiteproof } from "citeproof/remark";
 import { Streamdown, defaultRehypePlugins, defaultRemarkPlugins } from "streamdown";
 import { createElement } from "react";
@@ -51,4 +51,15 @@ function streamdownOf(message: UIMessage) {
     children: cited.text,
   });
 }
-void [answerOf, streamdownOf];
+// The recipe's plugins through useRemarkPlugins: what it returns is Streamdown's remarkPlugins.
+function memoisedOf(message: UIMessage) {
+  const cited = useCitedMessage(message, { done: false });
+  return createElement(Streamdown, {
+    remarkPlugins: useRemarkPlugins(cited, Object.values(defaultRemarkPlugins)),
+    rehypePlugins: [...Object.values(defaultRehypePlugins), rehypeCiteproof],
+    components: { sup: CitationChip },
+    isAnimating: true,
+    children: cited.text,
+  });
+}
+void [answerOf, streamdownOf, memoisedOf];
