@@ -184,6 +184,12 @@ citations, warnings, \`validateBatch\`'s inputs, \`sourceIds\`, the sources of
 array or a Proxy can claim 2^32 − 1 items at no cost, and walking them would exhaust
 the engine's memory.`,
   ],
+  [
+    "TWICE",
+    256,
+    `A field of the input tape given under two of its names is written as \`found + TWICE ×
+other\`, each 1 + the index of a name (wasm/js/input.js, the walk).`,
+  ],
 ];
 
 // `typeCode`'s codes (wasm/js/untrusted.js), in code order: `[name, type]`. JS compares
@@ -216,6 +222,22 @@ export const listRefusals = [
 // the JS file `js` that reads or writes them (exported from untrusted.js); both halves
 // use them by name.
 export const tags = {
+  // JS → Rust (wasm/js/input.js writes, wasm/src/wire/from_js/input_tape.rs reads).
+  INPUT: {
+    rust: "u8",
+    js: "untrusted.js",
+    first: 1,
+    doc: "What a value on the input tape is, written before what it needs.",
+    names: [
+      ["STRING", "A string: the next of the strings, copied apart in order."],
+      ["NUMBER", "A number: its value follows."],
+      ["PAIR", "Two numbers (a line range `[a, b]` or a span `{ start, end }`): its holder's type code, then both."],
+      ["LIST", "An array: its length follows, then its items unless it is over the list's limit."],
+      ["OBJECT", "An object (not an array): its fields follow."],
+      ["OTHER", "Anything else: its type code follows, for the error or finding to name."],
+      ["LONG", "An answer over its limit (not copied): its length in UTF-16 units follows."],
+    ],
+  },
   // Rust → JS (wasm/src/wire/to_js/tape.rs writes, wasm/js/tape.js reads).
   SHAPE: {
     js: "tape.js",

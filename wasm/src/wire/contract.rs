@@ -12,6 +12,10 @@
 /// the engine's memory.
 pub const MAX_LIST_ITEMS: usize = 1_000_000;
 
+/// A field of the input tape given under two of its names is written as `found + TWICE ×
+/// other`, each 1 + the index of a name (wasm/js/input.js, the walk).
+pub const TWICE: usize = 256;
+
 /// The type names of `typeCode` (untrusted.js), by code, as error messages name them.
 pub const TYPES: [&str; 10] = [
     "string",
@@ -61,6 +65,22 @@ pub const LIST_NOT_AN_ARRAY: f64 = -1.0;
 
 /// What `listItems` returns when its length cannot be read or is no array length.
 pub const LIST_UNREADABLE_LENGTH: f64 = -2.0;
+
+// What a value on the input tape is, written before what it needs.
+/// A string: the next of the strings, copied apart in order.
+pub const INPUT_STRING: u8 = 1;
+/// A number: its value follows.
+pub const INPUT_NUMBER: u8 = 2;
+/// Two numbers (a line range `[a, b]` or a span `{ start, end }`): its holder's type code, then both.
+pub const INPUT_PAIR: u8 = 3;
+/// An array: its length follows, then its items unless it is over the list's limit.
+pub const INPUT_LIST: u8 = 4;
+/// An object (not an array): its fields follow.
+pub const INPUT_OBJECT: u8 = 5;
+/// Anything else: its type code follows, for the error or finding to name.
+pub const INPUT_OTHER: u8 = 6;
+/// An answer over its limit (not copied): its length in UTF-16 units follows.
+pub const INPUT_LONG: u8 = 7;
 
 /// What a tape holds: its first number, which tells `tape.js` how to read the rest.
 #[derive(Clone, Copy)]
