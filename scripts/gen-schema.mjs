@@ -3,7 +3,9 @@
 // of wasm/js/tape.js (the JS readers) and wasm/js/types.d.ts (the interfaces). The
 // input: wasm/src/wire/from_js/input_names.rs (each field's names, for the Rust reader),
 // and the generated blocks of wasm/js/input.js (the walk's reads) and wasm/js/untrusted.js
-// (`SOURCE_NAMES`).
+// (`SOURCE_NAMES`). The shared numbers and tape tags: wasm/src/wire/contract.rs, and the
+// generated blocks of untrusted.js and tape.js. The `FindingCode` union of types.d.ts,
+// from `FindingCode::name` in src/model/report.rs (the one list of finding codes).
 //
 //   node scripts/gen-schema.mjs           write them
 //   node scripts/gen-schema.mjs --check   exit 1, naming the file, if one differs
@@ -126,8 +128,35 @@ function doc(text, indent) {
   return lines;
 }
 
+/**
+ * The finding codes as the API spells them, from `FindingCode::name` in
+ * src/model/report.rs (an exhaustive match, so every code is there, in declaration order).
+ */
+function findingCodes() {
+  const source = readFileSync(join(repo, "src", "model", "report.rs"), "utf8");
+  const start = source.indexOf("impl FindingCode {");
+  const body = source.slice(start, source.indexOf("\n}\n", start));
+  const codes = [...body.matchAll(/FindingCode::\w+ => "(\w+)"/g)].map((m) => m[1]);
+  if (start < 0 || codes.length === 0) throw new Error("src/model/report.rs: no `FindingCode::name` arms found");
+  return codes;
+}
+
+/** The `FindingCode` union, wrapped at 88 columns. */
+function findingCodeUnion() {
+  const out = ["/** Stable finding codes (docs/architecture.md §5), from `FindingCode::name`. */", "export type FindingCode ="];
+  let line = "";
+  for (const code of findingCodes().map((c) => `| ${JSON.stringify(c)}`)) {
+    if (line && 2 + line.length + 1 + code.length > 88) {
+      out.push(`  ${line}`);
+      line = code;
+    } else line = line ? `${line} ${code}` : code;
+  }
+  out.push(`  ${line};`);
+  return out;
+}
+
 function ts() {
-  const out = [];
+  const out = [...findingCodeUnion(), ""];
   for (const [name, type] of Object.entries(types)) {
     out.push(...doc(type.doc, ""), `export interface ${name} {`);
     for (const [field, kind, options = {}] of type.fields) {
