@@ -17,20 +17,24 @@
 //   OTHER type             anything else, for the error or finding to name
 //   LONG n                 an answer of n UTF-16 units, over its limit (not copied)
 // `type` is an index into the type names of wasm/src/wire/from_js/read.rs.
-import { TYPE_ARRAY, TYPE_OBJECT, TYPE_UNREADABLE_LENGTH, lengthOf, typeCode } from "./untrusted.js";
+// The tags and TWICE are the wire contract's (wasm/js/schema.mjs), shared with the reader.
+import {
+  INPUT_LIST as LIST,
+  INPUT_LONG as LONG,
+  INPUT_NUMBER as NUMBER,
+  INPUT_OBJECT as OBJECT,
+  INPUT_OTHER as OTHER,
+  INPUT_PAIR as PAIR,
+  INPUT_STRING as STRING,
+  TWICE,
+  TYPE_ARRAY,
+  TYPE_OBJECT,
+  TYPE_UNREADABLE_LENGTH,
+  lengthOf,
+  typeCode,
+} from "./untrusted.js";
 
 const encoder = new TextEncoder();
-
-const STRING = 1;
-const NUMBER = 2;
-const PAIR = 3;
-const LIST = 4;
-const OBJECT = 5;
-const OTHER = 6;
-const LONG = 7;
-
-// A field found under two of its names: its tape entry is `at + TWICE * other`.
-const TWICE = 256;
 
 // What `field` counts as present: anything but undefined and null.
 const present = (value) => value !== undefined && value !== null;

@@ -184,6 +184,12 @@ citations, warnings, \`validateBatch\`'s inputs, \`sourceIds\`, the sources of
 array or a Proxy can claim 2^32 − 1 items at no cost, and walking them would exhaust
 the engine's memory.`,
   ],
+  [
+    "TWICE",
+    256,
+    `A field of the input tape given under two of its names is written as \`found + TWICE ×
+other\`, each 1 + the index of a name (wasm/js/input.js, the walk).`,
+  ],
 ];
 
 // `typeCode`'s codes (wasm/js/untrusted.js), in code order: `[name, type]`. JS compares
@@ -208,3 +214,92 @@ export const listRefusals = [
   ["LIST_NOT_AN_ARRAY", -1, "the value is not an array (`typeCode` tells what it is)"],
   ["LIST_UNREADABLE_LENGTH", -2, "its length cannot be read or is no array length"],
 ];
+
+// The tags that say what comes next on a tape, each table numbered in order from its
+// first number: `{ rust, first, doc, names }`, a name `[NAME, doc]`. gen-schema writes
+// them into wasm/src/wire/contract.rs (as `<TABLE>_<NAME>` constants of type `rust`, or
+// as an enum of that name) and as constants `<TABLE>_<NAME>` into the generated block of
+// the JS file `js` that reads or writes them (exported from untrusted.js); both halves
+// use them by name.
+export const tags = {
+  // JS → Rust (wasm/js/input.js writes, wasm/src/wire/from_js/input_tape.rs reads).
+  INPUT: {
+    rust: "u8",
+    js: "untrusted.js",
+    first: 1,
+    doc: "What a value on the input tape is, written before what it needs.",
+    names: [
+      ["STRING", "A string: the next of the strings, copied apart in order."],
+      ["NUMBER", "A number: its value follows."],
+      ["PAIR", "Two numbers (a line range `[a, b]` or a span `{ start, end }`): its holder's type code, then both."],
+      ["LIST", "An array: its length follows, then its items unless it is over the list's limit."],
+      ["OBJECT", "An object (not an array): its fields follow."],
+      ["OTHER", "Anything else: its type code follows, for the error or finding to name."],
+      ["LONG", "An answer over its limit (not copied): its length in UTF-16 units follows."],
+    ],
+  },
+  // Rust → JS (wasm/src/wire/to_js/tape.rs writes, wasm/js/tape.js reads).
+  SHAPE: {
+    js: "tape.js",
+    rust: { enum: "Shape" },
+    first: 0,
+    doc: "What a tape holds: its first number, which tells `tape.js` how to read the rest.",
+    names: [
+      ["REPORT", "A [`Report`](citeproof::model::Report)."],
+      ["PUSH", "What a stream's push returns: `{ text, events }` (see `Tape::stream_event`)."],
+      ["FINISH", "What a stream's finish returns: `{ text, report, revise }`."],
+      ["MARKERS", "A list of markers."],
+      ["VALUE", "Any serde value."],
+      ["BATCH", "`validateBatch`'s result: `{ reports, summary, status }`."],
+      ["HELD", "What a stream holds back: `{ releasedThrough, undecidedFrom }`."],
+    ],
+  },
+  REFS: {
+    js: "tape.js",
+    rust: "usize",
+    first: 0,
+    doc: "What a marker's refs are, written before them.",
+    names: [
+      ["NUMBERS", "Numeric labels: their list follows."],
+      ["IDS", "Ids: their list follows."],
+      ["SECTION", "A section: its chapter and number follow the marker's kind and raw text."],
+    ],
+  },
+  SEGMENT: {
+    js: "tape.js",
+    rust: "usize",
+    first: 0,
+    doc: "What a segment of a rendered report is, written before its fields.",
+    names: [
+      ["TEXT", "Plain text: `{ type: \"text\", text }`."],
+      ["CITE", "A chip: `{ type: \"cite\", label, refs, … }`."],
+    ],
+  },
+  EVENT: {
+    js: "tape.js",
+    rust: "usize",
+    first: 0,
+    doc: "What a stream's event is, written before its fields.",
+    names: [
+      ["CITE", "A chip: `{ type: \"cite\", segment, span, answerSpan }`."],
+      ["FINDING", "A finding: its fields, then `type: \"finding\"`."],
+      ["REVISE", "A revision: `{ type: \"revise\", span, text, answerStart }`."],
+    ],
+  },
+  VALUE: {
+    js: "tape.js",
+    rust: "f64",
+    first: 0,
+    doc: "The operations of a serde value (wasm/src/wire/to_js/serde_values.rs).",
+    names: [
+      ["NULL", "`null`."],
+      ["FALSE", "`false`."],
+      ["TRUE", "`true`."],
+      ["NUMBER", "A number: its value follows."],
+      ["STRING", "A string: the string follows, as the tape writes one."],
+      ["ARRAY", "An array: its items follow, up to `VALUE_END`."],
+      ["OBJECT", "An object: its keys and values follow, up to `VALUE_END`."],
+      ["END", "The end of an array or object."],
+    ],
+  },
+};

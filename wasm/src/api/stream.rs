@@ -5,10 +5,11 @@ use wasm_bindgen::prelude::*;
 
 use super::validate::{InputArg, ValidateOptionsArg};
 use crate::runtime::now;
+use crate::wire::contract::Shape;
 use crate::wire::errors::to_js_error;
 use crate::wire::from_js::input_tape::{Limits, answer_too_long, read_input_with};
 use crate::wire::from_js::read::{MAX_LIST_ITEMS, json_text, read_options};
-use crate::wire::to_js::tape::{Shape, Tape};
+use crate::wire::to_js::tape::Tape;
 use crate::{runtime::enter, wire::from_js::text::read_text_at};
 use citeproof::model::{Input, Span};
 use citeproof::offsets::{Tally, Unit};

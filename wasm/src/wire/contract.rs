@@ -12,6 +12,10 @@
 /// the engine's memory.
 pub const MAX_LIST_ITEMS: usize = 1_000_000;
 
+/// A field of the input tape given under two of its names is written as `found + TWICE ×
+/// other`, each 1 + the index of a name (wasm/js/input.js, the walk).
+pub const TWICE: usize = 256;
+
 /// The type names of `typeCode` (untrusted.js), by code, as error messages name them.
 pub const TYPES: [&str; 10] = [
     "string",
@@ -61,3 +65,78 @@ pub const LIST_NOT_AN_ARRAY: f64 = -1.0;
 
 /// What `listItems` returns when its length cannot be read or is no array length.
 pub const LIST_UNREADABLE_LENGTH: f64 = -2.0;
+
+// What a value on the input tape is, written before what it needs.
+/// A string: the next of the strings, copied apart in order.
+pub const INPUT_STRING: u8 = 1;
+/// A number: its value follows.
+pub const INPUT_NUMBER: u8 = 2;
+/// Two numbers (a line range `[a, b]` or a span `{ start, end }`): its holder's type code, then both.
+pub const INPUT_PAIR: u8 = 3;
+/// An array: its length follows, then its items unless it is over the list's limit.
+pub const INPUT_LIST: u8 = 4;
+/// An object (not an array): its fields follow.
+pub const INPUT_OBJECT: u8 = 5;
+/// Anything else: its type code follows, for the error or finding to name.
+pub const INPUT_OTHER: u8 = 6;
+/// An answer over its limit (not copied): its length in UTF-16 units follows.
+pub const INPUT_LONG: u8 = 7;
+
+/// What a tape holds: its first number, which tells `tape.js` how to read the rest.
+#[derive(Clone, Copy)]
+pub(crate) enum Shape {
+    /// A [`Report`](citeproof::model::Report).
+    Report = 0,
+    /// What a stream's push returns: `{ text, events }` (see `Tape::stream_event`).
+    Push = 1,
+    /// What a stream's finish returns: `{ text, report, revise }`.
+    Finish = 2,
+    /// A list of markers.
+    Markers = 3,
+    /// Any serde value.
+    Value = 4,
+    /// `validateBatch`'s result: `{ reports, summary, status }`.
+    Batch = 5,
+    /// What a stream holds back: `{ releasedThrough, undecidedFrom }`.
+    Held = 6,
+}
+
+// What a marker's refs are, written before them.
+/// Numeric labels: their list follows.
+pub const REFS_NUMBERS: usize = 0;
+/// Ids: their list follows.
+pub const REFS_IDS: usize = 1;
+/// A section: its chapter and number follow the marker's kind and raw text.
+pub const REFS_SECTION: usize = 2;
+
+// What a segment of a rendered report is, written before its fields.
+/// Plain text: `{ type: "text", text }`.
+pub const SEGMENT_TEXT: usize = 0;
+/// A chip: `{ type: "cite", label, refs, … }`.
+pub const SEGMENT_CITE: usize = 1;
+
+// What a stream's event is, written before its fields.
+/// A chip: `{ type: "cite", segment, span, answerSpan }`.
+pub const EVENT_CITE: usize = 0;
+/// A finding: its fields, then `type: "finding"`.
+pub const EVENT_FINDING: usize = 1;
+/// A revision: `{ type: "revise", span, text, answerStart }`.
+pub const EVENT_REVISE: usize = 2;
+
+// The operations of a serde value (wasm/src/wire/to_js/serde_values.rs).
+/// `null`.
+pub const VALUE_NULL: f64 = 0.0;
+/// `false`.
+pub const VALUE_FALSE: f64 = 1.0;
+/// `true`.
+pub const VALUE_TRUE: f64 = 2.0;
+/// A number: its value follows.
+pub const VALUE_NUMBER: f64 = 3.0;
+/// A string: the string follows, as the tape writes one.
+pub const VALUE_STRING: f64 = 4.0;
+/// An array: its items follow, up to `VALUE_END`.
+pub const VALUE_ARRAY: f64 = 5.0;
+/// An object: its keys and values follow, up to `VALUE_END`.
+pub const VALUE_OBJECT: f64 = 6.0;
+/// The end of an array or object.
+pub const VALUE_END: f64 = 7.0;

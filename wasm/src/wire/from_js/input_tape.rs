@@ -13,7 +13,10 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 use super::input_names::{declared_citation, input, source};
 use super::read::{LIST_CEILING, MAX_LIST_ITEMS, count_of, item_path, too_many};
-use crate::wire::contract::{TYPE_OTHER, TYPE_REVOKED, TYPES};
+use crate::wire::contract::{
+    INPUT_LIST, INPUT_LONG, INPUT_NUMBER, INPUT_OBJECT, INPUT_PAIR, INPUT_STRING, TWICE,
+    TYPE_OTHER, TYPE_REVOKED, TYPES,
+};
 use crate::wire::errors::{invalid, shown};
 use citeproof::model::{
     DeclaredCitation, Finding, FindingCode, Input, LineRange, Loose, LooseValue, Options, Severity,
@@ -135,9 +138,6 @@ impl Value<'_> {
     }
 }
 
-/// A field given under two of its names is written as `found + TWICE × other` (input.js).
-const TWICE: usize = 256;
-
 /// The walk's tape and its strings, read front to back.
 struct Tape {
     numbers: Vec<f64>,
@@ -184,22 +184,22 @@ impl Tape {
                 .unwrap_or(TYPES[TYPE_OTHER])
         };
         match self.number() as u8 {
-            1 => {
+            INPUT_STRING => {
                 let length = self.lengths.get(self.next_string).copied().unwrap_or(0);
                 let start = self.string_at;
                 self.next_string += 1;
                 self.string_at += length as usize;
                 Value::String(self.text.get(start..self.string_at).unwrap_or(""))
             }
-            2 => Value::Number(self.number()),
-            3 => {
+            INPUT_NUMBER => Value::Number(self.number()),
+            INPUT_PAIR => {
                 let holder = kind(self.number());
                 Value::Pair(holder, self.number(), self.number())
             }
-            4 => Value::List(self.number() as usize),
-            5 => Value::Object,
-            7 => Value::Long(self.number()),
-            _ => Value::Other(kind(self.number())),
+            INPUT_LIST => Value::List(self.number() as usize),
+            INPUT_OBJECT => Value::Object,
+            INPUT_LONG => Value::Long(self.number()),
+            _ => Value::Other(kind(self.number())), // INPUT_OTHER
         }
     }
 

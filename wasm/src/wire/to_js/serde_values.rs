@@ -15,19 +15,16 @@ use serde::Serialize;
 use serde::ser;
 
 use super::tape::Tape;
+use crate::wire::contract::{
+    VALUE_ARRAY, VALUE_END, VALUE_FALSE, VALUE_NULL, VALUE_NUMBER, VALUE_OBJECT, VALUE_STRING,
+    VALUE_TRUE,
+};
 
-// The operations of a value. A number is `NUMBER` and its value; a string is `STRING`
-// and then the string as the tape writes one; arrays and objects run from `ARRAY` or
-// `OBJECT` to `END`, an object's fields each a key (a string, or a map key's value)
-// followed by its value.
-const NULL: f64 = 0.0;
-const FALSE: f64 = 1.0;
-const TRUE: f64 = 2.0;
-const NUMBER: f64 = 3.0;
-const STRING: f64 = 4.0;
-const ARRAY: f64 = 5.0;
-const OBJECT: f64 = 6.0;
-const END: f64 = 7.0;
+// The operations of a value, numbered in the wire contract (wasm/js/schema.mjs). A number
+// is `VALUE_NUMBER` and its value; a string is `VALUE_STRING` and then the string as the
+// tape writes one; arrays and objects run from `VALUE_ARRAY` or `VALUE_OBJECT` to
+// `VALUE_END`, an object's fields each a key (a string, or a map key's value) followed by
+// its value.
 
 /// Why a value could not be written.
 #[derive(Debug)]
@@ -55,26 +52,26 @@ impl Tape {
     fn number(&mut self, value: f64) {
         // serde_json writes NaN and ±Infinity as null.
         if value.is_finite() {
-            self.numbers.extend([NUMBER, value]);
+            self.numbers.extend([VALUE_NUMBER, value]);
         } else {
-            self.op(NULL);
+            self.op(VALUE_NULL);
         }
     }
 
     fn text(&mut self, value: &str) {
-        self.op(STRING);
+        self.op(VALUE_STRING);
         self.string(value);
     }
 
     /// `{ variant: … }`, serde_json's form of a variant with data; closed by [`Self::end`]
     /// (twice for tuple and struct variants).
     fn open_variant(&mut self, variant: &str) {
-        self.op(OBJECT);
+        self.op(VALUE_OBJECT);
         self.text(variant);
     }
 
     fn end(&mut self) {
-        self.op(END);
+        self.op(VALUE_END);
     }
 }
 
@@ -92,7 +89,7 @@ impl ser::Serializer for &mut Tape {
     type SerializeStructVariant = Self;
 
     fn serialize_bool(self, v: bool) -> Done {
-        self.op(if v { TRUE } else { FALSE });
+        self.op(if v { VALUE_TRUE } else { VALUE_FALSE });
         Ok(())
     }
     fn serialize_i8(self, v: i8) -> Done {
@@ -139,7 +136,7 @@ impl ser::Serializer for &mut Tape {
     }
     fn serialize_bytes(self, v: &[u8]) -> Done {
         // serde_json: an array of numbers.
-        self.op(ARRAY);
+        self.op(VALUE_ARRAY);
         for &byte in v {
             self.number(f64::from(byte));
         }
@@ -147,7 +144,7 @@ impl ser::Serializer for &mut Tape {
         Ok(())
     }
     fn serialize_none(self) -> Done {
-        self.op(NULL);
+        self.op(VALUE_NULL);
         Ok(())
     }
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Done {
@@ -179,7 +176,7 @@ impl ser::Serializer for &mut Tape {
         Ok(())
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Self, TapeError> {
-        self.op(ARRAY);
+        self.op(VALUE_ARRAY);
         Ok(self)
     }
     fn serialize_tuple(self, len: usize) -> Result<Self, TapeError> {
@@ -196,11 +193,11 @@ impl ser::Serializer for &mut Tape {
         _: usize,
     ) -> Result<Self, TapeError> {
         self.open_variant(variant);
-        self.op(ARRAY);
+        self.op(VALUE_ARRAY);
         Ok(self)
     }
     fn serialize_map(self, _: Option<usize>) -> Result<Self, TapeError> {
-        self.op(OBJECT);
+        self.op(VALUE_OBJECT);
         Ok(self)
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self, TapeError> {
@@ -214,7 +211,7 @@ impl ser::Serializer for &mut Tape {
         _: usize,
     ) -> Result<Self, TapeError> {
         self.open_variant(variant);
-        self.op(OBJECT);
+        self.op(VALUE_OBJECT);
         Ok(self)
     }
 }

@@ -16,6 +16,11 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+use crate::wire::contract::Shape;
+use crate::wire::contract::{
+    EVENT_CITE, EVENT_FINDING, EVENT_REVISE, REFS_IDS, REFS_NUMBERS, REFS_SECTION, SEGMENT_CITE,
+    SEGMENT_TEXT,
+};
 use crate::wire::errors::invalid;
 use citeproof::model::{Marker, Refs, Report, Segment, Span};
 use citeproof::offsets::{Cursor, Tally, Unit};
@@ -39,25 +44,6 @@ thread_local! {
 /// The most numbers a kept buffer may have room for (and eight times as many bytes of
 /// strings): a huge report's buffers are let go.
 const SPARE_MAX: usize = 1 << 14;
-
-/// What a tape holds: its first number, which tells `tape.js` how to read the rest.
-#[derive(Clone, Copy)]
-pub(crate) enum Shape {
-    /// A [`Report`].
-    Report = 0,
-    /// What a stream's push returns: `{ text, events }` (see [`Tape::stream_event`]).
-    Push = 1,
-    /// What a stream's finish returns: `{ text, report, revise }`.
-    Finish = 2,
-    /// A list of markers.
-    Markers = 3,
-    /// Any serde value.
-    Value = 4,
-    /// `validateBatch`'s result: `{ reports, summary, status }`.
-    Batch = 5,
-    /// What a stream holds back: `{ releasedThrough, undecidedFrom }`.
-    Held = 6,
-}
 
 /// `report` as a JS object.
 pub fn report_to_js(report: &Report<'_>) -> JsValue {
@@ -223,19 +209,19 @@ impl Tape {
         }
     }
 
-    /// A marker: its refs are preceded by their kind (0 numbers, 1 ids, 2 a section).
+    /// A marker: its refs are preceded by their kind (`REFS_*`).
     pub(crate) fn marker(&mut self, marker: &Marker<'_>) {
         self.span(marker.span);
         match &marker.refs {
             Refs::Numbers(labels) => {
-                self.count(0);
+                self.count(REFS_NUMBERS);
                 self.list(&labels[..], |tape, &label| tape.count(label as usize));
             }
             Refs::Ids(ids) => {
-                self.count(1);
+                self.count(REFS_IDS);
                 self.list(ids, |tape, id| tape.string(id));
             }
-            Refs::Section { .. } => self.count(2),
+            Refs::Section { .. } => self.count(REFS_SECTION),
         }
         self.name(marker.kind.name());
         self.string(marker.raw);
@@ -245,9 +231,8 @@ impl Tape {
         }
     }
 
-    /// A stream's event, its spans already in the caller's unit: 0 a chip (`{ type:
-    /// "cite", segment, span, answerSpan }`), 1 a finding (its fields, then `type:
-    /// "finding"`), 2 a revision (`{ type: "revise", span, text, answerStart }`).
+    /// A stream's event, its spans already in the caller's unit: its kind (`EVENT_*`),
+    /// then its fields.
     pub(crate) fn stream_event(&mut self, event: &StreamEvent) {
         match event {
             StreamEvent::Cite {
@@ -255,17 +240,17 @@ impl Tape {
                 span,
                 answer_span,
             } => {
-                self.count(0);
+                self.count(EVENT_CITE);
                 self.segment(segment);
                 self.span(*span);
                 self.span(*answer_span);
             }
             StreamEvent::Finding(finding) => {
-                self.count(1);
+                self.count(EVENT_FINDING);
                 self.finding(finding);
             }
             StreamEvent::Revise(revision) => {
-                self.count(2);
+                self.count(EVENT_REVISE);
                 self.revision(revision);
             }
         }
@@ -278,11 +263,11 @@ impl Tape {
         self.count(revision.answer_start);
     }
 
-    /// A segment: 0 text, 1 a chip.
+    /// A segment: its kind (`SEGMENT_*`), then its fields.
     pub(crate) fn segment(&mut self, segment: &Segment) {
         match segment {
             Segment::Text { text } => {
-                self.count(0);
+                self.count(SEGMENT_TEXT);
                 self.string(text);
             }
             Segment::Cite {
@@ -294,7 +279,7 @@ impl Tape {
                 url,
                 valid,
             } => {
-                self.count(1);
+                self.count(SEGMENT_CITE);
                 self.string(label);
                 self.list(refs, |tape, r| tape.string(r));
                 self.option(*source_index, |tape, label| tape.count(label as usize));

@@ -1,0 +1,203 @@
+//! The binding's wire contract (`wasm/js/schema.mjs`, docs/architecture.md "The binding")
+//! checked from native `cargo test`, so that the quick test command catches drift without
+//! the wasm suite:
+//! - every file `scripts/gen-schema.mjs` writes is what the schema gives now;
+//! - the report's serde form (the CLI's JSON, and what the wasm suite compares the JS
+//!   report with) has the schema's field names in the schema's order, since the JS
+//!   reader takes the tape's fields in that order.
+//!
+//! Both read the schema with Node (the schema is an ES module); without `node` on the
+//! PATH they fail rather than pass having checked nothing.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::process::Command;
+
+use citeproof::model::{Input, Options};
+use citeproof::validate::Validator;
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+
+const REPO: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Runs `node` in the repository with `args`; its stdout, or a failure naming its stderr.
+fn node(args: &[&str]) -> Result<String, String> {
+    let out = Command::new("node")
+        .args(args)
+        .current_dir(REPO)
+        .output()
+        .map_err(|error| format!("could not run node (the contract is an ES module): {error}"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    if out.status.success() {
+        Ok(stdout)
+    } else {
+        Err(format!("{stdout}{}", String::from_utf8_lossy(&out.stderr)))
+    }
+}
+
+#[test]
+fn every_file_generated_from_the_schema_is_up_to_date() {
+    if let Err(drift) = node(&["scripts/gen-schema.mjs", "--check"]) {
+        panic!("{drift}");
+    }
+}
+
+/// A JSON value that keeps its objects' keys in the order of the text.
+enum Json {
+    Object(Vec<(String, Json)>),
+    Array(Vec<Json>),
+    Scalar,
+}
+
+impl<'de> Deserialize<'de> for Json {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Json, E> {
+        Ok(Json::Scalar)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Json, E> {
+        Ok(Json::Scalar)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Json, E> {
+        Ok(Json::Scalar)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Json, E> {
+        Ok(Json::Scalar)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Json, E> {
+        Ok(Json::Scalar)
+    }
+    fn visit_unit<E>(self) -> Result<Json, E> {
+        Ok(Json::Scalar)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(entry) = map.next_entry()? {
+            entries.push(entry);
+        }
+        Ok(Json::Object(entries))
+    }
+}
+
+/// The schema's report types: per type its fields in order, each with the schema type
+/// its value holds (for `{ list: T }`, `{ option: T }` …), if it is one.
+type Schema = BTreeMap<String, Vec<(String, Option<String>)>>;
+
+fn report_schema() -> Schema {
+    let script = "import { types } from './wasm/js/schema.mjs';
+const base = (kind) => (typeof kind === 'string' ? kind : Object.values(kind)[0]);
+const out = {};
+for (const [name, type] of Object.entries(types)) {
+  out[name] = type.fields.map(([field, kind]) => [field, types[base(kind)] ? base(kind) : null]);
+}
+console.log(JSON.stringify(out));";
+    let json =
+        node(&["--input-type=module", "-e", script]).unwrap_or_else(|error| panic!("{error}"));
+    serde_json::from_str(&json).unwrap()
+}
+
+/// Checks `value`, an object of schema type `name`: its keys are the schema's fields in
+/// the schema's order (an absent `option` field left out), and so on down its fields.
+fn check_object(
+    schema: &Schema,
+    name: &str,
+    value: &Json,
+    path: &str,
+    seen: &mut BTreeSet<(String, String)>,
+) {
+    let Json::Object(entries) = value else {
+        panic!("{path}: a {name} is not an object");
+    };
+    let fields = &schema[name];
+    let mut next = 0;
+    for (key, field_value) in entries {
+        let Some(at) = fields[next..].iter().position(|(field, _)| field == key) else {
+            let order: Vec<&str> = fields.iter().map(|(field, _)| field.as_str()).collect();
+            let keys: Vec<&str> = entries.iter().map(|(key, _)| key.as_str()).collect();
+            panic!(
+                "{path}: serde writes {name}'s fields as {keys:?}, the schema declares {order:?} \
+                 (a field unknown to the schema, or out of its order)"
+            );
+        };
+        next += at + 1;
+        seen.insert((name.to_string(), key.clone()));
+        let Some(inner) = &fields[next - 1].1 else {
+            continue;
+        };
+        match field_value {
+            Json::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    check_object(schema, inner, item, &format!("{path}.{key}[{i}]"), seen);
+                }
+            }
+            Json::Scalar => {} // `null`, for a nullable field
+            object => check_object(schema, inner, object, &format!("{path}.{key}"), seen),
+        }
+    }
+}
+
+/// Reports whose citations, between them, carry every optional field.
+const CASES: &[(&str, &str)] = &[
+    (
+        r#"{"answer":"東京 😀 is big [1]. Osaka\r\n is old [^2^] 【3】 [9] [1, 2].\n\nUncited claim here.","sources":[{"title":"Tokyo","url":"https://example.org/t","text":"Tokyo is big, the biggest city."},{"text":"Osaka is old and famous."},{"title":"Third"}],"citations":[{"source":1,"quote":"tokyo is BIG"},{"source":2,"quote":"Osaka is old"},{"source":1,"quote":"the bigest city"},{"source":2,"quote":"nothing like it"}]}"#,
+        r#"{"supportThreshold":0.5}"#,
+    ),
+    (
+        r#"{"answer":"Named [chunk:abc123] and [intro] and [zzz].","sources":[{"id":"abc123","text":"A"},{"id":"intro","text":"B"}]}"#,
+        "{}",
+    ),
+    (
+        r#"{"answer":"Nothing cited at all.","sources":[]}"#,
+        r#"{"requireCitations":true}"#,
+    ),
+];
+
+#[test]
+fn reports_serialize_the_schema_fields_in_the_schema_order() {
+    let schema = report_schema();
+    let specs = std::fs::read_dir(format!("{REPO}/tests/fixtures/specs"))
+        .unwrap()
+        .map(|entry| {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            let fixture: serde_json::Value = serde_json::from_str(&text).unwrap();
+            (fixture["input"].to_string(), "{}".to_string())
+        });
+    let cases = CASES
+        .iter()
+        .map(|(input, options)| (input.to_string(), options.to_string()))
+        .chain(specs);
+    let mut seen = BTreeSet::new();
+    for (input, options) in cases {
+        let input: Input = serde_json::from_str(&input).unwrap();
+        let options: Options = serde_json::from_str(&options).unwrap();
+        let report = Validator::new(options).unwrap().validate(&input).unwrap();
+        let text = serde_json::to_string(&report).unwrap();
+        let value: Json = serde_json::from_str(&text).unwrap();
+        check_object(&schema, "Report", &value, "report", &mut seen);
+    }
+    // Order is only checked where a field is present: every field must have been.
+    for (name, fields) in &schema {
+        for (field, _) in fields {
+            let pair = (name.clone(), field.clone());
+            assert!(seen.contains(&pair), "no report had {name}.{field}");
+        }
+    }
+}
