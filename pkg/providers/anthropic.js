@@ -3,6 +3,7 @@
 // citations name, and the pages the web search and web fetch tools returned. A stream is
 // the list of its events. Every block and delta besides text and citations is read past.
 import { field, indexAt, is, items, list, text, textAt, typeName, webSource } from "./response.js";
+import { sourceField } from "./untrusted.js";
 
 /** The content block types of the Messages API (the docs' `ContentBlock` union). */
 const BLOCKS =
@@ -125,10 +126,45 @@ function fromEvents(events, out) {
 function sourceOf(citation, out) {
   const title = () => textAt(citation, "document_title") ?? textAt(citation, "title");
   const source = textAt(citation, "source");
+  if (is(citation, "type", "search_result_location") && source !== undefined) return searchResult(citation, source, title(), out);
   const url = textAt(citation, "url") ?? (source?.startsWith("http") ? source : undefined);
   if (url !== undefined) return out.label(url, () => webSource(url, title()));
   const searched = indexAt(citation, "search_result_index");
-  const [kind, position] = searched !== undefined ? ["search result", searched] : ["document", indexAt(citation, "document_index") ?? 0];
+  const documented = indexAt(citation, "document_index");
+  if (searched === undefined && documented === undefined) return documentByTitle(title(), out);
+  const [kind, position] = searched !== undefined ? ["search result", searched] : ["document", documented];
   if (out.given) return out.labelAt(position);
   return out.label(`${kind} ${position}`, () => ({ title: title() }));
+}
+
+/**
+ * A document citation without its `document_index`: the document of that title, never
+ * silently the first (src/providers/anthropic.rs, `document_by_title`). Without a title
+ * either, the first document, as the API's index would default.
+ */
+function documentByTitle(title, out) {
+  if (title === undefined) return out.given ? out.labelAt(0) : out.label("document 0", () => ({}));
+  if (out.given) {
+    const at = out.sources.findIndex((s) => sourceField(s, "title") === title);
+    // Named as is: validation reports a title the caller's sources lack.
+    return at < 0 ? title : out.labelAt(at);
+  }
+  return out.label(`document "${title}"`, () => ({ title }));
+}
+
+
+/**
+ * The search result a `search_result_location` names by its `source` (a URL or an id)
+ * and `search_result_index`: the caller's source with that URL or id (a search result
+ * block's `source` counts as one), else the one at `search_result_index`; without
+ * caller sources, a source listed under its `source`.
+ */
+function searchResult(citation, source, title, out) {
+  const isUrl = source.startsWith("https://") || source.startsWith("http://");
+  if (out.given) {
+    const named = out.label(source, () => ({}));
+    const position = indexAt(citation, "search_result_index");
+    return typeof named === "string" && position !== undefined ? out.labelAt(position) : named;
+  }
+  return out.label(source, () => (isUrl ? { url: source, title } : { id: source, title }));
 }

@@ -220,6 +220,11 @@ fn source_of(citation: &Json, out: &mut Builder) -> SourceRef {
             .text_at("document_title")
             .or_else(|| citation.text_at("title"))
     };
+    if citation.is("type", "search_result_location") {
+        if let Some(source) = citation.text_at("source") {
+            return search_result(citation, source, title(), out);
+        }
+    }
     let url = citation
         .text_at("url")
         .or_else(|| citation.text_at("source").filter(|s| s.starts_with("http")));
@@ -238,6 +243,35 @@ fn source_of(citation: &Json, out: &mut Builder) -> SourceRef {
     }
     out.label(&format!("{kind} {position}"), || Source {
         title: title(),
+        ..Source::default()
+    })
+}
+
+/// The search result a `search_result_location` names by its `source` (a URL or an
+/// id) and `search_result_index`. Among the caller's sources (search result blocks as
+/// sources read their `source` as `url` or `id`), the one with that URL or id, else the
+/// one at `search_result_index` in the list; without caller sources, a source listed
+/// under its `source`, with the citation's `title`.
+fn search_result(
+    citation: &Json,
+    source: String,
+    title: Option<String>,
+    out: &mut Builder,
+) -> SourceRef {
+    let is_url = source.starts_with("https://") || source.starts_with("http://");
+    if out.given {
+        return match (
+            out.label(&source, Source::default),
+            citation.index_at("search_result_index"),
+        ) {
+            (SourceRef::Name(_), Some(position)) => out.label_at(position),
+            (named, _) => named,
+        };
+    }
+    out.label(&source, || Source {
+        url: is_url.then(|| source.clone()),
+        id: (!is_url).then(|| source.clone()),
+        title,
         ..Source::default()
     })
 }
