@@ -30,7 +30,8 @@ function recordings() {
       return [f, fixture.chunks ?? fixture, fixture._sources];
     });
   const recorded = listFixtures()
-    .filter((f) => ADAPTER[originOf(f).provider] && !f.endsWith(".yaml"))
+    // Not the documents a recorded request sent (form "sources"): they are no response.
+    .filter((f) => ADAPTER[originOf(f).provider] && !f.endsWith(".yaml") && originOf(f).form !== "sources")
     .map((f) => {
       const text = readFixture(f);
       const response = f.endsWith(".chunks.txt")
