@@ -710,3 +710,45 @@ fn anthropic_search_result_locations_without_caller_sources_list_each_result_onc
         ]
     );
 }
+
+#[test]
+fn anthropic_search_results_a_custom_tool_returned_are_the_sources_with_their_text() {
+    // A conversation's blocks: tool_use, the tool_result of search_result blocks, the
+    // cited answer. Each result is a source with its text, so each quote is found.
+    let (input, report) = check("anthropic-search-results-tool.json", Provider::Anthropic);
+    let listed: Vec<_> = input
+        .sources
+        .iter()
+        .map(|s| (s.url.as_deref(), s.id.as_deref(), s.text.as_deref()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (
+                Some("https://docs.company.com/product-guide"),
+                None,
+                Some(
+                    "Der Standard-Timeout ist 30 s ⏱️.\n\nEr lässt sich zwischen 10 und 120 s einstellen."
+                )
+            ),
+            (
+                None,
+                Some("kb/troubleshooting"),
+                Some("タイムアウトの主な原因はネットワーク遅延です。")
+            ),
+        ]
+    );
+    let found: Vec<_> = report
+        .citations
+        .iter()
+        .map(|c| (c.source_index, c.quote.map(|q| q.kind)))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (Some(1), Some(MatchKind::Normalized)),
+            (Some(2), Some(MatchKind::Exact))
+        ]
+    );
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+}

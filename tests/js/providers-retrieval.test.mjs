@@ -101,3 +101,18 @@ test("Anthropic search_result blocks as the caller's sources: search_result_loca
   const image = { type: "search_result", source: "kb/1", title: "x", content: [{ type: "image", source: {} }] };
   assert.throws(() => validate({ answer: "A [1].", sources: [image] }), { code: "invalid_input" });
 });
+
+test("search_result blocks a custom tool returned, in a conversation's blocks, are the sources with their text", () => {
+  const fixture = JSON.parse(readFileSync(join(root, "tests", "fixtures", "providers", "anthropic-search-results-tool.json"), "utf8"));
+  const input = fromAnthropic(fixture);
+  assert.deepEqual(input.sources.map((s) => [s.url ?? s.id, s.title]), [
+    ["https://docs.company.com/product-guide", "Produkthandbuch"],
+    ["kb/troubleshooting", "トラブルシューティング"],
+  ]);
+  assert.equal(input.sources[0].text, "Der Standard-Timeout ist 30 s ⏱️.\n\nEr lässt sich zwischen 10 und 120 s einstellen.");
+  const report = validate(input);
+  assert.deepEqual(report.findings, []);
+  assert.deepEqual(report.citations.map((c) => [c.sourceIndex, c.quote.match]), [[1, "normalized"], [2, "exact"]]);
+  const second = report.citations[1].span;
+  assert.equal(input.answer.slice(second.start, second.end), "タイムアウトはネットワーク遅延で起きます");
+});
