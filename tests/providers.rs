@@ -647,3 +647,108 @@ fn perplexity_reasoning_in_think_tags_is_not_the_answer() {
     let (_, input) = from_any(&Json::parse(&open.to_string()).unwrap(), None).unwrap();
     assert_eq!(input.answer, cut);
 }
+
+#[test]
+fn anthropic_search_result_locations_resolve_to_the_callers_search_result_blocks() {
+    // The caller's sources are the request's `search_result` blocks: `source` is read as
+    // the URL (an http one) or the id, the text blocks joined by a paragraph break.
+    let (input, report) = check("anthropic-search-results.json", Provider::Anthropic);
+    let first = &input.sources[0];
+    assert_eq!(
+        first.url.as_deref(),
+        Some("https://docs.company.com/api-reference")
+    );
+    assert_eq!(
+        first.text.as_deref(),
+        Some(
+            "Alle API-Anfragen brauchen einen Schlüssel 🔑 im Authorization-Header.\n\n\
+             Limits: 1000 Anfragen pro Stunde."
+        )
+    );
+    assert_eq!(input.sources[1].id.as_deref(), Some("kb/quickstart"));
+    assert_eq!(input.sources[1].url, None);
+    // By URL, by id, and (a `source` the list lacks) by `search_result_index`.
+    let labels: Vec<_> = report.citations.iter().map(|c| c.source_index).collect();
+    assert_eq!(labels, [Some(1), Some(2), Some(2)]);
+    // Each `cited_text` is found in the blocks it names; the one spanning both blocks
+    // reads the paragraph break as the space the provider wrote.
+    let kinds: Vec<_> = report
+        .citations
+        .iter()
+        .map(|c| c.quote.map(|q| q.kind))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            Some(MatchKind::Normalized),
+            Some(MatchKind::Exact),
+            Some(MatchKind::Exact)
+        ]
+    );
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+}
+
+#[test]
+fn anthropic_search_result_locations_without_caller_sources_list_each_result_once() {
+    let (json, _) = fixture("anthropic-search-results.json");
+    let input = adapt(Provider::Anthropic, &json, None).expect("adapts");
+    let listed: Vec<_> = input
+        .sources
+        .iter()
+        .map(|s| (s.url.as_deref(), s.id.as_deref(), s.title.as_deref()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (
+                Some("https://docs.company.com/api-reference"),
+                None,
+                Some("API-Referenz – Authentifizierung")
+            ),
+            (None, Some("kb/quickstart"), Some("スタートガイド")),
+            (None, Some("kb/quickstart-v2"), Some("スタートガイド")),
+        ]
+    );
+}
+
+#[test]
+fn anthropic_search_results_a_custom_tool_returned_are_the_sources_with_their_text() {
+    // A conversation's blocks: tool_use, the tool_result of search_result blocks, the
+    // cited answer. Each result is a source with its text, so each quote is found.
+    let (input, report) = check("anthropic-search-results-tool.json", Provider::Anthropic);
+    let listed: Vec<_> = input
+        .sources
+        .iter()
+        .map(|s| (s.url.as_deref(), s.id.as_deref(), s.text.as_deref()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (
+                Some("https://docs.company.com/product-guide"),
+                None,
+                Some(
+                    "Der Standard-Timeout ist 30 s ⏱️.\n\nEr lässt sich zwischen 10 und 120 s einstellen."
+                )
+            ),
+            (
+                None,
+                Some("kb/troubleshooting"),
+                Some("タイムアウトの主な原因はネットワーク遅延です。")
+            ),
+        ]
+    );
+    let found: Vec<_> = report
+        .citations
+        .iter()
+        .map(|c| (c.source_index, c.quote.map(|q| q.kind)))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (Some(1), Some(MatchKind::Normalized)),
+            (Some(2), Some(MatchKind::Exact))
+        ]
+    );
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+}

@@ -89,3 +89,36 @@ fn differing_texts_validate_with_a_warning_and_the_quote_is_found_in_the_full_te
     let quote = report.citations[0].quote.as_ref().map(|q| q.kind);
     assert_eq!(quote, Some(MatchKind::Exact), "located in the full text");
 }
+
+#[test]
+fn an_anthropic_search_result_block_is_a_source_its_text_blocks_joined_by_a_paragraph_break() {
+    let s = source(
+        r#"{"type": "search_result", "source": "https://docs.example.com/guide", "title": "Guide",
+            "content": [{"type": "text", "text": "Block one."}, {"type": "text", "text": "Block two."}],
+            "citations": {"enabled": true}}"#,
+    );
+    assert_eq!(s.url.as_deref(), Some("https://docs.example.com/guide"));
+    assert_eq!(s.id, None);
+    assert_eq!(s.title.as_deref(), Some("Guide"));
+    assert_eq!(s.text.as_deref(), Some("Block one.\n\nBlock two."));
+}
+
+#[test]
+fn a_search_result_source_that_is_no_url_is_its_id_and_a_given_id_wins() {
+    let s = source(r#"{"type": "search_result", "source": "kb/42", "content": []}"#);
+    assert_eq!((s.id.as_deref(), s.url), (Some("kb/42"), None));
+    assert_eq!(s.text.as_deref(), Some(""));
+    let s = source(r#"{"type": "search_result", "source": "kb/42", "id": "doc-7"}"#);
+    assert_eq!(s.id.as_deref(), Some("doc-7"));
+    // Only a search result's `source` names it: elsewhere the field is read past.
+    let s = source(r#"{"type": "chunk", "source": "kb/42", "text": "x"}"#);
+    assert_eq!((s.id, s.url), (None, None));
+}
+
+#[test]
+fn a_content_list_with_a_block_that_is_no_text_block_is_refused() {
+    let refused = serde_json::from_str::<Source>(
+        r#"{"type": "search_result", "source": "kb/1", "content": [{"type": "image", "source": {}}]}"#,
+    );
+    assert!(refused.is_err());
+}

@@ -5,11 +5,15 @@
 import { field, indexAt, is, items, list, text, textAt, typeName, webSource } from "./response.js";
 import { sourceField } from "./untrusted.js";
 
-/** The content block types of the Messages API (the docs' `ContentBlock` union). */
+/**
+ * The content block types of the Messages API (the docs' `ContentBlock` union), and the
+ * two that carry search results in a conversation's blocks (`search_result`, and a custom
+ * tool's `tool_result` whose content lists them).
+ */
 const BLOCKS =
   "text thinking redacted_thinking tool_use server_tool_use web_search_tool_result web_fetch_tool_result " +
   "code_execution_tool_result bash_code_execution_tool_result text_editor_code_execution_tool_result " +
-  "tool_search_tool_result mcp_tool_use mcp_tool_result container_upload";
+  "tool_search_tool_result mcp_tool_use mcp_tool_result container_upload search_result tool_result";
 const DELTAS = "text_delta citations_delta input_json_delta thinking_delta signature_delta";
 const EVENTS = "message_start content_block_start content_block_delta content_block_stop message_delta message_stop ping error";
 
@@ -26,12 +30,14 @@ export function recognizes(response) {
   return field(response, "type") === undefined && field(response, "object") === undefined && blocks.length > 0 && blocks.every(anthropic);
 }
 
-/** One content block as the adapter needs it: `{ text, citations }`, `{ results }`, `{ page }` or `{}`. */
+/** One content block as the adapter needs it: `{ text, citations }`, `{ results }`, `{ searched }`, `{ page }` or `{}`. */
 function block(value, out) {
   const kind = typeName(value);
   if (!out.knows("content block", kind, BLOCKS)) return {};
   if (kind === "text") return { text: textAt(value, "text") ?? "", citations: [...list(value, "citations")] };
   if (kind === "web_search_tool_result") return { results: list(value, "content") };
+  if (kind === "search_result") return { searched: [value] };
+  if (kind === "tool_result") return { searched: list(value, "content") };
   if (kind === "web_fetch_tool_result") {
     const page = field(value, "content");
     return page === undefined ? {} : { page };
@@ -61,6 +67,11 @@ export function read(response, out) {
       for (const result of b.results) {
         const url = textAt(result, "url");
         if (url !== undefined && !out.given) out.label(url, () => webSource(url, textAt(result, "title")));
+      }
+    } else if (b.searched) {
+      for (const result of b.searched) {
+        const source = is(result, "type", "search_result") ? textAt(result, "source") : undefined;
+        if (source !== undefined && !out.given) out.label(source, () => searchResultSource(result, source));
       }
     } else if (b.page) {
       // `{ url, content: { type: "document", title?, source: { data } } }`.
@@ -129,6 +140,7 @@ function fromEvents(events, out) {
 function sourceOf(citation, out) {
   const title = () => textAt(citation, "document_title") ?? textAt(citation, "title");
   const source = textAt(citation, "source");
+  if (is(citation, "type", "search_result_location") && source !== undefined) return searchResult(citation, source, title(), out);
   const url = textAt(citation, "url") ?? (source?.startsWith("http") ? source : undefined);
   if (url !== undefined) return out.label(url, () => webSource(url, title()));
   const searched = indexAt(citation, "search_result_index");
@@ -153,4 +165,32 @@ function documentByTitle(title, out) {
     return at < 0 ? title : out.labelAt(at);
   }
   return out.label(`document "${title}"`, () => ({ title }));
+}
+
+/**
+ * The search result a `search_result_location` names by its `source` (a URL or an id)
+ * and `search_result_index`: the caller's source with that URL or id (a search result
+ * block's `source` counts as one), else the one at `search_result_index`; without
+ * caller sources, a source listed under its `source`.
+ */
+function searchResult(citation, source, title, out) {
+  const isUrl = source.startsWith("https://") || source.startsWith("http://");
+  if (out.given) {
+    const named = out.label(source, () => ({}));
+    const position = indexAt(citation, "search_result_index");
+    return typeof named === "string" && position !== undefined ? out.labelAt(position) : named;
+  }
+  return out.label(source, () => (isUrl ? { url: source, title } : { id: source, title }));
+}
+
+/**
+ * A `search_result` block of the conversation as a source, read as a caller's is: its
+ * `source` the URL (an http(s) one) or else the id, its text blocks joined by a paragraph
+ * break; a block that is no text block leaves the text out (src/providers/anthropic.rs).
+ */
+function searchResultSource(result, source) {
+  const isUrl = source.startsWith("https://") || source.startsWith("http://");
+  const texts = list(result, "content").map((b) => (is(b, "type", "text") ? textAt(b, "text") : undefined));
+  const text = texts.includes(undefined) ? undefined : texts.join("\n\n");
+  return isUrl ? { url: source, title: textAt(result, "title"), text } : { id: source, title: textAt(result, "title"), text };
 }

@@ -56,6 +56,18 @@ export function coded(code, path, message) {
 /** The invalid_input error for the response field at `path`. */
 export const bad = (path, message) => coded("invalid_input", `response${path}`, message);
 
+/**
+ * The `source` of a caller's source given as an Anthropic `search_result` block, which
+ * the reader takes as its URL (an http(s) one) or else its id, unless a `url` or `id`
+ * beside it wins (src/model/input.rs); undefined for any other source.
+ */
+function searchResultSource(s) {
+  const source = typeName(s) === "search_result" ? textAt(s, "source") : undefined;
+  if (source === undefined) return undefined;
+  const slot = source.startsWith("https://") || source.startsWith("http://") ? "url" : "id";
+  return sourceField(s, slot) === undefined ? source : undefined;
+}
+
 /** A source known by its URL and title. */
 export const webSource = (url, title) => ({ url, title });
 
@@ -110,7 +122,7 @@ export class Builder {
     if (known !== undefined) return known;
     if (this.given) {
       const names = ["url", "id", "docId", "chunkId"];
-      const at = this.sources.findIndex((s) => names.some((name) => sourceField(s, name) === key));
+      const at = this.sources.findIndex((s) => names.some((name) => sourceField(s, name) === key) || searchResultSource(s) === key);
       return at < 0 ? key : this.labelAt(at);
     }
     this.sources.push(make());

@@ -224,8 +224,10 @@ struct SourceFields {
     payload_id: Option<String>,
     #[serde(alias = "chunk_type")]
     chunk_type: Option<String>,
-    // The text, under each of TEXT_NAMES in their order.
+    // The text, under each of TEXT_NAMES in their order; `content` also as the text
+    // blocks of an Anthropic `search_result` (see SEARCH_RESULT_BLOCK_SEPARATOR).
     text: Option<String>,
+    #[serde(deserialize_with = "text_or_text_blocks")]
     content: Option<String>,
     #[serde(rename = "page_content")]
     page_content: Option<String>,
@@ -239,20 +241,46 @@ struct SourceFields {
     relevance: Option<f64>,
     #[serde(alias = "first_line")]
     first_line: Option<u32>,
+    // An Anthropic `search_result` block (`type: "search_result"`) names its URL or id
+    // `source`; anything else under these names is read past, as unknown fields are.
+    #[serde(rename = "type")]
+    kind: Option<Loose<String>>,
+    source: Option<Loose<String>>,
 }
+
+/// What joins the text blocks of a source's `content` given as a list (an Anthropic
+/// `search_result` block: `content: [{ "type": "text", "text": … }, …]`) into its one
+/// text: a paragraph break. Block `i` starts after the first `i` blocks and `i`
+/// separators, so a `search_result_location`'s `start_block_index`..`end_block_index`
+/// (blocks, end exclusive) stays a range of the joined text; quote location reads the
+/// break as one space.
+pub const SEARCH_RESULT_BLOCK_SEPARATOR: &str = "\n\n";
 
 impl<'de> Deserialize<'de> for Source {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Source, D::Error> {
         let f = SourceFields::deserialize(d)?;
         let texts = [f.text, f.content, f.page_content, f.excerpt, f.snippet];
         let (text, text_differs) = Source::text_by_precedence(texts);
+        // A search result's `source` is its URL when it is one, else its id; a `url` or
+        // `id` given beside it wins.
+        let search_result = matches!(&f.kind, Some(Loose::Valid(kind)) if kind == "search_result");
+        let named = match f.source {
+            Some(Loose::Valid(source)) if search_result => Some(source),
+            _ => None,
+        };
+        let (mut url, mut id) = (f.url, f.id);
+        if let Some(named) = named {
+            let is_url = named.starts_with("https://") || named.starts_with("http://");
+            let slot = if is_url { &mut url } else { &mut id };
+            slot.get_or_insert(named);
+        }
         Ok(Source {
             index: f.index,
-            id: f.id,
+            id,
             doc_id: f.doc_id,
             chunk_id: f.chunk_id,
             title: f.title,
-            url: f.url,
+            url,
             slug: f.slug,
             payload_id: f.payload_id,
             chunk_type: f.chunk_type,
@@ -616,6 +644,56 @@ fn declared_citations<'de, D: Deserializer<'de>>(
             })
             .collect()
     }))
+}
+
+/// A source's `content`: a string, or a list of text blocks (`{ "type": "text", "text" }`,
+/// an Anthropic `search_result`'s) joined by [`SEARCH_RESULT_BLOCK_SEPARATOR`]. A block
+/// of another type is an error: its place would shift the blocks after it.
+fn text_or_text_blocks<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    struct TextBlock {
+        #[serde(rename = "type")]
+        kind: String,
+        text: String,
+    }
+    struct TextOrBlocks;
+    impl<'de> Visitor<'de> for TextOrBlocks {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string or a list of text blocks")
+        }
+        fn visit_str<E>(self, s: &str) -> Result<Option<String>, E> {
+            Ok(Some(s.to_owned()))
+        }
+        fn visit_none<E>(self) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<String>, D::Error> {
+            d.deserialize_any(self)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<String>, A::Error> {
+            let mut joined = String::new();
+            let mut first = true;
+            while let Some(block) = seq.next_element::<TextBlock>()? {
+                if block.kind != "text" {
+                    return Err(de::Error::custom(format!(
+                        "a block of type \"{}\" where a text block was expected",
+                        block.kind
+                    )));
+                }
+                if !first {
+                    joined.push_str(SEARCH_RESULT_BLOCK_SEPARATOR);
+                }
+                joined.push_str(&block.text);
+                first = false;
+            }
+            Ok(Some(joined))
+        }
+    }
+    d.deserialize_any(TextOrBlocks)
 }
 
 /// A string, or a number written as its decimal string (chapter ids).

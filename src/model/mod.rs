@@ -11,7 +11,8 @@ mod options;
 mod report;
 
 pub use input::{
-    DeclaredCitation, Input, LineRange, Loose, LooseValue, Mode, Source, SourceRef, TEXT_NAMES,
+    DeclaredCitation, Input, LineRange, Loose, LooseValue, Mode, SEARCH_RESULT_BLOCK_SEPARATOR,
+    Source, SourceRef, TEXT_NAMES,
 };
 pub use marker::{Labels, Marker, MarkerKind, Refs};
 pub use options::{Options, Policy};

@@ -1,7 +1,8 @@
 //! Anthropic Messages: text blocks carry `citations`; each citation backs its whole
 //! block. Sources: the documents (`document_index`), search results
 //! (`search_result_index`) and web results (`url`) the citations name, and the pages
-//! the web search and web fetch tools returned.
+//! the web search and web fetch tools returned, and the `search_result` blocks of a
+//! conversation's blocks (alone, or in a custom tool's `tool_result`).
 //!
 //! Shapes from docs.anthropic.com, "Citations" and "Web search tool" (the response's
 //! `content` blocks; in a stream, `content_block_start`, `content_block_delta` with
@@ -15,7 +16,7 @@ use std::collections::HashMap;
 
 use super::{Builder, Json, web_source};
 use crate::error::Error;
-use crate::model::{Source, SourceRef, Span};
+use crate::model::{SEARCH_RESULT_BLOCK_SEPARATOR, Source, SourceRef, Span};
 
 /// A message (`"type": "message"` with `content` blocks), a message's bare `content`
 /// (`{ "content": [...] }`, as SDKs and notebooks pass it on: every block of a type the
@@ -42,12 +43,14 @@ pub fn recognizes(response: &Json) -> bool {
     }
 }
 
-/// The content block types of the Messages API (the docs' `ContentBlock` union).
+/// The content block types of the Messages API (the docs' `ContentBlock` union), and
+/// the two that carry search results in a conversation's blocks as apps put them together
+/// (`search_result`, and a custom tool's `tool_result` whose content lists them).
 const BLOCKS: &str = "text thinking redacted_thinking tool_use server_tool_use \
      web_search_tool_result web_fetch_tool_result \
      code_execution_tool_result bash_code_execution_tool_result \
      text_editor_code_execution_tool_result tool_search_tool_result \
-     mcp_tool_use mcp_tool_result container_upload";
+     mcp_tool_use mcp_tool_result container_upload search_result tool_result";
 
 /// The delta types of `content_block_delta`.
 const DELTAS: &str = "text_delta citations_delta input_json_delta thinking_delta \
@@ -66,6 +69,9 @@ enum Block<'a> {
     },
     /// The results of a web search (`web_search_tool_result`).
     WebResults(&'a [Json]),
+    /// Blocks that may be search results (`search_result` ones, alone or in a
+    /// `tool_result`'s content): sources with their text.
+    SearchResults(&'a [Json]),
     /// A page the web fetch tool read (`web_fetch_tool_result`): a source with its text.
     Fetched(&'a Json),
     /// Tool use, thinking, …: not part of the answer.
@@ -83,6 +89,8 @@ fn block<'a>(value: &'a Json, out: &mut Builder) -> Block<'a> {
             citations: value.list("citations").iter().collect(),
         },
         Some("web_search_tool_result") => Block::WebResults(value.list("content")),
+        Some("search_result") => Block::SearchResults(std::slice::from_ref(value)),
+        Some("tool_result") => Block::SearchResults(value.list("content")),
         Some("web_fetch_tool_result") => {
             value.field("content").map_or(Block::Other, Block::Fetched)
         }
@@ -119,6 +127,14 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
                         if !out.given {
                             out.label(&url, || web_source(&url, result.text_at("title")));
                         }
+                    }
+                }
+            }
+            Block::SearchResults(results) => {
+                let search_results = results.iter().filter(|r| r.is("type", "search_result"));
+                for result in search_results {
+                    if let (Some(source), false) = (result.text_at("source"), out.given) {
+                        out.label(&source, || search_result_source(result, &source));
                     }
                 }
             }
@@ -220,6 +236,11 @@ fn source_of(citation: &Json, out: &mut Builder) -> SourceRef {
             .text_at("document_title")
             .or_else(|| citation.text_at("title"))
     };
+    if citation.is("type", "search_result_location") {
+        if let Some(source) = citation.text_at("source") {
+            return search_result(citation, source, title(), out);
+        }
+    }
     let url = citation
         .text_at("url")
         .or_else(|| citation.text_at("source").filter(|s| s.starts_with("http")));
@@ -238,6 +259,56 @@ fn source_of(citation: &Json, out: &mut Builder) -> SourceRef {
     }
     out.label(&format!("{kind} {position}"), || Source {
         title: title(),
+        ..Source::default()
+    })
+}
+
+/// A `search_result` block of the conversation as a source, read as a caller's is
+/// (src/model/input.rs): `source` the URL (an http(s) one) or else the id, the text
+/// blocks joined by [`SEARCH_RESULT_BLOCK_SEPARATOR`]. A block that is no text block
+/// leaves the text out (its place would shift the blocks after it): quotes are then
+/// kept unverified rather than sought in the wrong text.
+fn search_result_source(result: &Json, source: &str) -> Source {
+    let is_url = source.starts_with("https://") || source.starts_with("http://");
+    let blocks = result.list("content");
+    let texts: Option<Vec<String>> = blocks
+        .iter()
+        .map(|b| b.is("type", "text").then(|| b.text_at("text")).flatten())
+        .collect();
+    Source {
+        url: is_url.then(|| source.to_string()),
+        id: (!is_url).then(|| source.to_string()),
+        title: result.text_at("title"),
+        text: texts.map(|t| t.join(SEARCH_RESULT_BLOCK_SEPARATOR)),
+        ..Source::default()
+    }
+}
+
+/// The search result a `search_result_location` names by its `source` (a URL or an
+/// id) and `search_result_index`. Among the caller's sources (search result blocks as
+/// sources read their `source` as `url` or `id`), the one with that URL or id, else the
+/// one at `search_result_index` in the list; without caller sources, a source listed
+/// under its `source`, with the citation's `title`.
+fn search_result(
+    citation: &Json,
+    source: String,
+    title: Option<String>,
+    out: &mut Builder,
+) -> SourceRef {
+    let is_url = source.starts_with("https://") || source.starts_with("http://");
+    if out.given {
+        return match (
+            out.label(&source, Source::default),
+            citation.index_at("search_result_index"),
+        ) {
+            (SourceRef::Name(_), Some(position)) => out.label_at(position),
+            (named, _) => named,
+        };
+    }
+    out.label(&source, || Source {
+        url: is_url.then(|| source.clone()),
+        id: (!is_url).then(|| source.clone()),
+        title,
         ..Source::default()
     })
 }

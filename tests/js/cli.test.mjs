@@ -179,3 +179,33 @@ test("the native CLI reads a stream in input order: any --jobs gives the one-thr
   assert.match(run("native", ["check", many, "--jobs", "0"]).stderr, /--jobs: expected a positive number, got 0/);
   assert.match(run("npm", ["check", many, "--jobs", "x"]).stderr, /--jobs: expected a positive number, got x/);
 });
+
+test("an Anthropic search_result block as a source: both CLIs and validate read it alike", () => {
+  // `source` the URL, `title`, the text blocks joined by a paragraph break (the quote
+  // spans both blocks, as a search_result_location with end_block_index 2 would).
+  const input = {
+    answer: "Keys go in the header [1].",
+    sources: [{
+      type: "search_result", source: "https://docs.example.com/auth", title: "Auth 🔑",
+      content: [{ type: "text", text: "Keys go in the header." }, { type: "text", text: "Limits: 1000 an hour." }],
+      citations: { enabled: true },
+    }],
+    citations: [{ source: 1, quote: "Keys go in the header. Limits: 1000 an hour." }],
+  };
+  const file = join(dir, "search-result.jsonl");
+  writeFileSync(file, `${JSON.stringify(input)}\n`);
+  const reports = ["native", "npm"].map((command) => {
+    const out = run(command, ["check", file, "--json"]);
+    assert.equal(out.code, 0, out.stderr);
+    const report = JSON.parse(out.stdout.trim());
+    delete report.timingMs;
+    return report;
+  });
+  assert.deepEqual(reports[0], reports[1]);
+  const { validate } = require(join(pkgDir, "node", "citeproof.js"));
+  const direct = validate(input);
+  delete direct.timingMs;
+  assert.equal(direct.status, "pass");
+  assert.deepEqual(direct.citations.map((c) => [c.sourceIndex, c.quote.match]), [[1, "normalized"]]);
+  for (const report of reports) assert.deepEqual(report.citations, direct.citations);
+});

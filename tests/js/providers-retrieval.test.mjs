@@ -8,7 +8,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createRequire } from "node:module";
-import { pkgDir } from "./helpers.mjs";
+import { readFileSync } from "node:fs";
+import { pkgDir, root } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const { validate, fromAnthropic } = require(join(pkgDir, "node", "citeproof.js"));
@@ -80,4 +81,38 @@ test("an adapter given the caller's sources reads them the same way", () => {
   const report = validate(input, { requireCitations: false });
   assert.equal(report.citations[0].quote.match, "exact");
   assert.deepEqual(report.findings.map((f) => f.code), ["source_text_differs"]);
+});
+
+test("Anthropic search_result blocks as the caller's sources: search_result_location citations resolve to them", () => {
+  // tests/fixtures/providers/anthropic-search-results.json (hand-written from Anthropic's
+  // documented shapes): by URL, by id, and by search_result_index when the `source` is
+  // not in the list; each cited_text found in the blocks it names.
+  const fixture = JSON.parse(readFileSync(join(root, "tests", "fixtures", "providers", "anthropic-search-results.json"), "utf8"));
+  const input = fromAnthropic(fixture, fixture._sources);
+  assert.deepEqual(input.citations.map((c) => c.source), [1, 2, 2]);
+  const report = validate(input);
+  assert.equal(report.status, "pass");
+  assert.deepEqual(report.findings, []);
+  assert.deepEqual(report.citations.map((c) => [c.sourceIndex, c.quote.match]), [[1, "normalized"], [2, "exact"], [2, "exact"]]);
+  // Spans in UTF-16: the 🔑 citation's span slices to its text block.
+  const first = report.citations[0].span;
+  assert.equal(input.answer.slice(first.start, first.end), "Jede Anfrage braucht einen Schlüssel 🔑, höchstens 1000 pro Stunde");
+  // A block that is no text block is refused, as the CLI refuses it.
+  const image = { type: "search_result", source: "kb/1", title: "x", content: [{ type: "image", source: {} }] };
+  assert.throws(() => validate({ answer: "A [1].", sources: [image] }), { code: "invalid_input" });
+});
+
+test("search_result blocks a custom tool returned, in a conversation's blocks, are the sources with their text", () => {
+  const fixture = JSON.parse(readFileSync(join(root, "tests", "fixtures", "providers", "anthropic-search-results-tool.json"), "utf8"));
+  const input = fromAnthropic(fixture);
+  assert.deepEqual(input.sources.map((s) => [s.url ?? s.id, s.title]), [
+    ["https://docs.company.com/product-guide", "Produkthandbuch"],
+    ["kb/troubleshooting", "トラブルシューティング"],
+  ]);
+  assert.equal(input.sources[0].text, "Der Standard-Timeout ist 30 s ⏱️.\n\nEr lässt sich zwischen 10 und 120 s einstellen.");
+  const report = validate(input);
+  assert.deepEqual(report.findings, []);
+  assert.deepEqual(report.citations.map((c) => [c.sourceIndex, c.quote.match]), [[1, "normalized"], [2, "exact"]]);
+  const second = report.citations[1].span;
+  assert.equal(input.answer.slice(second.start, second.end), "タイムアウトはネットワーク遅延で起きます");
 });

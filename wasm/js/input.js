@@ -189,7 +189,7 @@ class Walk {
   source(s) {
     if (!isObject(s)) return this.other(s);
     this.push(OBJECT);
-    this.sourceFields(s);
+    this.sourceFields(searchResult(s, this.maxItems) ?? s);
   }
 
   citation(value) {
@@ -409,6 +409,60 @@ class Walk {
     const warnings = this.field(value, ["warnings"]);
     if (warnings !== undefined) this.list(warnings, this.warning, this.maxItems);
   }
+}
+
+// What joins the text blocks of a source's `content` given as a list: a paragraph break
+// (src/model/input.rs's SEARCH_RESULT_BLOCK_SEPARATOR, which says why).
+const BLOCK_SEPARATOR = "\n\n";
+
+// A source read as src/model/input.rs reads it when it is (like) an Anthropic
+// `search_result` block: `content` a list of at most `maxItems` text blocks becomes their
+// texts joined, and a `search_result`'s `source` its `url` (an http(s) one) or else its
+// `id`, where that field is absent. Undefined when there is nothing to change, and when
+// a block is no text block (the list is then written as it is, for the reader to refuse).
+// The result reads every other field through `s`, getters included.
+function searchResult(s, maxItems) {
+  let content;
+  let kind;
+  let source;
+  try {
+    content = s.content;
+    kind = s.type;
+    source = s.source;
+  } catch {
+    return undefined;
+  }
+  const own = {};
+  if (typeCode(content) === TYPE_ARRAY) {
+    const length = lengthOf(content);
+    if (length < 0 || length > maxItems) return undefined;
+    const texts = [];
+    for (let i = 0; i < length; i++) {
+      let block;
+      let text;
+      try {
+        block = content[i];
+        text = isObject(block) && block.type === "text" ? block.text : undefined;
+      } catch {
+        return undefined;
+      }
+      if (typeof text !== "string") return undefined;
+      texts.push(text);
+    }
+    own.content = texts.join(BLOCK_SEPARATOR);
+  }
+  if (kind === "search_result" && typeof source === "string") {
+    const slot = source.startsWith("https://") || source.startsWith("http://") ? "url" : "id";
+    let given;
+    try {
+      given = s[slot];
+    } catch {
+      given = undefined;
+    }
+    if (!present(given)) own[slot] = source;
+  }
+  if (Object.keys(own).length === 0) return undefined;
+  return Object.assign(Object.create(s), own);
 }
 
 // The last walk, until `takeInput` copies it into the module. A getter that calls back

@@ -91,7 +91,11 @@ export interface Source {
   slug?: string;
   payloadId?: string;
   chunkType?: string;
-  /** The retrieved text (also `content`, `excerpt`, `page_content`). */
+  /**
+   * The retrieved text (also `content`, `excerpt`, `page_content`). An Anthropic
+   * `search_result` block is a source too: its `source` is read as `url` (an http(s)
+   * one) or else `id`, its `content` text blocks joined by `"\n\n"`.
+   */
   text?: string | null;
   /** Spec 000's `chapter_id`. */
   chapter?: string | number;
