@@ -133,25 +133,38 @@ for (const { dir, target, build } of outputs) {
   writeFileSync(types, '/// <reference lib="esnext.disposable" />\n' + readFileSync(types, "utf8"));
   if (recoverable.has(target)) await wrap(target, out);
   if (target === "bundler") guardWasmImport(out);
-  exportRenderers(target, out);
+  exportPlainJs(target, out);
 }
 
 /**
- * The renderers (`renderHtml`, `citationTree`, `citationChips`) are plain JS,
- * wasm/js/render.js: each entry exports them next to the binding's exports, from a copy
- * beside the binding's other JS (the snippets directory, whose untrusted.js it imports),
- * without a call through the module. Their types are in wasm/js/types.d.ts.
+ * The plain-JS exports: the renderers (`renderHtml`, `citationTree`, `citationChips`,
+ * wasm/js/render.js) and `citeproofTransform` (wasm/js/transform.js, over the entry's
+ * own `CitationStream`, guarded where the target recovers from traps). Each entry
+ * exports them next to the binding's exports, from copies beside the binding's other JS
+ * (the snippets directory, whose untrusted.js they import), without a call through the
+ * module. Their types are in wasm/js/types.d.ts.
  */
-function exportRenderers(target, out) {
+function exportPlainJs(target, out) {
   const snippets = join(out, "snippets");
   const [crate] = readdirSync(snippets).filter((name) => existsSync(join(snippets, name, "js", "untrusted.js")));
   if (!crate) throw new Error(`${snippets}: no js/untrusted.js from the binding`);
-  copyFileSync(join(root, "wasm", "js", "render.js"), join(snippets, crate, "js", "render.js"));
-  const from = `./snippets/${crate}/js/render.js`;
+  for (const file of ["render.js", "transform.js"]) copyFileSync(join(root, "wasm", "js", file), join(snippets, crate, "js", file));
+  const render = JSON.stringify(`./snippets/${crate}/js/render.js`);
+  const transform = JSON.stringify(`./snippets/${crate}/js/transform.js`);
   const names = ["citationChips", "citationTree", "renderHtml"];
   const lines = target === "node"
-    ? [`const render = require(${JSON.stringify(from)});`, ...names.map((name) => `exports.${name} = render.${name};`)]
-    : [`export { ${names.join(", ")} } from ${JSON.stringify(from)};`];
+    ? [
+        `const render = require(${render});`,
+        ...names.map((name) => `exports.${name} = render.${name};`),
+        `exports.citeproofTransform = require(${transform}).citeproofTransformOver(exports.CitationStream);`,
+      ]
+    : [
+        `export { ${names.join(", ")} } from ${render};`,
+        `import { citeproofTransformOver } from ${transform};`,
+        // The wrapped entry's own (guarded) class; the bundler glue re-exports the class.
+        ...(recoverable.has(target) ? [] : ['import { CitationStream } from "./citeproof_bg.js";']),
+        "export const citeproofTransform = citeproofTransformOver(CitationStream);",
+      ];
   const entry = join(out, "citeproof.js");
   writeFileSync(entry, readFileSync(entry, "utf8") + lines.join("\n") + "\n");
 }

@@ -4,9 +4,11 @@
 //! - every file `scripts/gen-schema.mjs` writes is what the schema gives now;
 //! - the report's serde form (the CLI's JSON, and what the wasm suite compares the JS
 //!   report with) has the schema's field names in the schema's order, since the JS
-//!   reader takes the tape's fields in that order.
+//!   reader takes the tape's fields in that order;
+//! - the options it declares are `Options`' serde fields (and the binding's `offsets`),
+//!   with `Options::default()`'s defaults and the ranges `Validator::new` enforces.
 //!
-//! Both read the schema with Node (the schema is an ES module); without `node` on the
+//! They read the schema with Node (the schema is an ES module); without `node` on the
 //! PATH they fail rather than pass having checked nothing.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -15,6 +17,7 @@ use std::fmt;
 use std::process::Command;
 
 use citeproof::model::{Input, Options};
+use citeproof::offsets::Unit;
 use citeproof::validate::Validator;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
@@ -200,4 +203,121 @@ fn reports_serialize_the_schema_fields_in_the_schema_order() {
             assert!(seen.contains(&pair), "no report had {name}.{field}");
         }
     }
+}
+
+/// The contract's options (`wasm/js/schema.mjs`, `options`): per option its name, its
+/// default if it states one, and its range if it has one.
+struct ContractOption {
+    name: String,
+    default: Option<serde_json::Value>,
+    range: Option<[f64; 2]>,
+}
+
+fn contract_options() -> Vec<ContractOption> {
+    let script = "import { options } from './wasm/js/schema.mjs';
+console.log(JSON.stringify(options.map(([name, , d]) => ['default' in d, name, d.default ?? null, d.range ?? null])));";
+    let json =
+        node(&["--input-type=module", "-e", script]).unwrap_or_else(|error| panic!("{error}"));
+    let rows: Vec<(bool, String, serde_json::Value, Option<[f64; 2]>)> =
+        serde_json::from_str(&json).unwrap();
+    rows.into_iter()
+        .map(|(stated, name, default, range)| ContractOption {
+            name,
+            default: stated.then_some(default),
+            range,
+        })
+        .collect()
+}
+
+/// The option the binding reads itself (the unit of spans); the others are `Options`'.
+const BINDING_OPTION: &str = "offsets";
+
+/// A deserializer that only records the field names a struct's `Deserialize` asks for.
+#[derive(Default)]
+struct FieldNames(&'static [&'static str]);
+
+impl<'de> Deserializer<'de> for &mut FieldNames {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("only structs"))
+    }
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0 = fields;
+        Err(serde::de::Error::custom("names recorded"))
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+        byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map enum
+        identifier ignored_any
+    }
+}
+
+/// `Options` read from `json` (a JSON object), as the CLI's options file is.
+fn options_from(json: serde_json::Value) -> Result<Options, serde_json::Error> {
+    serde_json::from_value(json)
+}
+
+#[test]
+fn the_contract_names_every_field_of_options_and_no_other() {
+    let mut names = FieldNames::default();
+    assert!(Options::deserialize(&mut names).is_err());
+    let fields: BTreeSet<&str> = names.0.iter().copied().collect();
+    let contract = contract_options();
+    let named: BTreeSet<&str> = contract
+        .iter()
+        .map(|option| option.name.as_str())
+        .filter(|&name| name != BINDING_OPTION)
+        .collect();
+    assert_eq!(
+        named, fields,
+        "wasm/js/schema.mjs's options against Options"
+    );
+    assert_eq!(contract.len(), fields.len() + 1, "an option named twice");
+}
+
+#[test]
+fn each_default_the_contract_states_is_the_default_of_options() {
+    let default = format!("{:?}", Options::default());
+    for option in contract_options() {
+        if option.name == BINDING_OPTION {
+            let unit = option.default.as_ref().and_then(|d| d.as_str()).unwrap();
+            assert_eq!(Unit::from_name(unit), Some(Unit::default()));
+            continue;
+        }
+        // Without a stated default, the option is unset (`null`) by default.
+        let value = option.default.clone().unwrap_or(serde_json::Value::Null);
+        let given = options_from(serde_json::json!({ option.name.as_str(): value }))
+            .unwrap_or_else(|error| panic!("{}: {error}", option.name));
+        assert_eq!(format!("{given:?}"), default, "{}'s default", option.name);
+    }
+}
+
+#[test]
+fn each_range_the_contract_states_is_what_the_validator_accepts() {
+    let validator = |name: &str, value: f64| {
+        Validator::new(options_from(serde_json::json!({ name: value })).unwrap())
+    };
+    let mut ranged = 0;
+    for option in contract_options() {
+        let Some([low, high]) = option.range else {
+            continue;
+        };
+        let name = option.name.as_str();
+        for inside in [low, (low + high) / 2.0, high] {
+            assert!(validator(name, inside).is_ok(), "{name} = {inside}");
+        }
+        for outside in [low - 0.001, high + 0.001] {
+            let error = validator(name, outside).err();
+            let error = error.unwrap_or_else(|| panic!("{name} = {outside} was accepted"));
+            assert_eq!(error.path, name, "{name} = {outside}");
+        }
+        ranged += 1;
+    }
+    assert!(ranged > 0, "no option states a range");
 }

@@ -169,6 +169,61 @@ export const inputs = {
   ],
 };
 
+// The options of `validate` (and of `new CitationValidator`, `validateBatch`,
+// `new CitationStream`, `citeproofTransform`, `validateAsync`), in the order the binding
+// reads them (wasm/src/wire/from_js/read.rs, `read_options`): `[name, kind, details]`.
+// Kinds: "unit" (an offset unit), "name" (one of the strings `ts` gives), "flag",
+// "number", "count" (a whole number ≥ 0), "strings", "pair" (`[min, max]` counts),
+// "numberOrFalse". Details: `ts` (the TypeScript type, when the kind's own is too wide),
+// `default` (as JSON; absent: unset), `range` (`[low, high]`, inclusive, where the
+// value is refused outside it), `doc`. `node scripts/gen-schema.mjs` writes from this:
+// - the `ValidateOptions` interface of wasm/js/types.d.ts (docs, defaults and ranges);
+// - `VALIDATE_OPTIONS` (the names) in wasm/src/wire/contract.rs, which the binding's
+//   reader must read and no other (its wasm test), and in the generated block of
+//   wasm/js/untrusted.js, which `citeproofTransform` checks names against.
+// tests/wire_contract.rs checks every name but `offsets` (the binding's own) against
+// src/model/options.rs's serde fields, and each default and range against `Options`.
+export const options = [
+  ["offsets", "unit", { ts: "OffsetUnit", default: "utf16", doc: "The unit of every span in and out." }],
+  ["policy", "name", { ts: '"flag" | "clean" | "strict"', default: "clean" }],
+  ["renumber", "flag", { default: false }],
+  ["requireCitations", "flag", { default: true }],
+  ["maxInvalidRatio", "number", { default: 0.3, range: [0, 1] }],
+  ["lowAlignment", "number", { default: 0.3, range: [0, 1] }],
+  ["minAvgAlignment", "number", { default: 0.4, range: [0, 1] }],
+  ["minCoverage", "number", { default: 0.5, range: [0, 1] }],
+  ["minEvidenceIdxRatio", "number", { default: 0.8, range: [0, 1] }],
+  ["maxEditRatio", "number", { default: 0.1, range: [0, 1] }],
+  ["uncertainBelow", "number", { default: 0.7, range: [0, 1] }],
+  ["partialSpanChars", "count", { default: 50 }],
+  [
+    "maxAnswerChars",
+    "count",
+    { default: 1_000_000, doc: "Longer answers are `too_large`; one of more than twice this many UTF-16 units is refused before it is copied." },
+  ],
+  ["maxSources", "count", { default: 10_000, doc: "More sources are `too_large`, refused before any is read. At most 1,000,000." }],
+  ["markerPatterns", "strings", { default: [], doc: "Extra marker regexes, each with a `refs` group; at most 100." }],
+  [
+    "supportThreshold",
+    "number",
+    {
+      range: [0, 1],
+      doc: "Turns on the opt-in support findings: cited claims scoring below it are `unsupported_claim`, uncited sentences are `uncited_claim`. At 0.5, 8.8 % of the citations experts judged fully supported (ExpertQA) score below it. Default: off (docs/support.md says why).",
+    },
+  ],
+  ["paragraphCitations", "flag", { default: true, doc: "A marker ending a paragraph covers its uncited sentences." }],
+  [
+    "misattributionMargin",
+    "numberOrFalse",
+    {
+      default: false,
+      range: [0, 1],
+      doc: "How much better another retrieved source must support a cited claim for `misattributed` (\"did you mean [4]?\"); `false` turns the check (and support scoring when `supportThreshold` is unset) off. Opt-in: held out, no margin flags ≤ 2 % of fully supported citations and catches ≥ 80 % of moved ones on every dataset (docs/support.md); 0.25 flags 1.3 % and catches 73 % on ExpertQA.",
+    },
+  ],
+  ["quoteLength", "pair", { doc: "`[min, max]` characters; unset: no length check." }],
+];
+
 // Numbers both languages use, declared once: `[name, value, doc]`. gen-schema writes
 // them as Rust constants (wasm/src/wire/contract.rs) and as JS exports (the generated
 // block of wasm/js/untrusted.js).

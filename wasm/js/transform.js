@@ -1,28 +1,23 @@
-// The engine of `citeproofTransform`: a WHATWG TransformStream that reads a response
-// body (plain text, OpenAI Chat Completions SSE, Anthropic Messages SSE, the AI SDK's
-// UI message stream SSE (what a `useChat` route returns) or NDJSON),
-// feeds its text deltas through a CitationStream, writes them back cleaned, and ends
-// with a `citations` event carrying the report (spec 002's shape plus `report`).
-// Plain JS on purpose: only globals that browsers, Node 20 and workerd all have.
-import { codedError, fieldOf, sourceField } from "./untrusted.js";
+// `citeproofTransform`: a TransformStream that reads a response body (plain text, OpenAI
+// or Anthropic SSE, the AI SDK's UI message stream SSE, NDJSON), cleans its text deltas
+// through a CitationStream and ends with a `citations` event (spec 002, plus `report`).
+// Plain JS that each entry exports (scripts/build-pkg.mjs); only the text enters wasm.
+import { MAX_LIST_ITEMS, TYPE_OBJECT, VALIDATE_OPTIONS, codedError, fieldOf, listItems, sourceField, typeCode, unknownField } from "./untrusted.js";
 
 const FORMATS = ["auto", "text", "openai", "anthropic", "ai-sdk", "ndjson"];
 
 /**
- * The first `count` sources of `input` (as many as the stream read), with the fields
- * the `citations` event names, read once now: a getter that throws reads as absent, and
- * the event never reads the caller's objects again.
+ * The sources' fields the `citations` event names, read once (a throwing getter reads as
+ * absent), after the stream checked the list against `maxSources`.
  */
-function sourceCards(input, count) {
-  const sources = fieldOf(input, "sources");
-  const cards = [];
-  for (let i = 0; i < count; i++) {
-    const source = fieldOf(sources, i);
+function sourceCards(input) {
+  const sources = listItems(fieldOf(input, "sources"), MAX_LIST_ITEMS);
+  if (!Array.isArray(sources)) return [];
+  return sources.map((source) => {
     const card = {};
     for (const name of ["title", "url", "slug"]) card[name] = sourceField(source, name);
-    cards.push(card);
-  }
-  return cards;
+    return card;
+  });
 }
 
 /** Spec 002's `citations` payload: one entry per valid cited source, plus the report. */
@@ -39,15 +34,36 @@ function citationsPayload(report, sources) {
   return { status: "citations", citations, isComplete: true, report };
 }
 
-// `stream` was made from `input` and `options`, which it checked; `sources` is how many
-// sources it read.
-export function makeTransform(stream, input, sources, options) {
-  const format = fieldOf(options, "format") ?? "auto";
-  if (!FORMATS.includes(format)) {
-    const got = typeof format === "string" ? `"${format}"` : typeof format;
-    throw codedError("invalid_option", "options.format", `${got} is not one of ${FORMATS.join(", ")}`);
-  }
-  const cards = sourceCards(input, sources);
+const KNOWN_OPTIONS = `${VALIDATE_OPTIONS.join(",")},format,`;
+
+/** `citeproofTransform` over the entry's `CitationStream` class. */
+export function citeproofTransformOver(CitationStream) {
+  return function citeproofTransform(input, options) {
+    // The stream checks `validate`'s options, through a view hiding `format`; then, as
+    // `validate` does after the values, the names (the contract's) and `format` here.
+    const view = typeCode(options) === TYPE_OBJECT ? Object.create(options, { format: { value: undefined } }) : options;
+    const stream = new CitationStream(input, view);
+    let format;
+    try {
+      const unknown = unknownField(options, KNOWN_OPTIONS, "options");
+      if (unknown) throw unknown;
+      format = fieldOf(options, "format") ?? "auto";
+      if (!FORMATS.includes(format)) {
+        const got = typeof format === "string" ? `"${format}"` : typeof format;
+        throw codedError("invalid_option", "options.format", `${got} is not one of ${FORMATS.join(", ")}`);
+      }
+    } catch (error) {
+      stream.free();
+      throw error;
+    }
+    // A forwarded body cannot take text back: hold doubtful markers until decided.
+    stream.withoutRevisions();
+    return transformOf(stream, format, sourceCards(input));
+  };
+}
+
+/** The TransformStream over `stream` for a body in `format`; `cards`: the sources. */
+function transformOf(stream, format, cards) {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let resolveReport, rejectReport;

@@ -154,49 +154,6 @@ export interface AdapterOptions {
   offsets?: OffsetUnit;
 }
 
-/** Options of `validate` / `new CitationValidator`; every field has a default. */
-export interface ValidateOptions {
-  offsets?: OffsetUnit;
-  policy?: "flag" | "clean" | "strict";
-  renumber?: boolean;
-  requireCitations?: boolean;
-  maxInvalidRatio?: number;
-  lowAlignment?: number;
-  minAvgAlignment?: number;
-  minCoverage?: number;
-  minEvidenceIdxRatio?: number;
-  maxEditRatio?: number;
-  /** `[min, max]` characters; unset: no length check. */
-  quoteLength?: [number, number];
-  partialSpanChars?: number;
-  uncertainBelow?: number;
-  /**
-   * Longer answers are `too_large`; one of more than twice this many UTF-16 units is
-   * refused before it is copied. Default 1,000,000.
-   */
-  maxAnswerChars?: number;
-  /** More sources are `too_large`, refused before any is read. Default 10,000; at most 1,000,000. */
-  maxSources?: number;
-  markerPatterns?: string[];
-  /**
-   * Turns on the opt-in support findings: cited claims scoring below it are
-   * `unsupported_claim`, uncited sentences are `uncited_claim`. At 0.5, 8.8 % of the
-   * citations experts judged fully supported (ExpertQA) score below it. Default: off
-   * (docs/support.md says why).
-   */
-  supportThreshold?: number;
-  /**
-   * How much better another retrieved source must support a cited claim for
-   * `misattributed` ("did you mean [4]?"); `false` turns the check (and support scoring
-   * when `supportThreshold` is unset) off. Default off (opt-in): held out, no margin
-   * flags ≤ 2 % of fully supported citations and catches ≥ 80 % of moved ones on every
-   * dataset (docs/support.md); 0.25 flags 1.3 % and catches 73 % on ExpertQA.
-   */
-  misattributionMargin?: number | false;
-  /** A marker ending a paragraph covers its uncited sentences; default true. */
-  paragraphCitations?: boolean;
-}
-
 /** A cited claim and a source's text, as `validateAsync` hands them to `judge`. */
 export interface JudgePair {
   claim: string;
@@ -229,6 +186,66 @@ export type FindingCode =
   | "line_range_mismatch" | "unsupported_claim" | "misattributed" | "uncited_claim"
   | "no_citations" | "invalid_mode" | "request_invalid" | "offset_mismatch"
   | "unknown_content" | "source_text_differs";
+
+/** Options of `validate` / `new CitationValidator`; every field has a default. */
+export interface ValidateOptions {
+  /** The unit of every span in and out. Default: `"utf16"`. */
+  offsets?: OffsetUnit;
+  /** Default: `"clean"`. */
+  policy?: "flag" | "clean" | "strict";
+  /** Default: `false`. */
+  renumber?: boolean;
+  /** Default: `true`. */
+  requireCitations?: boolean;
+  /** Default: `0.3`. From 0 to 1. */
+  maxInvalidRatio?: number;
+  /** Default: `0.3`. From 0 to 1. */
+  lowAlignment?: number;
+  /** Default: `0.4`. From 0 to 1. */
+  minAvgAlignment?: number;
+  /** Default: `0.5`. From 0 to 1. */
+  minCoverage?: number;
+  /** Default: `0.8`. From 0 to 1. */
+  minEvidenceIdxRatio?: number;
+  /** Default: `0.1`. From 0 to 1. */
+  maxEditRatio?: number;
+  /** Default: `0.7`. From 0 to 1. */
+  uncertainBelow?: number;
+  /** Default: `50`. */
+  partialSpanChars?: number;
+  /**
+   * Longer answers are `too_large`; one of more than twice this many UTF-16 units is
+   * refused before it is copied. Default: 1,000,000.
+   */
+  maxAnswerChars?: number;
+  /**
+   * More sources are `too_large`, refused before any is read. At most 1,000,000.
+   * Default: 10,000.
+   */
+  maxSources?: number;
+  /** Extra marker regexes, each with a `refs` group; at most 100. Default: `[]`. */
+  markerPatterns?: string[];
+  /**
+   * Turns on the opt-in support findings: cited claims scoring below it are
+   * `unsupported_claim`, uncited sentences are `uncited_claim`. At 0.5, 8.8 % of the
+   * citations experts judged fully supported (ExpertQA) score below it. Default: off
+   * (docs/support.md says why). From 0 to 1.
+   */
+  supportThreshold?: number;
+  /** A marker ending a paragraph covers its uncited sentences. Default: `true`. */
+  paragraphCitations?: boolean;
+  /**
+   * How much better another retrieved source must support a cited claim for
+   * `misattributed` ("did you mean [4]?"); `false` turns the check (and support scoring
+   * when `supportThreshold` is unset) off. Opt-in: held out, no margin flags ≤ 2 % of
+   * fully supported citations and catches ≥ 80 % of moved ones on every dataset
+   * (docs/support.md); 0.25 flags 1.3 % and catches 73 % on ExpertQA. Default: `false`.
+   * From 0 to 1.
+   */
+  misattributionMargin?: number | false;
+  /** `[min, max]` characters; unset: no length check. */
+  quoteLength?: [number, number];
+}
 
 /** The result of `validate` (docs/architecture.md §6). */
 export interface Report {
@@ -434,6 +451,14 @@ export interface CiteproofTransform extends TransformStream<Uint8Array | string,
    */
   onChunk: ((chunk: StreamChunk & { report?: Report }) => void) | null;
 }
+
+/**
+ * A `TransformStream` that cleans the text of a streamed response body (plain text,
+ * OpenAI or Anthropic SSE, NDJSON; `options.format`, detected by default) as it
+ * passes and ends it with a `citations` event; its `report` promise resolves to the
+ * report of the whole answer.
+ */
+export function citeproofTransform(input: StreamInput, options?: TransformOptions | null): CiteproofTransform;
 
 /** Options of `renderHtml` / `citationTree`. */
 export interface RenderOptions {

@@ -120,6 +120,7 @@ function editDistance(a, b) {
 // Their docs: wasm/src/wire/contract.rs.
 export const MAX_LIST_ITEMS = 1000000;
 export const TWICE = 256;
+export const VALIDATE_OPTIONS = ["offsets", "policy", "renumber", "requireCitations", "maxInvalidRatio", "lowAlignment", "minAvgAlignment", "minCoverage", "minEvidenceIdxRatio", "maxEditRatio", "uncertainBelow", "partialSpanChars", "maxAnswerChars", "maxSources", "markerPatterns", "supportThreshold", "paragraphCitations", "misattributionMargin", "quoteLength"];
 export const TYPE_STRING = 0;
 export const TYPE_NUMBER = 1;
 export const TYPE_BOOLEAN = 2;

@@ -12,8 +12,9 @@
 //!   `wire::from_js` (the input tape, the field reader, the argument strings) and
 //!   `wire::to_js` (the output tape), and the JS errors both raise.
 //!
-//! Its JS halves (`js/`: the input walk, the tape reader, the renderers) are loaded by the
-//! glue from `#[wasm_bindgen(module = "/js/…")]`; `js/schema.mjs` is the contract that
+//! Its JS halves (`js/`: the input walk, the tape reader) are loaded by the glue from
+//! `#[wasm_bindgen(module = "/js/…")]`; the plain-JS exports (`js/render.js`,
+//! `js/transform.js`) sit beside them in each entry (scripts/build-pkg.mjs); `js/schema.mjs` is the contract that
 //! generates the tables both languages share (scripts/gen-schema.mjs).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -38,7 +39,7 @@ pub use api::providers::{
     from_anthropic, from_any, from_cohere, from_gemini, from_openai, from_perplexity,
     from_vercel_ai,
 };
-pub use api::stream::{CitationStream, citeproof_transform};
+pub use api::stream::CitationStream;
 pub use api::validate::{
     CitationValidator, InputArg, ValidateOptionsArg, validate, validate_batch,
 };

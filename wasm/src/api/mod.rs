@@ -1,5 +1,6 @@
-//! The exports, one file per group (the renderers, plain JS, are exported by the
-//! package's entries from `js/render.js`, not through here). Each reads its JS arguments through `wire::from_js`,
+//! The exports, one file per group (the renderers and `citeproofTransform`, plain JS, are
+//! exported by the package's entries from `js/render.js` and `js/transform.js`, not
+//! through here). Each reads its JS arguments through `wire::from_js`,
 //! calls the core, and answers through `wire::to_js`; `runtime` gives it the instance's
 //! state. Files here use each other only for the argument types `validate.rs` declares.
 

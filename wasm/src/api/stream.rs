@@ -47,7 +47,19 @@ impl CitationStream {
         options: Option<ValidateOptionsArg>,
     ) -> Result<CitationStream, JsValue> {
         enter();
-        CitationStream::open(&input, options.as_deref(), &[]).map(|(stream, _)| stream)
+        let (options, unit) = read_options(options.as_deref(), &[])?;
+        let limits = Limits::of(&options);
+        let input = read_input_with(&input, "input", false, &limits)?;
+        let core = Core::new(input, options).map_err(|e| to_js_error(&e.under("options")))?;
+        Ok(CitationStream {
+            core,
+            unit,
+            limits,
+            pending_high: None,
+            released_offsets: SpanConverter::default(),
+            answer_offsets: SpanConverter::default(),
+            released_units: 0,
+        })
     }
 
     /// Appends `delta`; returns `{ text, events }`: the cleaned text to append to what
@@ -184,30 +196,6 @@ impl CitationStream {
 }
 
 impl CitationStream {
-    /// A stream for `input` and `options` (see [`CitationStream::new`]; `also`: the
-    /// option names the caller reads itself), and the number of sources it read.
-    fn open(
-        input: &JsValue,
-        options: Option<&JsValue>,
-        also: &[&'static str],
-    ) -> Result<(CitationStream, usize), JsValue> {
-        let (options, unit) = read_options(options, also)?;
-        let limits = Limits::of(&options);
-        let input = read_input_with(input, "input", false, &limits)?;
-        let sources = input.sources.len();
-        let core = Core::new(input, options).map_err(|e| to_js_error(&e.under("options")))?;
-        let stream = CitationStream {
-            core,
-            unit,
-            limits,
-            pending_high: None,
-            released_offsets: SpanConverter::default(),
-            answer_offsets: SpanConverter::default(),
-            released_units: 0,
-        };
-        Ok((stream, sources))
-    }
-
     /// `delta` with a high surrogate left over from the previous delta in front of it,
     /// and without a high surrogate at its end (kept for the next delta).
     fn join_surrogates(&mut self, delta: &JsValue) -> Result<JsValue, JsValue> {
@@ -302,39 +290,4 @@ impl SpanConverter {
 extern "C" {
     #[wasm_bindgen(js_name = endsInHighSurrogate)]
     fn ends_in_high_surrogate(text: &js_sys::JsString) -> bool;
-}
-
-#[wasm_bindgen(module = "/js/transform.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = makeTransform, catch)]
-    fn make_transform(
-        stream: JsValue,
-        input: &JsValue,
-        sources: usize,
-        options: &JsValue,
-    ) -> Result<JsValue, JsValue>;
-}
-
-#[wasm_bindgen]
-extern "C" {
-    /// The options of `citeproofTransform` (see `types.d.ts`).
-    #[wasm_bindgen(typescript_type = "TransformOptions")]
-    pub type TransformOptionsArg;
-}
-
-/// A `TransformStream` that cleans the text of a streamed response body (plain text,
-/// OpenAI or Anthropic SSE, NDJSON; `options.format`, detected by default) as it
-/// passes and ends it with a `citations` event; its `report` promise resolves to the
-/// report of the whole answer.
-#[wasm_bindgen(js_name = citeproofTransform, unchecked_return_type = "CiteproofTransform")]
-pub fn citeproof_transform(
-    #[wasm_bindgen(unchecked_param_type = "StreamInput")] input: InputArg,
-    options: Option<TransformOptionsArg>,
-) -> Result<JsValue, JsValue> {
-    enter();
-    let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
-    let (mut stream, sources) = CitationStream::open(&input, Some(&options), &["format"])?;
-    // A forwarded body cannot take text back: hold doubtful markers until decided.
-    stream.core.hold_undecided();
-    make_transform(stream.into(), &input, sources, &options)
 }

@@ -16,6 +16,30 @@ pub const MAX_LIST_ITEMS: usize = 1_000_000;
 /// other`, each 1 + the index of a name (wasm/js/input.js, the walk).
 pub const TWICE: usize = 256;
 
+/// The names of `validate`'s options (wasm/js/schema.mjs's `options`), in the order the
+/// binding reads them.
+pub const VALIDATE_OPTIONS: [&str; 19] = [
+    "offsets",
+    "policy",
+    "renumber",
+    "requireCitations",
+    "maxInvalidRatio",
+    "lowAlignment",
+    "minAvgAlignment",
+    "minCoverage",
+    "minEvidenceIdxRatio",
+    "maxEditRatio",
+    "uncertainBelow",
+    "partialSpanChars",
+    "maxAnswerChars",
+    "maxSources",
+    "markerPatterns",
+    "supportThreshold",
+    "paragraphCitations",
+    "misattributionMargin",
+    "quoteLength",
+];
+
 /// The type names of `typeCode` (untrusted.js), by code, as error messages name them.
 pub const TYPES: [&str; 10] = [
     "string",

@@ -312,11 +312,18 @@ pub fn read_options(
     value: Option<&JsValue>,
     also: &[&'static str],
 ) -> Result<(Options, Unit), JsValue> {
-    let mut options = Options::default();
     let Some(obj) = Obj::optional(value, "options", "invalid_option")? else {
-        return Ok((options, Unit::Utf16));
+        return Ok((Options::default(), Unit::Utf16));
     };
-    let unit = read_unit(&obj)?;
+    let read = read_option_fields(&obj)?;
+    obj.reject_unknown(also)?;
+    Ok(read)
+}
+
+/// Reads each of the contract's `VALIDATE_OPTIONS` from `obj`, in its order.
+fn read_option_fields(obj: &Obj) -> Result<(Options, Unit), JsValue> {
+    let mut options = Options::default();
+    let unit = read_unit(obj)?;
     if let Some((name, v)) = obj.get(&["policy"]) {
         options.policy = match v.as_string().as_deref() {
             Some("flag") => Policy::Flag,
@@ -397,7 +404,6 @@ pub fn read_options(
             bound(1).ok_or_else(|| obj.error(name, "[min, max] characters", &v))?,
         ]);
     }
-    obj.reject_unknown(also)?;
     Ok((options, unit))
 }
 
@@ -422,12 +428,22 @@ fn set<T>(slot: &mut T, value: Option<T>) {
 mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    use super::item_path;
+    use super::{Obj, item_path, read_option_fields};
+    use crate::wire::contract::VALIDATE_OPTIONS;
 
     #[wasm_bindgen_test]
     fn item_paths_are_written_like_format() {
         for i in [0, 7, 10, 99, 100, 12_345, usize::MAX] {
             assert_eq!(item_path("input.sources", i), format!("input.sources[{i}]"));
         }
+    }
+
+    /// `citeproofTransform` (JS) checks option names against the contract's list.
+    #[wasm_bindgen_test]
+    fn reads_the_options_the_contract_names_in_its_order_and_no_other() {
+        let empty = js_sys::Object::new().into();
+        let obj = Obj::new(&empty, "options", "invalid_option").unwrap();
+        read_option_fields(&obj).unwrap();
+        assert_eq!(*obj.asked.borrow(), VALIDATE_OPTIONS);
     }
 }
