@@ -444,24 +444,24 @@ impl<'a> SupportScorer<'a> {
             .map(|&(_, key, _, _)| self.holders.get(key))
             .collect();
         let shared = self.tally(&lists, &|t| claim.terms[t].2, CANDIDATE_POSTINGS);
-        // The best few by repeated selection (at most 8 passes over at most 256 items;
-        // no sort): the most weight, ties to the earlier source.
-        let mut shared = shared;
-        let mut top = Vec::new();
-        while top.len() < CANDIDATES {
-            let best = (0..shared.len()).fold(None, |best: Option<usize>, k| match best {
-                Some(b)
-                    if shared[b].1 > shared[k].1
-                        || (shared[b].1 == shared[k].1 && shared[b].0 < shared[k].0) =>
-                {
-                    Some(b)
-                }
-                _ => Some(k),
-            });
-            let Some(b) = best else { break };
-            top.push(shared.swap_remove(b).0 as usize);
+        // The best few in one pass over the sources met (at most 256), kept in order in
+        // a list of at most 8 (no sort): the most weight first, ties to the earlier
+        // source. Each source met costs one comparison with the last kept unless it
+        // enters the list.
+        let ahead = |a: (u32, f64), b: (u32, f64)| a.1 > b.1 || (a.1 == b.1 && a.0 < b.0);
+        let mut top: Vec<(u32, f64)> = Vec::with_capacity(CANDIDATES + 1);
+        for item in shared {
+            if top.len() == CANDIDATES && !top.last().is_some_and(|&last| ahead(item, last)) {
+                continue;
+            }
+            let at = top
+                .iter()
+                .position(|&kept| ahead(item, kept))
+                .unwrap_or(top.len());
+            top.insert(at, item);
+            top.truncate(CANDIDATES);
         }
-        top
+        top.into_iter().map(|(source, _)| source as usize).collect()
     }
 
     /// Sums, per item (a source or a sentence), the weight of each of `lists` holding
@@ -477,7 +477,9 @@ impl<'a> SupportScorer<'a> {
     ) -> Vec<(u32, f64)> {
         let lengths: Vec<usize> = lists.iter().map(|l| l.len()).collect();
         let mut sums = self.scratch.borrow_mut();
-        let mut met: Vec<u32> = Vec::new();
+        // Room for every item the budget can reach, so the list never grows as it fills.
+        let reachable = lengths.iter().sum::<usize>().min(budget);
+        let mut met: Vec<u32> = Vec::with_capacity(reachable);
         for t in rarest_first(&lengths) {
             let Some(left) = budget.checked_sub(lists[t].len()) else {
                 continue;
