@@ -143,14 +143,15 @@ struct Profile {
 
 impl Profile {
     /// The profile of `text`; with `keep`, only the hashes in it (the vocabulary of the
-    /// claims a scorer will be asked about) are recorded, as bits.
-    fn new(text: &str, keep: Option<&Vocabulary>) -> Profile {
+    /// claims a scorer will be asked about) are recorded, as bits. `buffers` are the
+    /// lists the hashes gather in, kept from source to source.
+    fn new(text: &str, keep: Option<&Vocabulary>, buffers: &mut Buffers) -> Profile {
         let (mut terms, mut pairs, mut grams) = (
-            Collector::new(keep),
-            Collector::new(keep),
-            Collector::new(keep),
+            Collector::new(keep, &mut buffers.terms),
+            Collector::new(keep, &mut buffers.pairs),
+            Collector::new(keep, &mut buffers.grams),
         );
-        let mut sentences = Sentences::new(text);
+        let mut sentences = Sentences::new(text, &mut buffers.sentence_terms);
         let mut previous: Option<u64> = None;
         for token in tokens(text) {
             let h = token.hash;
@@ -175,9 +176,19 @@ impl Profile {
             grams: grams.finish(),
             gram_count,
             sentences: sentences.spans,
-            sentence_terms: Postings::new(&sentences.terms),
+            sentence_terms: Postings::new(sentences.terms),
         }
     }
+}
+
+/// The lists a source's hashes gather in before they become its [`Profile`]'s sets: one
+/// of each for a scorer, cleared for each source.
+#[derive(Default)]
+struct Buffers {
+    terms: Vec<u64>,
+    pairs: Vec<u64>,
+    grams: Vec<u64>,
+    sentence_terms: Vec<(u64, u32)>,
 }
 
 /// Every term, word pair and 5-gram hash of `claims`.
@@ -201,24 +212,26 @@ fn vocabulary(claims: &[&str]) -> Vocabulary {
 /// The sentences of a text, split as its words go by: in the gaps between words at `.`,
 /// `!`, `?`, a line break or `。`, each ending after its terminators and closing quotes,
 /// with the content terms given for it.
-struct Sentences<'t> {
+struct Sentences<'t, 'b> {
     text: &'t str,
     /// The sentences ended so far.
     spans: Vec<Span>,
     /// (term hash, sentence) for every content term.
-    terms: Vec<(u64, u32)>,
+    terms: &'b mut Vec<(u64, u32)>,
     /// Where the current sentence starts.
     start: usize,
     /// The end of the last word.
     gap_start: usize,
 }
 
-impl<'t> Sentences<'t> {
-    fn new(text: &'t str) -> Sentences<'t> {
+impl<'t, 'b> Sentences<'t, 'b> {
+    /// Sentences of `text`, their terms gathered in `terms` (cleared first).
+    fn new(text: &'t str, terms: &'b mut Vec<(u64, u32)>) -> Sentences<'t, 'b> {
+        terms.clear();
         Sentences {
             text,
             spans: Vec::new(),
-            terms: Vec::new(),
+            terms,
             start: 0,
             gap_start: 0,
         }
@@ -361,9 +374,10 @@ impl<'a> SupportScorer<'a> {
 
     fn profile<S: AsRef<str>>(sources: &'a [S], keep: Option<Vocabulary>) -> SupportScorer<'a> {
         let sources: Vec<&str> = sources.iter().map(AsRef::as_ref).collect();
+        let mut buffers = Buffers::default();
         let profiles: Vec<Profile> = sources
             .iter()
-            .map(|s| Profile::new(s, keep.as_ref()))
+            .map(|s| Profile::new(s, keep.as_ref(), &mut buffers))
             .collect();
         let mut held = Vec::new();
         for (i, p) in profiles.iter().enumerate() {
