@@ -240,8 +240,16 @@ impl<'t, 'b> Sentences<'t, 'b> {
     /// The next word: a sentence ends in the gap before it when the gap holds a
     /// terminator.
     fn token(&mut self, token: &words::Token) {
-        let gap = &self.text[self.gap_start..token.start];
-        if let Some(at) = gap.find(['.', '!', '?', '\n', '。']) {
+        // Bytes, not chars: a gap is a byte or two, and `。` (E3 80 82) can only match
+        // where it starts, UTF-8 being self-synchronising.
+        let gap = &self.text.as_bytes()[self.gap_start..token.start];
+        let terminator = (0..gap.len()).find(|&at| match gap[at] {
+            b'.' | b'!' | b'?' | b'\n' => true,
+            0xe3 => gap[at + 1..].starts_with(&[0x80, 0x82]),
+            _ => false,
+        });
+        if let Some(at) = terminator {
+            let gap = &self.text[self.gap_start..token.start];
             // The sentence ends after its terminators and closing quotes or brackets;
             // what else the gap holds (an emoji, a bullet) is left out.
             let closers = gap[at..]
