@@ -143,14 +143,15 @@ struct Profile {
 
 impl Profile {
     /// The profile of `text`; with `keep`, only the hashes in it (the vocabulary of the
-    /// claims a scorer will be asked about) are recorded, as bits.
-    fn new(text: &str, keep: Option<&Vocabulary>) -> Profile {
+    /// claims a scorer will be asked about) are recorded, as bits. `buffers` are the
+    /// lists the hashes gather in, kept from source to source.
+    fn new(text: &str, keep: Option<&Vocabulary>, buffers: &mut Buffers) -> Profile {
         let (mut terms, mut pairs, mut grams) = (
-            Collector::new(keep),
-            Collector::new(keep),
-            Collector::new(keep),
+            Collector::new(keep, &mut buffers.terms),
+            Collector::new(keep, &mut buffers.pairs),
+            Collector::new(keep, &mut buffers.grams),
         );
-        let mut sentences = Sentences::new(text);
+        let mut sentences = Sentences::new(text, &mut buffers.sentence_terms);
         let mut previous: Option<u64> = None;
         for token in tokens(text) {
             let h = token.hash;
@@ -175,9 +176,19 @@ impl Profile {
             grams: grams.finish(),
             gram_count,
             sentences: sentences.spans,
-            sentence_terms: Postings::new(&sentences.terms),
+            sentence_terms: Postings::new(sentences.terms),
         }
     }
+}
+
+/// The lists a source's hashes gather in before they become its [`Profile`]'s sets: one
+/// of each for a scorer, cleared for each source.
+#[derive(Default)]
+struct Buffers {
+    terms: Vec<u64>,
+    pairs: Vec<u64>,
+    grams: Vec<u64>,
+    sentence_terms: Vec<(u64, u32)>,
 }
 
 /// Every term, word pair and 5-gram hash of `claims`.
@@ -201,24 +212,26 @@ fn vocabulary(claims: &[&str]) -> Vocabulary {
 /// The sentences of a text, split as its words go by: in the gaps between words at `.`,
 /// `!`, `?`, a line break or `。`, each ending after its terminators and closing quotes,
 /// with the content terms given for it.
-struct Sentences<'t> {
+struct Sentences<'t, 'b> {
     text: &'t str,
     /// The sentences ended so far.
     spans: Vec<Span>,
     /// (term hash, sentence) for every content term.
-    terms: Vec<(u64, u32)>,
+    terms: &'b mut Vec<(u64, u32)>,
     /// Where the current sentence starts.
     start: usize,
     /// The end of the last word.
     gap_start: usize,
 }
 
-impl<'t> Sentences<'t> {
-    fn new(text: &'t str) -> Sentences<'t> {
+impl<'t, 'b> Sentences<'t, 'b> {
+    /// Sentences of `text`, their terms gathered in `terms` (cleared first).
+    fn new(text: &'t str, terms: &'b mut Vec<(u64, u32)>) -> Sentences<'t, 'b> {
+        terms.clear();
         Sentences {
             text,
             spans: Vec::new(),
-            terms: Vec::new(),
+            terms,
             start: 0,
             gap_start: 0,
         }
@@ -227,8 +240,16 @@ impl<'t> Sentences<'t> {
     /// The next word: a sentence ends in the gap before it when the gap holds a
     /// terminator.
     fn token(&mut self, token: &words::Token) {
-        let gap = &self.text[self.gap_start..token.start];
-        if let Some(at) = gap.find(['.', '!', '?', '\n', '。']) {
+        // Bytes, not chars: a gap is a byte or two, and `。` (E3 80 82) can only match
+        // where it starts, UTF-8 being self-synchronising.
+        let gap = &self.text.as_bytes()[self.gap_start..token.start];
+        let terminator = (0..gap.len()).find(|&at| match gap[at] {
+            b'.' | b'!' | b'?' | b'\n' => true,
+            0xe3 => gap[at + 1..].starts_with(&[0x80, 0x82]),
+            _ => false,
+        });
+        if let Some(at) = terminator {
+            let gap = &self.text[self.gap_start..token.start];
             // The sentence ends after its terminators and closing quotes or brackets;
             // what else the gap holds (an emoji, a bullet) is left out.
             let closers = gap[at..]
@@ -361,9 +382,10 @@ impl<'a> SupportScorer<'a> {
 
     fn profile<S: AsRef<str>>(sources: &'a [S], keep: Option<Vocabulary>) -> SupportScorer<'a> {
         let sources: Vec<&str> = sources.iter().map(AsRef::as_ref).collect();
+        let mut buffers = Buffers::default();
         let profiles: Vec<Profile> = sources
             .iter()
-            .map(|s| Profile::new(s, keep.as_ref()))
+            .map(|s| Profile::new(s, keep.as_ref(), &mut buffers))
             .collect();
         let mut held = Vec::new();
         for (i, p) in profiles.iter().enumerate() {
@@ -444,24 +466,24 @@ impl<'a> SupportScorer<'a> {
             .map(|&(_, key, _, _)| self.holders.get(key))
             .collect();
         let shared = self.tally(&lists, &|t| claim.terms[t].2, CANDIDATE_POSTINGS);
-        // The best few by repeated selection (at most 8 passes over at most 256 items;
-        // no sort): the most weight, ties to the earlier source.
-        let mut shared = shared;
-        let mut top = Vec::new();
-        while top.len() < CANDIDATES {
-            let best = (0..shared.len()).fold(None, |best: Option<usize>, k| match best {
-                Some(b)
-                    if shared[b].1 > shared[k].1
-                        || (shared[b].1 == shared[k].1 && shared[b].0 < shared[k].0) =>
-                {
-                    Some(b)
-                }
-                _ => Some(k),
-            });
-            let Some(b) = best else { break };
-            top.push(shared.swap_remove(b).0 as usize);
+        // The best few in one pass over the sources met (at most 256), kept in order in
+        // a list of at most 8 (no sort): the most weight first, ties to the earlier
+        // source. Each source met costs one comparison with the last kept unless it
+        // enters the list.
+        let ahead = |a: (u32, f64), b: (u32, f64)| a.1 > b.1 || (a.1 == b.1 && a.0 < b.0);
+        let mut top: Vec<(u32, f64)> = Vec::with_capacity(CANDIDATES + 1);
+        for item in shared {
+            if top.len() == CANDIDATES && !top.last().is_some_and(|&last| ahead(item, last)) {
+                continue;
+            }
+            let at = top
+                .iter()
+                .position(|&kept| ahead(item, kept))
+                .unwrap_or(top.len());
+            top.insert(at, item);
+            top.truncate(CANDIDATES);
         }
-        top
+        top.into_iter().map(|(source, _)| source as usize).collect()
     }
 
     /// Sums, per item (a source or a sentence), the weight of each of `lists` holding
@@ -477,7 +499,9 @@ impl<'a> SupportScorer<'a> {
     ) -> Vec<(u32, f64)> {
         let lengths: Vec<usize> = lists.iter().map(|l| l.len()).collect();
         let mut sums = self.scratch.borrow_mut();
-        let mut met: Vec<u32> = Vec::new();
+        // Room for every item the budget can reach, so the list never grows as it fills.
+        let reachable = lengths.iter().sum::<usize>().min(budget);
+        let mut met: Vec<u32> = Vec::with_capacity(reachable);
         for t in rarest_first(&lengths) {
             let Some(left) = budget.checked_sub(lists[t].len()) else {
                 continue;

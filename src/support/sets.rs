@@ -12,9 +12,9 @@ pub(super) struct HashList {
 
 impl HashList {
     /// The set of `items`, in a table at most half full.
-    pub(super) fn from(items: Vec<u64>) -> HashList {
+    pub(super) fn from(items: &[u64]) -> HashList {
         let mut set = HashList::with_room(items.len());
-        for item in items {
+        for &item in items {
             set.insert(item);
         }
         set
@@ -88,18 +88,18 @@ impl HashList {
 }
 
 /// Gathers one kind of hashes of a text into [`Members`], keeping only the hashes of
-/// the vocabulary when there is one.
-pub(super) struct Collector<'v> {
+/// the vocabulary when there is one. The keys gather in a buffer the caller keeps from
+/// text to text (cleared here), so profiling many sources does not grow a list per
+/// source.
+pub(super) struct Collector<'v, 'b> {
     keep: Option<&'v Vocabulary>,
-    keys: Vec<u64>,
+    keys: &'b mut Vec<u64>,
 }
 
-impl<'v> Collector<'v> {
-    pub(super) fn new(keep: Option<&'v Vocabulary>) -> Collector<'v> {
-        Collector {
-            keep,
-            keys: Vec::new(),
-        }
+impl<'v, 'b> Collector<'v, 'b> {
+    pub(super) fn new(keep: Option<&'v Vocabulary>, keys: &'b mut Vec<u64>) -> Collector<'v, 'b> {
+        keys.clear();
+        Collector { keep, keys }
     }
 
     /// Records `h`; true when it is kept (always without a vocabulary).
@@ -195,7 +195,7 @@ impl Vocabulary {
             bits[bit / 64] |= 1 << (bit % 64);
         }
         Vocabulary {
-            set: HashList::from(hashes),
+            set: HashList::from(&hashes),
             bits,
         }
     }

@@ -256,7 +256,7 @@ fn stem_len(word: &[u8]) -> (usize, &'static str) {
     if at(2) == b's' && at(1) == b's' {
         return (n, "");
     }
-    for (suffix, replacement, min) in STEMS {
+    for &(suffix, replacement, min) in &STEMS {
         let suffix = suffix.as_bytes();
         if n >= min && (1..=suffix.len()).all(|k| at(k) == suffix[suffix.len() - k]) {
             return (n - suffix.len(), replacement);
