@@ -1,9 +1,9 @@
 // What happens around a validation, in plain JS for browsers (docs/architecture.md §9):
 // spec 002's numbered context and JSON Schemas (src/prompt.rs), spec 000's request
 // validation, spec 003's repair prompt, spec 001's rejection response and audit record
-// (src/audit.rs). Each reads its arguments as the binding does (./read.js, ./input-tape.js) and gives what
-// the Rust helpers of the full module give; tests/js/edge-differential.test.mjs holds the
-// two to the same output or the same error.
+// (src/audit.rs). Each reads its arguments as the binding does (./read.js,
+// ./input-tape.js) and gives what the Rust helpers of the full module give;
+// tests/js/edge-differential.test.mjs holds the two to the same output or the same error.
 import { readInput, readSources } from "./input-tape.js";
 import { Obj, decimal, errorMessages, readReport, readUnit } from "./read.js";
 import { codedError } from "./untrusted.js";
