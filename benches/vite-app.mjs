@@ -3,8 +3,9 @@
 // recipe (`citeproof/remark` in the app's own renderer) built for production with Vite,
 // each asset gzip -9 (as a CDN serves it), beside the same app without citeproof (React
 // alone) so the difference is what citeproof adds. Then, per combination of the
-// package's entries an app imports (react alone, react + providers, react + remark,
-// react + full, edge; the server entry citeproof/ai is not a browser's),
+// package's entries an app imports (react alone, with providers, remark, edge, full, and
+// their mixes; patterns, the one entry that is a module of its own; the server entry
+// citeproof/ai is not a browser's),
 // built against the package installed in the app's node_modules (so Vite resolves its
 // browser exports as in a real app): how many wasm modules it downloads, and their size.
 //
@@ -87,11 +88,8 @@ for (const [name, s] of apps) {
 console.log(`citeproof adds ${kb(total(chips) - total(bare))} gzip (JS ${kb((chips.js?.gzip ?? 0) - (bare.js?.gzip ?? 0))}, wasm ${kb(chips.wasm?.gzip ?? 0)}, CSS ${kb(chips.css?.gzip ?? 0)})`);
 console.log(`in an app that already renders markdown with react-markdown + remark-gfm, the chips add ${kb(total(chipsInMarkdown) - total(markdown))} gzip`);
 
-/**
- * Builds `main` with Vite (react(), wasm()) against the package copied into the app's
- * node_modules; `alias`: with the package README's alias of `citeproof` to `citeproof/full`.
- */
-function buildInstalledApp(name, main, alias = false) {
+/** Builds `main` with Vite (react(), wasm()) against the package copied into the app's node_modules. */
+function buildInstalledApp(name, main) {
   const dir = join(root, "target", name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -103,7 +101,7 @@ function buildInstalledApp(name, main, alias = false) {
   writeFileSync(join(dir, "main.jsx"), main);
   writeFileSync(
     join(dir, "vite.config.mjs"),
-    `import react from "@vitejs/plugin-react";\nimport wasm from "vite-plugin-wasm";\nexport default { plugins: [react(), wasm()], build: { target: "esnext" }, logLevel: "warn"${alias ? ', resolve: { alias: [{ find: /^citeproof$/, replacement: "citeproof/full" }] }' : ""} };\n`,
+    `import react from "@vitejs/plugin-react";\nimport wasm from "vite-plugin-wasm";\nexport default { plugins: [react(), wasm()], build: { target: "esnext" }, logLevel: "warn" };\n`,
   );
   execFileSync(join(root, "node_modules", ".bin", "vite"), ["build"], { cwd: dir, stdio: "pipe" });
   return join(dir, "dist");
@@ -121,16 +119,28 @@ createRoot(document.getElementById("root")).render(<CitedAnswer answer={input.an
   ["citeproof/react + citeproof/remark (README recipe)", inMarkdown],
   ["citeproof/react + citeproof/full", `${render}import { validate } from "citeproof/full";
 createRoot(document.getElementById("root")).render(<CitedAnswer report={validate({ answer: "Water boils [1].", sources })} sources={sources} />);\n`],
-  ["citeproof/edge", `import { auditRecord } from "citeproof/edge";\nimport { validate } from "citeproof";
+  ["citeproof/react + citeproof/edge", `${render}import { auditRecord } from "citeproof/edge";\nimport { validate } from "citeproof";
+const report = validate({ answer: "Water boils [1].", sources });
+document.title = auditRecord(report).validation_result.status;
+createRoot(document.getElementById("root")).render(<CitedAnswer report={report} sources={sources} />);\n`],
+  ["citeproof/edge + citeproof", `import { auditRecord } from "citeproof/edge";\nimport { validate } from "citeproof";
 document.body.textContent = JSON.stringify(auditRecord(validate({ answer: "Water boils [1].", sources: [{ title: "t" }] })));\n`],
+  ["citeproof/full + citeproof/providers", `import { validate, Metrics } from "citeproof/full";\nimport { fromVercelAI } from "citeproof/providers";
+const metrics = new Metrics();
+metrics.record(validate(fromVercelAI({ parts: [{ type: "text", text: "Water boils [1]." }] }, [{ title: "t" }])));
+document.body.textContent = metrics.render();\n`],
+  ["citeproof/patterns", `import { validate } from "citeproof/patterns";
+document.body.textContent = JSON.stringify(validate({ answer: "Water boils <<1>>.", sources: [{ title: "t" }] }, { markerPatterns: ["<<(?P<refs>[0-9]+)>>"] }));\n`],
+  ["citeproof/react + citeproof/patterns (the documented case of two)", `${render}import { validate } from "citeproof/patterns";
+const report = validate({ answer: "Water boils <<1>>.", sources }, { markerPatterns: ["<<(?P<refs>[0-9]+)>>"] });
+createRoot(document.getElementById("root")).render(<CitedAnswer report={report} sources={sources} />);\n`],
 ];
 console.log("");
 console.log("wasm modules a Vite app downloads, per combination of entries it imports (gzip -9)");
 console.log("| entries imported | wasm modules | wasm | JS |");
 console.log("|---|---|---|---|");
-const ALIASED = " (citeproof aliased to citeproof/full)";
-for (const [name, main] of [...COMBINATIONS, ...COMBINATIONS.slice(1).map(([name, main]) => [name + ALIASED, main])]) {
-  const dist = buildInstalledApp(`bench-vite-${name.replace(/\W+/g, "-")}`, main, name.endsWith(ALIASED));
+for (const [name, main] of COMBINATIONS) {
+  const dist = buildInstalledApp(`bench-vite-${name.replace(/\W+/g, "-")}`, main);
   const s = sizes(dist);
   const modules = files(dist).filter((f) => f.endsWith(".wasm")).length;
   console.log(`| ${name} | ${modules} | ${kb(s.wasm?.gzip ?? 0)} | ${kb(s.js?.gzip ?? 0)} |`);

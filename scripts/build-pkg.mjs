@@ -1,16 +1,17 @@
 // Builds the npm package in pkg/: three builds of the binding crate `citeproof-wasm`
-// (wasm/): everything, with the `release` profile; the browser's full module, the same
-// without the provider adapters, which are JS in the package (pkg/providers/); and the
-// browser core without the provider adapters, edge helpers and markerPatterns, with the
-// `browser` profile (built for size); then per
+// (wasm/): everything, with the `release` profile; and, with the `browser` profile (built
+// for size), the browser core without the provider adapters, edge helpers and
+// markerPatterns (all three but the last are JS in the package: pkg/providers/,
+// pkg/edge/), and the same core with markerPatterns; then per
 // output wasm-bindgen, wasm-opt, and a trim to what the package's conditional exports need
 // (docs/architecture.md §9):
 //
 //   node/          everything, nodejs target   (Node: `citeproof`, `citeproof/full`)
 //   web/           everything, web target      (workerd, Deno, `citeproof/web`)
-//   bundler/       the core, bundler target    (browsers and bundlers: `citeproof`)
-//   bundler-full/  everything but the adapters, (browsers: `citeproof/full`, hence
-//                  bundler target               `citeproof/edge`)
+//   bundler/       the core, bundler target    (browsers and bundlers: `citeproof`, and so
+//                                               `citeproof/full`, `/react`, `/edge`, …)
+//   bundler-patterns/  the core with markerPatterns, bundler target (browsers:
+//                  `citeproof/patterns`, the one entry that is a second module)
 //
 //   node scripts/build-pkg.mjs                 the whole package
 //   node scripts/build-pkg.mjs node bundler    some of its outputs (by directory name)
@@ -53,9 +54,9 @@ const PACKAGE = [
   { dir: "node", target: "node", build: {} },
   { dir: "web", target: "web", build: {} },
   { dir: "bundler", target: "bundler", build: { noDefault: true } },
-  // The browser's full module: for `citeproof/full` and `citeproof/edge`; the provider
-  // adapters are JS there (pkg/providers/), so it leaves out their Rust twins.
-  { dir: "bundler-full", target: "bundler", build: { noDefault: true, features: "edge,patterns", profile: "release" } },
+  // The browser core with markerPatterns (regex-lite: +21.3 KB gzip, so not in the core),
+  // for `citeproof/patterns` in a browser (docs/architecture.md §9).
+  { dir: "bundler-patterns", target: "bundler", build: { noDefault: true, features: "patterns" } },
 ];
 // With build flags, each target named is built with them (a test build, elsewhere).
 const flagged = noDefault || features !== undefined || outRoot !== resolve(root, "pkg");
@@ -107,7 +108,12 @@ function cargoBuild({ noDefault, features, profile = noDefault ? "browser" : "re
 // The JS provider adapters (pkg/providers/, citeproof/providers) read the caller's
 // arguments with the binding's own reader of untrusted values, so that both
 // implementations refuse the same values with the same errors.
-if (!flagged) copyFileSync(join(root, "wasm", "js", "untrusted.js"), join(outRoot, "providers", "untrusted.js"));
+// The JS edge helpers (pkg/edge/, citeproof/edge in a browser) read theirs with it too,
+// and read an `Input` with the binding's own walk (input.js), decoding its tape in JS.
+if (!flagged) {
+  copyFileSync(join(root, "wasm", "js", "untrusted.js"), join(outRoot, "providers", "untrusted.js"));
+  for (const file of ["untrusted.js", "input.js"]) copyFileSync(join(root, "wasm", "js", file), join(outRoot, "edge", file));
+}
 
 for (const { dir, target, build } of outputs) {
   const built = cargoBuild(build);

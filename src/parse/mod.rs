@@ -121,6 +121,6 @@ fn compile_pattern(i: usize, _pattern: &str) -> Result<Regex, Error> {
         ErrorCode::InvalidOption,
         format!("markerPatterns[{i}]"),
         "this build has no markerPatterns (the crate's `patterns` feature; in a browser, \
-         import from citeproof/full)",
+         import from citeproof/patterns)",
     ))
 }

@@ -1,10 +1,10 @@
-// How many wasm modules a Vite + React app downloads, built against the package installed
-// in the app's node_modules (Vite resolves its browser exports as in a real app) and run
-// in headless Chromium. With the provider adapters beside citeproof/react (they are plain
-// JS) and the README's plain Vite config: the core alone, and the page works (chips from
-// a fromVercelAI input). With the edge helpers beside it: the core and the full module;
-// with the README's config for such apps (`citeproof` aliased to `citeproof/full`): the
-// full module alone, and the page works.
+// How many wasm modules a Vite + React app downloads (issue 34: one, whatever mix of
+// entries it imports), built with the README's plain Vite config against the package
+// installed in the app's node_modules (Vite resolves its browser exports as in a real
+// app) and run in headless Chromium. citeproof/react beside citeproof/providers,
+// citeproof/edge or citeproof/full: the core alone, and the page works (chips, and the
+// helpers' results on the page). citeproof/patterns beside citeproof/react: the one
+// documented case of two modules.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -20,7 +20,6 @@ function block(file, what) {
   return found[3];
 }
 const PLAIN = block("vite.config.js", "");
-const ONE_MODULE = block("vite.config.js", "one wasm module");
 
 const RENDER = `import { createRoot } from "react-dom/client";
 import { CitedAnswer } from "citeproof/react";
@@ -30,8 +29,19 @@ const WITH_PROVIDERS = `${RENDER}import { fromVercelAI } from "citeproof/provide
 const input = fromVercelAI({ parts: [{ type: "text", text: "Water boils at 100 °C at sea level [1]. Cheese [4]." }] }, sources);
 createRoot(document.getElementById("root")).render(<CitedAnswer answer={input.answer} sources={input.sources} />);
 `;
-const WITH_EDGE = `${RENDER}import { formatContext } from "citeproof/edge";
+const WITH_EDGE = `${RENDER}import { formatContext, Metrics } from "citeproof/edge";
+const metrics = new Metrics();
 document.title = formatContext(sources).slice(0, 20);
+createRoot(document.getElementById("root")).render(<CitedAnswer answer="Water boils at 100 °C at sea level [1]. Cheese [4]." sources={sources} />);
+`;
+const WITH_FULL = `${RENDER}import { validate, auditRecord } from "citeproof/full";
+const input = { answer: "Water boils at 100 °C at sea level [1]. Cheese [4].", sources };
+document.title = auditRecord(validate(input), { input, auditId: "a" }).validation_result.status;
+createRoot(document.getElementById("root")).render(<CitedAnswer answer={input.answer} sources={sources} />);
+`;
+const WITH_PATTERNS = `${RENDER}import { validate } from "citeproof/patterns";
+const report = validate({ answer: "Water boils <<1>>.", sources }, { markerPatterns: ["<<(?P<refs>[0-9]+)>>"] });
+document.title = String(report.citations.length);
 createRoot(document.getElementById("root")).render(<CitedAnswer answer="Water boils at 100 °C at sea level [1]. Cheese [4]." sources={sources} />);
 `;
 
@@ -52,10 +62,10 @@ function build(name, config, main) {
 /** The wasm modules a built app ships, by which of the package's modules they are. */
 function shipped(dist) {
   const core = readFileSync(join(pkgDir, "bundler", "citeproof_bg.wasm"));
-  const full = readFileSync(join(pkgDir, "bundler-full", "citeproof_bg.wasm"));
+  const patterns = readFileSync(join(pkgDir, "bundler-patterns", "citeproof_bg.wasm"));
   return readdirSync(join(dist, "assets")).filter((f) => f.endsWith(".wasm")).map((f) => {
     const bytes = readFileSync(join(dist, "assets", f));
-    return bytes.equals(core) ? "core" : bytes.equals(full) ? "full" : `unknown ${f}`;
+    return bytes.equals(core) ? "core" : bytes.equals(patterns) ? "patterns" : `unknown ${f}`;
   }).sort();
 }
 
@@ -67,7 +77,7 @@ after(async () => {
   await browser?.close();
 });
 
-/** Opens the built app and returns its chips' badges and validity. */
+/** Opens the built app: its chips' badges and validity, and its title. */
 async function chips(dist) {
   const server = await serveStatic(dist);
   const page = await browser.newPage();
@@ -75,25 +85,35 @@ async function chips(dist) {
     await page.goto(`${server.url}/index.html`);
     const badges = page.locator(".citeproof-chip__badge");
     await badges.nth(1).waitFor({ timeout: 15000 });
-    return await badges.evaluateAll((all) => all.map((b) => [b.textContent, b.dataset.valid]));
+    return { chips: await badges.evaluateAll((all) => all.map((b) => [b.textContent, b.dataset.valid])), title: await page.title() };
   } finally {
     await page.close();
     await server.close();
   }
 }
 
-test("citeproof/react + citeproof/providers with the plain Vite config: the core alone, and it works", async () => {
+const CHIPS = [["1", "true"], ["4", "false"]];
+
+test("citeproof/react + citeproof/providers: the core alone, and it works", async () => {
   const dist = build("one-module-plain", PLAIN, WITH_PROVIDERS);
   assert.deepEqual(shipped(dist), ["core"]);
-  assert.deepEqual(await chips(dist), [["1", "true"], ["4", "false"]]);
+  assert.deepEqual(await chips(dist), { chips: CHIPS, title: "" });
 });
 
-test("citeproof/react + citeproof/edge with the plain Vite config: two modules (the README says so)", () => {
-  assert.deepEqual(shipped(build("one-module-edge-plain", PLAIN, WITH_EDGE)), ["core", "full"]);
+test("citeproof/react + citeproof/edge: the core alone, and the JS helpers work", async () => {
+  const dist = build("one-module-edge", PLAIN, WITH_EDGE);
+  assert.deepEqual(shipped(dist), ["core"]);
+  assert.deepEqual(await chips(dist), { chips: CHIPS, title: "[1] Water boils at 1" });
 });
 
-test("citeproof/react + citeproof/edge with the README's one-module config: the full module alone, and it works", async () => {
-  const dist = build("one-module-alias", ONE_MODULE, WITH_EDGE);
-  assert.deepEqual(shipped(dist), ["full"]);
-  assert.deepEqual(await chips(dist), [["1", "true"], ["4", "false"]]);
+test("citeproof/react + citeproof/full: the core alone, and validate + auditRecord work", async () => {
+  const dist = build("one-module-full", PLAIN, WITH_FULL);
+  assert.deepEqual(shipped(dist), ["core"]);
+  assert.deepEqual(await chips(dist), { chips: CHIPS, title: "REJECT" });
+});
+
+test("citeproof/react + citeproof/patterns: two modules, the one documented case, and markerPatterns work", async () => {
+  const dist = build("one-module-patterns", PLAIN, WITH_PATTERNS);
+  assert.deepEqual(shipped(dist), ["core", "patterns"]);
+  assert.deepEqual(await chips(dist), { chips: CHIPS, title: "1" });
 });

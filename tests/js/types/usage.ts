@@ -62,6 +62,12 @@ import { CitationStream, citeproofTransform, citationTree, renderHtml } from "ci
 import type { Block, CiteEvent, ReviseEvent, StreamChunk, StreamEnd, StreamHeld } from "citeproof";
 import { CitedAnswer, CitationChip, useCardPlacement, useChip, useCitationStream, useCitations } from "citeproof/react";
 import type { CitationStreamState } from "citeproof/react";
+// citeproof/react/hooks: the same hooks and chip, without <CitedAnswer>.
+import * as hooks from "citeproof/react/hooks";
+const sameHooks: [typeof useCitations, typeof CitationChip] = [hooks.useCitations, hooks.CitationChip];
+void sameHooks;
+// @ts-expect-error <CitedAnswer> needs react-markdown: it is citeproof/react's alone.
+void hooks.CitedAnswer;
 
 const stream = new CitationStream({ sources: [{ title: "t", url: "https://t.test" }] }, { policy: "clean" });
 const chunk: StreamChunk = stream.push("Fact [1");
