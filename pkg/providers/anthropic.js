@@ -54,8 +54,7 @@ export function read(response, out) {
     out.model = textAt(response, "model");
     blocks = list(response, "content").map((b) => block(b, out));
   }
-  // The `search_result` blocks read, in order: what `search_result_index` counts.
-  const results = blocks.flatMap((b) => b.searched ?? []).filter((r) => is(r, "type", "search_result"));
+  const results = searchResults(blocks);
   let listed = 0;
   for (const b of blocks) {
     if (b.text !== undefined) {
@@ -175,28 +174,43 @@ function documentByTitle(title, out) {
 }
 
 /**
+ * The `search_result` blocks read, in order (what `search_result_index` counts), and
+ * `named(source, position)`: the position of the result a citation names, the one at
+ * `position` when it has that `source`, else the first that has it (a map: each citation
+ * costs the same however many results there are).
+ */
+function searchResults(read) {
+  const blocks = read.flatMap((b) => b.searched ?? []).filter((r) => is(r, "type", "search_result"));
+  const first = new Map();
+  blocks.forEach((r, at) => {
+    const source = textAt(r, "source");
+    if (source !== undefined && !first.has(source)) first.set(source, at);
+  });
+  const named = (source, position) =>
+    position !== undefined && position < blocks.length && textAt(blocks[position], "source") === source ? position : first.get(source);
+  return { blocks, named };
+}
+
+/**
  * The search result a `search_result_location` names by its `source` (a URL or an id)
- * and `search_result_index`. Among the `search_result` blocks read (`results`), block
- * `search_result_index` when its `source` is the citation's, else the first with that
- * `source`; its blocks must hold the quote (checkBlocks). Among the caller's sources, taken
+ * and `search_result_index`. Among the `search_result` blocks read, the one
+ * `results.named` finds; its blocks must hold the quote (checkBlocks). Among the caller's sources, taken
  * for the request's search results in order: the one at `search_result_index` when it has
  * that URL or id (a search result block's `source` counts), else the first that has it,
  * else the one at `search_result_index`. Without caller sources, the block's own source,
  * else a source listed under the citation's `source`.
  */
 function searchResult(citation, source, title, results, quote, span, out) {
-  const namedBy = (r) => r !== undefined && textAt(r, "source") === source;
   const position = indexAt(citation, "search_result_index");
-  let at = position !== undefined && namedBy(results[position]) ? position : results.findIndex(namedBy);
-  if (at < 0) at = undefined;
-  if (at !== undefined) checkBlocks(citation, results[at], at, quote, span, out);
+  const at = results.named(source, position);
+  if (at !== undefined) checkBlocks(citation, results.blocks[at], at, quote, span, out);
   if (out.given) {
     // Two results of one page carry one `source`: the position tells them apart.
     if (position !== undefined && out.carriesAt(position, source)) return out.labelAt(position);
     const named = out.label(source, () => ({}));
     return typeof named === "string" && position !== undefined ? out.labelAt(position) : named;
   }
-  if (at !== undefined) return out.label(`search result ${at}`, () => searchResultSource(results[at], source));
+  if (at !== undefined) return out.label(`search result ${at}`, () => searchResultSource(results.blocks[at], source));
   const isUrl = source.startsWith("https://") || source.startsWith("http://");
   return out.label(source, () => (isUrl ? { url: source, title } : { id: source, title }));
 }

@@ -70,6 +70,46 @@ const DELTAS: &str = "text_delta citations_delta input_json_delta thinking_delta
 const EVENTS: &str = "message_start content_block_start content_block_delta \
      content_block_stop message_delta message_stop ping error";
 
+/// The `search_result` blocks read, in order (what `search_result_index` counts), and
+/// where each `source` first appears among them.
+struct SearchResults<'a> {
+    blocks: Vec<&'a Json>,
+    /// `source` → the position of the first result with it (a map, so that each citation
+    /// costs the same however many results there are).
+    first: HashMap<String, u32>,
+}
+
+impl<'a> SearchResults<'a> {
+    fn of(blocks: &[Block<'a>]) -> SearchResults<'a> {
+        let blocks: Vec<&Json> = blocks
+            .iter()
+            .flat_map(|b| match b {
+                Block::SearchResults(list) => *list,
+                _ => &[],
+            })
+            .filter(|r| r.is("type", "search_result"))
+            .collect();
+        let mut first = HashMap::new();
+        for (at, result) in blocks.iter().enumerate() {
+            if let Some(source) = result.text_at("source") {
+                first.entry(source).or_insert(at as u32);
+            }
+        }
+        SearchResults { blocks, first }
+    }
+
+    /// The position of the result a citation of `source` at `position` names: the one at
+    /// `position` when it has that `source`, else the first that has it.
+    fn named(&self, source: &str, position: Option<usize>) -> Option<usize> {
+        let at_position = self
+            .blocks
+            .get(position?)
+            .filter(|r| r.is("source", source));
+        let first = || self.first.get(source).map(|&at| at as usize);
+        at_position.and(position).or_else(first)
+    }
+}
+
 /// One content block as the adapter needs it.
 enum Block<'a> {
     /// A text block and its citations.
@@ -118,15 +158,7 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
             content.iter().map(|b| block(b, out)).collect()
         }
     };
-    // The `search_result` blocks read, in order: what `search_result_index` counts.
-    let results: Vec<&Json> = blocks
-        .iter()
-        .flat_map(|b| match b {
-            Block::SearchResults(list) => *list,
-            _ => &[],
-        })
-        .filter(|r| r.is("type", "search_result"))
-        .collect();
+    let results = SearchResults::of(&blocks);
     let mut listed = 0;
     for block in blocks {
         match block {
@@ -249,11 +281,11 @@ fn from_events<'a>(events: &'a [Json], out: &mut Builder) -> Vec<Block<'a>> {
 }
 
 /// The source a citation at `span` names: a search result by its `source` and position
-/// (`results`: the `search_result` blocks read), a web result by URL, else by its document
+/// among the `search_result` blocks read, a web result by URL, else by its document
 /// or search-result position, else (no position given) by its document title.
 fn source_of(
     citation: &Json,
-    results: &[&Json],
+    results: &SearchResults,
     quote: Option<&str>,
     span: Span,
     out: &mut Builder,
@@ -326,31 +358,27 @@ fn search_result_source(result: &Json, source: &str) -> Source {
 }
 
 /// The search result a `search_result_location` names by its `source` (a URL or an id)
-/// and `search_result_index`. Among the `search_result` blocks read (`results`), block
-/// `search_result_index` when its `source` is the citation's, else the first with that
-/// `source`; its blocks must hold the quote ([`check_blocks`]). Among the caller's
-/// sources (search result blocks as sources read their `source` as `url` or `id`), taken
-/// for the request's search results in order: the one at `search_result_index` when it
-/// has that URL or id, else the first that has it, else the one at
-/// `search_result_index`. Without caller sources, the block's own source (two results
-/// with one `source` stay two), else a source listed under the citation's `source`, with
-/// its `title`.
+/// and `search_result_index`. Among the `search_result` blocks read, the one
+/// [`SearchResults::named`] finds; its blocks must hold the quote ([`check_blocks`]).
+/// Among the caller's sources (search result blocks as sources read their `source` as
+/// `url` or `id`), taken for the request's search results in order: the one at
+/// `search_result_index` when it has that URL or id, else the first that has it, else
+/// the one at `search_result_index`. Without caller sources, the block's own source (two
+/// results with one `source` stay two), else a source listed under the citation's
+/// `source`, with its `title`.
 fn search_result(
     citation: &Json,
     source: String,
     title: Option<String>,
-    results: &[&Json],
+    results: &SearchResults,
     quote: Option<&str>,
     span: Span,
     out: &mut Builder,
 ) -> SourceRef {
-    let named_by = |r: &&Json| r.is("source", &source);
     let position = citation.index_at("search_result_index");
-    let named = position
-        .filter(|&i| results.get(i).is_some_and(named_by))
-        .or_else(|| results.iter().position(named_by));
+    let named = results.named(&source, position);
     if let Some(at) = named {
-        check_blocks(citation, results[at], at, quote, span, out);
+        check_blocks(citation, results.blocks[at], at, quote, span, out);
     }
     if out.given {
         // Two results of one page carry one `source`: the position tells them apart.
@@ -364,7 +392,7 @@ fn search_result(
     }
     if let Some(at) = named {
         let key = format!("search result {at}");
-        return out.label(&key, || search_result_source(results[at], &source));
+        return out.label(&key, || search_result_source(results.blocks[at], &source));
     }
     let is_url = source.starts_with("https://") || source.starts_with("http://");
     out.label(&source, || Source {
