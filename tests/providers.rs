@@ -752,3 +752,138 @@ fn anthropic_search_results_a_custom_tool_returned_are_the_sources_with_their_te
     );
     assert!(report.findings.is_empty(), "{:?}", report.findings);
 }
+
+/// Each citation's source label and how its quote matched.
+type Cited = Vec<(Option<u32>, Option<MatchKind>)>;
+
+/// The conversation fixture's citations as (source label, quote match) and its
+/// `offset_mismatch` warnings' messages, each with the answer text at its span.
+fn search_results_read(input: &Input) -> (Cited, Vec<String>) {
+    let report = validate(input).expect("validates");
+    let errors: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.severity == citeproof::model::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let cited = report
+        .citations
+        .iter()
+        .map(|c| (c.source_index, c.quote.map(|q| q.kind)))
+        .collect();
+    let warned = input
+        .warnings
+        .iter()
+        .filter(|w| w.code == FindingCode::OffsetMismatch)
+        .map(|w| format!("{} @ {}", w.message, &input.answer[w.span.unwrap().range()]))
+        .collect();
+    (cited, warned)
+}
+
+#[test]
+fn anthropic_search_result_index_counts_results_across_messages_and_tool_results() {
+    // tests/fixtures/providers/anthropic-search-results-conversation.json: result 0 in the
+    // user's message, results 1 and 2 in a tool_result, 0 and 2 from one page (one
+    // `source`). Citation 2 names result 2: it is that result (its quote is found there),
+    // with the caller's sources and without them.
+    let (input, _) = check(
+        "anthropic-search-results-conversation.json",
+        Provider::Anthropic,
+    );
+    let warned = [
+        "blocks 1..2 (end exclusive) of search result 1, which has 2, do not hold the quote \
+         @ Der Starter-Plan kostet 10 € im Monat",
+        "blocks 1..3 (end exclusive) of search result 1, which has 2, do not hold the quote \
+         @ Enterprise auf Anfrage",
+    ];
+    let found = [
+        (Some(1), Some(MatchKind::Exact)),
+        (Some(3), Some(MatchKind::Exact)),
+        (Some(2), Some(MatchKind::Exact)),
+        (Some(2), Some(MatchKind::Exact)),
+    ];
+    assert_eq!(
+        search_results_read(&input),
+        (found.to_vec(), warned.map(String::from).to_vec())
+    );
+    let (json, _) = fixture("anthropic-search-results-conversation.json");
+    let own = adapt(Provider::Anthropic, &json, None).unwrap();
+    let listed: Vec<_> = own
+        .sources
+        .iter()
+        .map(|s| (s.url.as_deref().or(s.id.as_deref()), s.text.as_deref()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (
+                Some("https://docs.company.com/overview"),
+                Some("Acme Dashboard überwacht verteilte Systeme 📈.\n\nEs alarmiert in Echtzeit.")
+            ),
+            (
+                Some("kb/pricing"),
+                Some("Starter: 10 € pro Nutzer und Monat.\n\nEnterprise: Preis auf Anfrage.")
+            ),
+            (
+                Some("https://docs.company.com/overview"),
+                Some("Dashboards lassen sich frei gestalten 🎛️.")
+            ),
+        ]
+    );
+    assert_eq!(
+        search_results_read(&own),
+        (found.to_vec(), warned.map(String::from).to_vec())
+    );
+}
+
+#[test]
+fn anthropic_search_result_block_ranges_must_hold_the_quote() {
+    // end_block_index is exclusive; the quote is the range's text, however the API joins
+    // the blocks (white space is left out of the comparison).
+    let (_, raw) = fixture("anthropic-search-results-conversation.json");
+    let warnings_with = |start: u64, end: u64, quote: &str| {
+        let mut response = raw.clone();
+        let citation = &mut response["content"][3]["citations"][0];
+        citation["start_block_index"] = start.into();
+        citation["end_block_index"] = end.into();
+        citation["cited_text"] = quote.into();
+        response["content"].as_array_mut().unwrap().truncate(4);
+        let json = Json::parse(&response.to_string()).unwrap();
+        let input = adapt(Provider::Anthropic, &json, None).unwrap();
+        input
+            .warnings
+            .iter()
+            .map(|w| w.message.clone())
+            .collect::<Vec<_>>()
+    };
+    let both = "Acme Dashboard überwacht verteilte Systeme 📈.";
+    assert!(warnings_with(0, 2, &format!("{both}Es alarmiert in Echtzeit.")).is_empty());
+    assert!(warnings_with(0, 2, &format!("{both}\nEs alarmiert in Echtzeit.")).is_empty());
+    assert!(warnings_with(0, 1, "überwacht verteilte").is_empty());
+    assert_eq!(
+        warnings_with(1, 2, both),
+        ["blocks 1..2 (end exclusive) of search result 0, which has 2, do not hold the quote"]
+    );
+    // An empty range holds nothing; an inclusive reading (0..0 for block 0) is not the API's.
+    assert_eq!(
+        warnings_with(0, 0, both),
+        ["blocks 0..0 (end exclusive) of search result 0, which has 2, do not hold the quote"]
+    );
+    assert_eq!(
+        warnings_with(2, 1, both),
+        ["blocks 2..1 (end exclusive) of search result 0, which has 2, do not hold the quote"]
+    );
+    // A range far longer than its quote is not searched (the check stays linear).
+    let mut long = raw.clone();
+    long["content"][0]["content"][1]["text"] = "x".repeat(400).into();
+    long["content"].as_array_mut().unwrap().truncate(4);
+    long["content"][3]["citations"][0]["end_block_index"] = 2.into();
+    long["content"][3]["citations"][0]["cited_text"] = "nowhere".into();
+    let json = Json::parse(&long.to_string()).unwrap();
+    assert!(
+        adapt(Provider::Anthropic, &json, None)
+            .unwrap()
+            .warnings
+            .is_empty()
+    );
+}

@@ -54,14 +54,16 @@ export function read(response, out) {
     out.model = textAt(response, "model");
     blocks = list(response, "content").map((b) => block(b, out));
   }
+  const results = searchResults(blocks);
+  let listed = 0;
   for (const b of blocks) {
     if (b.text !== undefined) {
       const start = out.pushText(b.text);
       const span = { start, end: out.answer.length };
       for (const citation of b.citations) {
-        const source = sourceOf(citation, out);
         // A web result's `cited_text` can be empty: no quote, not an empty one.
-        out.cite(source, span, textAt(citation, "cited_text") || undefined);
+        const quote = textAt(citation, "cited_text") || undefined;
+        out.cite(sourceOf(citation, results, quote, span, out), span, quote);
       }
     } else if (b.results) {
       for (const result of b.results) {
@@ -69,9 +71,10 @@ export function read(response, out) {
         if (url !== undefined && !out.given) out.label(url, () => webSource(url, textAt(result, "title")));
       }
     } else if (b.searched) {
-      for (const result of b.searched) {
-        const source = is(result, "type", "search_result") ? textAt(result, "source") : undefined;
-        if (source !== undefined && !out.given) out.label(source, () => searchResultSource(result, source));
+      for (const result of b.searched.filter((r) => is(r, "type", "search_result"))) {
+        const source = textAt(result, "source");
+        if (source !== undefined && !out.given) out.label(`search result ${listed}`, () => searchResultSource(result, source));
+        listed += 1;
       }
     } else if (b.page) {
       // `{ url, content: { type: "document", title?, source: { data } } }`.
@@ -134,13 +137,16 @@ function fromEvents(events, out) {
 }
 
 /**
- * The source a citation names: by URL, else by its document or search-result position,
- * else (no position given) by its document title.
+ * The source a citation at `span` names: a search result by its `source` and position
+ * (`results`: the `search_result` blocks read), a web result by URL, else by its document
+ * or search-result position, else (no position given) by its document title.
  */
-function sourceOf(citation, out) {
+function sourceOf(citation, results, quote, span, out) {
   const title = () => textAt(citation, "document_title") ?? textAt(citation, "title");
   const source = textAt(citation, "source");
-  if (is(citation, "type", "search_result_location") && source !== undefined) return searchResult(citation, source, title(), out);
+  if (is(citation, "type", "search_result_location") && source !== undefined) {
+    return searchResult(citation, source, title(), results, quote, span, out);
+  }
   const url = textAt(citation, "url") ?? (source?.startsWith("http") ? source : undefined);
   if (url !== undefined) return out.label(url, () => webSource(url, title()));
   const searched = indexAt(citation, "search_result_index");
@@ -168,19 +174,101 @@ function documentByTitle(title, out) {
 }
 
 /**
- * The search result a `search_result_location` names by its `source` (a URL or an id)
- * and `search_result_index`: the caller's source with that URL or id (a search result
- * block's `source` counts as one), else the one at `search_result_index`; without
- * caller sources, a source listed under its `source`.
+ * The `search_result` blocks read, in order (what `search_result_index` counts), and
+ * `named(source, position)`: the position of the result a citation names, the one at
+ * `position` when it has that `source`, else the first that has it (a map: each citation
+ * costs the same however many results there are).
  */
-function searchResult(citation, source, title, out) {
-  const isUrl = source.startsWith("https://") || source.startsWith("http://");
+function searchResults(read) {
+  const blocks = read.flatMap((b) => b.searched ?? []).filter((r) => is(r, "type", "search_result"));
+  const first = new Map();
+  blocks.forEach((r, at) => {
+    const source = textAt(r, "source");
+    if (source !== undefined && !first.has(source)) first.set(source, at);
+  });
+  const named = (source, position) =>
+    position !== undefined && position < blocks.length && textAt(blocks[position], "source") === source ? position : first.get(source);
+  return { blocks, named };
+}
+
+/**
+ * The search result a `search_result_location` names by its `source` (a URL or an id)
+ * and `search_result_index`. Among the `search_result` blocks read, the one
+ * `results.named` finds; its blocks must hold the quote (checkBlocks). Among the caller's sources, taken
+ * for the request's search results in order: the one at `search_result_index` when it has
+ * that URL or id (a search result block's `source` counts), else the first that has it,
+ * else the one at `search_result_index`. Without caller sources, the block's own source,
+ * else a source listed under the citation's `source`.
+ */
+function searchResult(citation, source, title, results, quote, span, out) {
+  const position = indexAt(citation, "search_result_index");
+  const at = results.named(source, position);
+  if (at !== undefined) checkBlocks(citation, results.blocks[at], at, quote, span, out);
   if (out.given) {
+    // Two results of one page carry one `source`: the position tells them apart.
+    if (position !== undefined && out.carriesAt(position, source)) return out.labelAt(position);
     const named = out.label(source, () => ({}));
-    const position = indexAt(citation, "search_result_index");
     return typeof named === "string" && position !== undefined ? out.labelAt(position) : named;
   }
+  if (at !== undefined) return out.label(`search result ${at}`, () => searchResultSource(results.blocks[at], source));
+  const isUrl = source.startsWith("https://") || source.startsWith("http://");
   return out.label(source, () => (isUrl ? { url: source, title } : { id: source, title }));
+}
+
+/**
+ * How long a cited block range may be per code point of its quote, plus RANGE_SLACK, and
+ * still be checked (src/providers/anthropic.rs: a range counts its code points and one per
+ * block; a longer one is not checked, so the check stays linear in the citation).
+ */
+const RANGE_PER_QUOTE = 4;
+const RANGE_SLACK = 256;
+const WHITE_SPACE = /\p{White_Space}/gu;
+
+/** The number of code points of `text`. */
+function codePoints(text) {
+  let n = 0;
+  for (let i = 0; i < text.length; i++, n++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next < 0xe000) i++;
+    }
+  }
+  return n;
+}
+
+/**
+ * Checks that `start_block_index`..`end_block_index` (end exclusive) are blocks of
+ * `result` (search result `at`) that hold the quote, white space left out; otherwise an
+ * `offset_mismatch` warning at the citation's `span` (src/providers/anthropic.rs,
+ * check_blocks: the same rule, the same budget).
+ */
+function checkBlocks(citation, result, at, quote, span, out) {
+  const start = indexAt(citation, "start_block_index");
+  const end = indexAt(citation, "end_block_index");
+  if (start === undefined || end === undefined) return;
+  const blocks = list(result, "content");
+  if (start <= end && end <= blocks.length) {
+    const quoted = (quote ?? "").replace(WHITE_SPACE, "");
+    if (quoted === "") return;
+    let budget = codePoints(quote) * RANGE_PER_QUOTE + RANGE_SLACK;
+    let range = "";
+    // Indexed, not sliced: the budget stops the walk before a long range is copied.
+    for (let i = start; i < end; i++) {
+      const block = blocks[i];
+      const text = is(block, "type", "text") ? textAt(block, "text") : undefined;
+      if (text === undefined) return;
+      // A block costs its code points (at least half its UTF-16 units) and one.
+      if (Math.ceil(text.length / 2) >= budget) return;
+      const cost = codePoints(text) + 1;
+      if (cost > budget) return;
+      budget -= cost;
+      range += text.replace(WHITE_SPACE, "");
+    }
+    if (range.includes(quoted)) return;
+  }
+  const message = `blocks ${start}..${end} (end exclusive) of search result ${at}, which has ${blocks.length}, do not hold the quote`;
+  out.warnings.push({ code: "offset_mismatch", severity: "warning", message, span });
 }
 
 /**

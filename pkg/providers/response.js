@@ -68,6 +68,9 @@ function searchResultSource(s) {
   return sourceField(s, slot) === undefined ? source : undefined;
 }
 
+/** Whether the caller's source `s` carries `key` as its URL, id, doc id or chunk id (a `search_result` block's `source` counts). */
+const carries = (s, key) => ["url", "id", "docId", "chunkId"].some((name) => sourceField(s, name) === key) || searchResultSource(s) === key;
+
 /** A source known by its URL and title. */
 export const webSource = (url, title) => ({ url, title });
 
@@ -121,14 +124,18 @@ export class Builder {
     const known = this.labels.get(key);
     if (known !== undefined) return known;
     if (this.given) {
-      const names = ["url", "id", "docId", "chunkId"];
-      const at = this.sources.findIndex((s) => names.some((name) => sourceField(s, name) === key) || searchResultSource(s) === key);
+      const at = this.sources.findIndex((s) => carries(s, key));
       return at < 0 ? key : this.labelAt(at);
     }
     this.sources.push(make());
     const label = this.sources.length;
     this.labels.set(key, label);
     return label;
+  }
+
+  /** Whether the caller's source at 0-based `position` carries `key` as its URL or id (see `label`). */
+  carriesAt(position, key) {
+    return position < this.sources.length && carries(this.sources[position], key);
   }
 
   /** The label of the caller's source at 0-based `position` (its `index`, else position + 1). */

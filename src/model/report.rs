@@ -87,8 +87,10 @@ pub enum FindingCode {
     InvalidMode,
     /// The request is malformed (spec 000).
     RequestInvalid,
-    /// A provider's offsets did not hold the text it named; the adapter placed the
-    /// citation by searching near them, or could not place it (warning).
+    /// A provider's offsets did not hold the text it named: in the answer (the adapter
+    /// placed the citation by searching near them, or could not place it), or in the
+    /// source (an Anthropic search result's cited blocks that do not hold the quote)
+    /// (warning).
     OffsetMismatch,
     /// The provider adapter read past parts of the response whose type it does not know
     /// (a block, delta, annotation or chunk kind added after it was written), counted in

@@ -11,12 +11,22 @@
 //! `thinking` with `thinking_delta` / `signature_delta`, and types still to come) is
 //! read past: only text and its citations make the answer. A block, delta or event of a
 //! type not in the lists below is counted in the `unknown_content` warning.
+//!
+//! `search_result_location` (docs' `CitationSearchResultLocation`): `search_result_index`
+//! counts the `search_result` blocks of the request, "in the order they appear across
+//! messages and tool results", and `start_block_index`..`end_block_index` (end exclusive)
+//! are blocks of that result's `content`. The adapter numbers the `search_result` blocks of
+//! the content it reads the same way (a conversation's blocks, as apps put them together);
+//! when the block a citation names is among them, the quote must lie in the named blocks
+//! ([`check_blocks`]).
 
 use std::collections::HashMap;
 
 use super::{Builder, Json, web_source};
 use crate::error::Error;
-use crate::model::{SEARCH_RESULT_BLOCK_SEPARATOR, Source, SourceRef, Span};
+use crate::model::{
+    Finding, FindingCode, SEARCH_RESULT_BLOCK_SEPARATOR, Severity, Source, SourceRef, Span,
+};
 
 /// A message (`"type": "message"` with `content` blocks), a message's bare `content`
 /// (`{ "content": [...] }`, as SDKs and notebooks pass it on: every block of a type the
@@ -59,6 +69,46 @@ const DELTAS: &str = "text_delta citations_delta input_json_delta thinking_delta
 /// The stream's event types.
 const EVENTS: &str = "message_start content_block_start content_block_delta \
      content_block_stop message_delta message_stop ping error";
+
+/// The `search_result` blocks read, in order (what `search_result_index` counts), and
+/// where each `source` first appears among them.
+struct SearchResults<'a> {
+    blocks: Vec<&'a Json>,
+    /// `source` → the position of the first result with it (a map, so that each citation
+    /// costs the same however many results there are).
+    first: HashMap<String, u32>,
+}
+
+impl<'a> SearchResults<'a> {
+    fn of(blocks: &[Block<'a>]) -> SearchResults<'a> {
+        let blocks: Vec<&Json> = blocks
+            .iter()
+            .flat_map(|b| match b {
+                Block::SearchResults(list) => *list,
+                _ => &[],
+            })
+            .filter(|r| r.is("type", "search_result"))
+            .collect();
+        let mut first = HashMap::new();
+        for (at, result) in blocks.iter().enumerate() {
+            if let Some(source) = result.text_at("source") {
+                first.entry(source).or_insert(at as u32);
+            }
+        }
+        SearchResults { blocks, first }
+    }
+
+    /// The position of the result a citation of `source` at `position` names: the one at
+    /// `position` when it has that `source`, else the first that has it.
+    fn named(&self, source: &str, position: Option<usize>) -> Option<usize> {
+        let at_position = self
+            .blocks
+            .get(position?)
+            .filter(|r| r.is("source", source));
+        let first = || self.first.get(source).map(|&at| at as usize);
+        at_position.and(position).or_else(first)
+    }
+}
 
 /// One content block as the adapter needs it.
 enum Block<'a> {
@@ -108,16 +158,18 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
             content.iter().map(|b| block(b, out)).collect()
         }
     };
+    let results = SearchResults::of(&blocks);
+    let mut listed = 0;
     for block in blocks {
         match block {
             Block::Text { text, citations } => {
                 let start = out.push_text(&text);
                 let span = Span::new(start, out.answer.len());
                 for citation in citations {
-                    let source = source_of(citation, out);
                     // A web result's `cited_text` can be empty: no quote, not an empty one
                     // (which validation refuses).
                     let quote = citation.text_at("cited_text").filter(|q| !q.is_empty());
+                    let source = source_of(citation, &results, quote.as_deref(), span, out);
                     out.cite(source, Some(span), quote);
                 }
             }
@@ -130,12 +182,13 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
                     }
                 }
             }
-            Block::SearchResults(results) => {
-                let search_results = results.iter().filter(|r| r.is("type", "search_result"));
-                for result in search_results {
+            Block::SearchResults(list) => {
+                for result in list.iter().filter(|r| r.is("type", "search_result")) {
                     if let (Some(source), false) = (result.text_at("source"), out.given) {
-                        out.label(&source, || search_result_source(result, &source));
+                        let key = format!("search result {listed}");
+                        out.label(&key, || search_result_source(result, &source));
                     }
+                    listed += 1;
                 }
             }
             Block::Fetched(page) => {
@@ -227,10 +280,16 @@ fn from_events<'a>(events: &'a [Json], out: &mut Builder) -> Vec<Block<'a>> {
     blocks
 }
 
-/// The source a citation names: by URL (web and search results with a URL), else by
-/// its document or search-result position, else (no position given) by its
-/// document title.
-fn source_of(citation: &Json, out: &mut Builder) -> SourceRef {
+/// The source a citation at `span` names: a search result by its `source` and position
+/// among the `search_result` blocks read, a web result by URL, else by its document
+/// or search-result position, else (no position given) by its document title.
+fn source_of(
+    citation: &Json,
+    results: &SearchResults,
+    quote: Option<&str>,
+    span: Span,
+    out: &mut Builder,
+) -> SourceRef {
     let title = || {
         citation
             .text_at("document_title")
@@ -238,7 +297,7 @@ fn source_of(citation: &Json, out: &mut Builder) -> SourceRef {
     };
     if citation.is("type", "search_result_location") {
         if let Some(source) = citation.text_at("source") {
-            return search_result(citation, source, title(), out);
+            return search_result(citation, source, title(), results, quote, span, out);
         }
     }
     let url = citation
@@ -263,6 +322,20 @@ fn source_of(citation: &Json, out: &mut Builder) -> SourceRef {
     })
 }
 
+/// Appends `text` without its white space to `into`; returns how many code points `text`
+/// has.
+#[inline(never)]
+fn squeeze(text: &str, into: &mut String) -> usize {
+    let mut count = 0;
+    for c in text.chars() {
+        count += 1;
+        if !c.is_whitespace() {
+            into.push(c);
+        }
+    }
+    count
+}
+
 /// A `search_result` block of the conversation as a source, read as a caller's is
 /// (src/model/input.rs): `source` the URL (an http(s) one) or else the id, the text
 /// blocks joined by [`SEARCH_RESULT_BLOCK_SEPARATOR`]. A block that is no text block
@@ -284,33 +357,120 @@ fn search_result_source(result: &Json, source: &str) -> Source {
     }
 }
 
-/// The search result a `search_result_location` names by its `source` (a URL or an
-/// id) and `search_result_index`. Among the caller's sources (search result blocks as
-/// sources read their `source` as `url` or `id`), the one with that URL or id, else the
-/// one at `search_result_index` in the list; without caller sources, a source listed
-/// under its `source`, with the citation's `title`.
+/// The search result a `search_result_location` names by its `source` (a URL or an id)
+/// and `search_result_index`. Among the `search_result` blocks read, the one
+/// [`SearchResults::named`] finds; its blocks must hold the quote ([`check_blocks`]).
+/// Among the caller's sources (search result blocks as sources read their `source` as
+/// `url` or `id`), taken for the request's search results in order: the one at
+/// `search_result_index` when it has that URL or id, else the first that has it, else
+/// the one at `search_result_index`. Without caller sources, the block's own source (two
+/// results with one `source` stay two), else a source listed under the citation's
+/// `source`, with its `title`.
 fn search_result(
     citation: &Json,
     source: String,
     title: Option<String>,
+    results: &SearchResults,
+    quote: Option<&str>,
+    span: Span,
     out: &mut Builder,
 ) -> SourceRef {
-    let is_url = source.starts_with("https://") || source.starts_with("http://");
+    let position = citation.index_at("search_result_index");
+    let named = results.named(&source, position);
+    if let Some(at) = named {
+        check_blocks(citation, results.blocks[at], at, quote, span, out);
+    }
     if out.given {
-        return match (
-            out.label(&source, Source::default),
-            citation.index_at("search_result_index"),
-        ) {
+        // Two results of one page carry one `source`: the position tells them apart.
+        if let Some(position) = position.filter(|&p| out.carries_at(p, &source)) {
+            return out.label_at(position);
+        }
+        return match (out.label(&source, Source::default), position) {
             (SourceRef::Name(_), Some(position)) => out.label_at(position),
             (named, _) => named,
         };
     }
+    if let Some(at) = named {
+        let key = format!("search result {at}");
+        return out.label(&key, || search_result_source(results.blocks[at], &source));
+    }
+    let is_url = source.starts_with("https://") || source.starts_with("http://");
     out.label(&source, || Source {
         url: is_url.then(|| source.clone()),
         id: (!is_url).then(|| source.clone()),
         title,
         ..Source::default()
     })
+}
+
+/// How long a cited block range may be, per code point of its quote, and still be
+/// searched for it: the docs say `cited_text` is the range's text, so a real citation is
+/// far inside this. A range counts its code points and one per block; a longer one is not
+/// checked, so the check stays linear in the citation.
+const RANGE_PER_QUOTE: usize = 4;
+/// … plus this many.
+const RANGE_SLACK: usize = 256;
+
+/// Checks that `start_block_index`..`end_block_index` (end exclusive, the docs'
+/// `CitationSearchResultLocation`) are blocks of `result` (search result `at`) that hold
+/// the quote, white space left out (the API concatenates the blocks' text, in a way the
+/// docs do not give). Otherwise an `offset_mismatch` warning at the citation's `span`: the
+/// provider's location does not hold the text it quotes. A citation without both
+/// indices, a range with a block other than text, or one longer than
+/// [`RANGE_PER_QUOTE`] allows, is not checked.
+fn check_blocks(
+    citation: &Json,
+    result: &Json,
+    at: usize,
+    quote: Option<&str>,
+    span: Span,
+    out: &mut Builder,
+) {
+    let (Some(start), Some(end)) = (
+        citation.index_at("start_block_index"),
+        citation.index_at("end_block_index"),
+    ) else {
+        return;
+    };
+    let blocks = result.list("content");
+    if start <= end && end <= blocks.len() {
+        let mut quoted = String::new();
+        let mut budget = squeeze(quote.unwrap_or_default(), &mut quoted) * RANGE_PER_QUOTE;
+        if quoted.is_empty() {
+            return;
+        }
+        budget += RANGE_SLACK;
+        let mut range = String::new();
+        for block in &blocks[start..end] {
+            let text = block.field("text").and_then(Json::text);
+            let Some(text) = text.filter(|_| block.is("type", "text")) else {
+                return;
+            };
+            // A block costs its code points (at least a quarter of its bytes) and one.
+            if text.len().div_ceil(4) >= budget {
+                return;
+            }
+            let Some(left) = budget.checked_sub(squeeze(text, &mut range) + 1) else {
+                return;
+            };
+            budget = left;
+        }
+        if range.contains(quoted.as_str()) {
+            return;
+        }
+    }
+    let message = format!(
+        "blocks {start}..{end} (end exclusive) of search result {at}, which has {}, do not \
+         hold the quote",
+        blocks.len()
+    );
+    out.warnings.push(Finding {
+        code: FindingCode::OffsetMismatch,
+        severity: Severity::Warning,
+        message,
+        citation: None,
+        span: Some(span),
+    });
 }
 
 /// A document citation without its `document_index` (as SDK objects are often passed

@@ -273,12 +273,12 @@ impl Builder {
             return SourceRef::Number(f64::from(label));
         }
         if self.given {
-            let same = |s: &&Source| {
-                [&s.url, &s.id, &s.doc_id, &s.chunk_id]
-                    .iter()
-                    .any(|v| v.as_deref() == Some(key))
-            };
-            return match self.sources.iter().enumerate().find(|(_, s)| same(s)) {
+            return match self
+                .sources
+                .iter()
+                .enumerate()
+                .find(|(_, s)| carries(s, key))
+            {
                 Some((position, source)) => SourceRef::Number(f64::from(source.label(position))),
                 None => SourceRef::Name(key.to_string()),
             };
@@ -287,6 +287,12 @@ impl Builder {
         let label = self.sources.len() as u32;
         self.labels.insert(key.to_string(), label);
         SourceRef::Number(f64::from(label))
+    }
+
+    /// Whether the caller's source at 0-based `position` carries `key` as its URL or id
+    /// (see [`Builder::label`]).
+    fn carries_at(&self, position: usize, key: &str) -> bool {
+        self.sources.get(position).is_some_and(|s| carries(s, key))
     }
 
     /// The label of the caller's source at 0-based `position`; past the end, the
@@ -335,6 +341,14 @@ impl Builder {
             ..Input::default()
         }
     }
+}
+
+/// Whether `source` carries `key` as its URL, id, doc id or chunk id (a `search_result`
+/// block read as a source has its `source` as its URL or id).
+fn carries(source: &Source, key: &str) -> bool {
+    [&source.url, &source.id, &source.doc_id, &source.chunk_id]
+        .iter()
+        .any(|v| v.as_deref() == Some(key))
 }
 
 /// A source known by its URL and title.

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { pkgDir, root } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
@@ -115,4 +116,27 @@ test("search_result blocks a custom tool returned, in a conversation's blocks, a
   assert.deepEqual(report.citations.map((c) => [c.sourceIndex, c.quote.match]), [[1, "normalized"], [2, "exact"]]);
   const second = report.citations[1].span;
   assert.equal(input.answer.slice(second.start, second.end), "タイムアウトはネットワーク遅延で起きます");
+});
+
+test("search_result_index counts the results across messages and tool results; a cited block range must hold its quote (JS adapter and wasm alike)", async () => {
+  // tests/fixtures/providers/anthropic-search-results-conversation.json (hand-written: no
+  // public recording of search_result_location exists that we found): results 0 and 2
+  // come from one page (one `source`); citation 2 names result 2, citations 3 and 4 name
+  // blocks that do not hold their quotes (end_block_index is exclusive).
+  const providers = await import(pathToFileURL(join(pkgDir, "providers.js")));
+  const fixture = JSON.parse(readFileSync(join(root, "tests", "fixtures", "providers", "anthropic-search-results-conversation.json"), "utf8"));
+  for (const [name, adapt] of [["js", providers.fromAnthropic], ["wasm", fromAnthropic]]) {
+    for (const sources of [fixture._sources, undefined]) {
+      const input = adapt(fixture, sources);
+      assert.deepEqual(input.citations.map((c) => c.source), [1, 3, 2, 2], name);
+      const report = validate(input);
+      assert.deepEqual(report.findings.filter((f) => f.severity === "error"), [], name);
+      assert.deepEqual(report.citations.map((c) => c.quote.match), ["exact", "exact", "exact", "exact"], name);
+      const warned = input.warnings.map((w) => [w.code, w.message, input.answer.slice(w.span.start, w.span.end)]);
+      assert.deepEqual(warned, [
+        ["offset_mismatch", "blocks 1..2 (end exclusive) of search result 1, which has 2, do not hold the quote", "Der Starter-Plan kostet 10 € im Monat"],
+        ["offset_mismatch", "blocks 1..3 (end exclusive) of search result 1, which has 2, do not hold the quote", "Enterprise auf Anfrage"],
+      ], name);
+    }
+  }
 });

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { pkgDir } from "./helpers.mjs";
 import { assertLinear } from "./linear.mjs";
 
@@ -145,6 +146,43 @@ test("costly shapes scale linearly: many markers, long answers, deep brackets, r
     const many = Array.from({ length: 500 * k }, (_, i) => ({ id: `s${i}`, text: `text ${i}` }));
     return { run: () => validate({ answer: "Claim [s1] [1] [400].", sources: many }) };
   });
+});
+
+// Issue 36: an Anthropic search_result_location names its result by `source` and
+// `search_result_index` and its blocks by a range that must hold the quote. A range far
+// longer than its quote is not searched, and a result named by a wrong index is found
+// through a map of the sources: n citations of a result of n blocks, or of the last of n
+// results by index 0, cost n, not n² (the Rust adapters through wasm, and the JS ones).
+const jsProviders = await import(pathToFileURL(join(pkgDir, "providers.js")));
+function searchResultCitations(n, kind) {
+  const block = (text) => ({ type: "text", text });
+  const long = { type: "search_result", source: "kb/long", title: "Long", content: Array.from({ length: n }, (_, i) => block(`Block ${i} text.`)) };
+  const results = Array.from({ length: n }, (_, i) => ({ type: "search_result", source: `kb/${i}`, title: `R${i}`, content: [block(`Result ${i}.`)] }));
+  const citation = kind === "long range"
+    ? { type: "search_result_location", source: "kb/long", title: "Long", cited_text: "words in no block", search_result_index: 0, start_block_index: 0, end_block_index: n }
+    : { type: "search_result_location", source: `kb/${n - 1}`, title: `R${n - 1}`, cited_text: `Result ${n - 1}.`, search_result_index: 0, start_block_index: 0, end_block_index: 1 };
+  return {
+    content: [
+      { type: "tool_result", tool_use_id: "toolu_1", content: [long, ...results] },
+      { type: "text", text: "Cited.", citations: Array.from({ length: n }, () => citation) },
+    ],
+  };
+}
+test("Anthropic search_result_location citations scale linearly: a long cited range, a result named by a wrong index", async (t) => {
+  for (const kind of ["long range", "wrong index"]) {
+    for (const [name, adapt] of [["wasm", fromAny], ["js", jsProviders.fromAny]]) {
+      await assertLinear(t, `1k/8k citations, ${kind} (${name})`, (k) => {
+        const response = searchResultCitations(1_000 * k, kind);
+        return {
+          run: () => {
+            const input = adapt(response);
+            assert.equal(input.citations.length, 1_000 * k);
+            assert.equal(input.warnings, undefined);
+          },
+        };
+      });
+    }
+  }
 });
 
 // Issue 35: claim support scores each claim against the sources it cites and a bounded
