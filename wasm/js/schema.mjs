@@ -195,7 +195,7 @@ export const inputTypes = {
       ["answer", "string", { required: true }],
       ["sources", "Source[]"],
       ["citations", "DeclaredCitation[] | number[]"],
-      ["provider", '"anthropic" | "openai" | "gemini" | "cohere" | "perplexity" | "vercel-ai"', { doc: "Set by a provider adapter: which one made this input." }],
+      ["provider", '"anthropic" | "openai" | "gemini" | "cohere" | "perplexity" | "vercel-ai" | "bedrock"', { doc: "Set by a provider adapter: which one made this input." }],
       [
         "warnings",
         "Finding[]",

@@ -184,7 +184,7 @@ export interface Input {
   sources?: Source[];
   citations?: DeclaredCitation[] | number[];
   /** Set by a provider adapter: which one made this input. */
-  provider?: "anthropic" | "openai" | "gemini" | "cohere" | "perplexity" | "vercel-ai";
+  provider?: "anthropic" | "openai" | "gemini" | "cohere" | "perplexity" | "vercel-ai" | "bedrock";
   /**
    * Set by a provider adapter: offsets it had to correct or could not place
    * (`offset_mismatch`), parts of the response of types it does not know
