@@ -367,7 +367,7 @@ class Walk {
         // read as no bounds
       }
       if (typeof first === "number" && typeof last === "number") {
-        this.push2(PAIR, 3);
+        this.push2(PAIR, TYPE_ARRAY);
         this.push2(first, last);
         return;
       }

@@ -117,56 +117,96 @@ export const types = {
 
 // The input's objects as they cross the other way, field by field in the order the input
 // tape carries them (wasm/js/input.js writes it, wasm/src/wire/from_js/input_tape.rs reads it). A field is
-// `[rustName, jsNames, read?]`: the first JS name is the documented one (the serde name
-// of src/model/input.rs, camelCase), the others its aliases (serde's `alias`es there,
-// checked by tests/js/schema.test.mjs); `read` names the walk's method for a value that
-// is not a scalar ("lineRange", "span"), or is "firstOf" for a field read under the first
-// of its names present, the others compared with it (a source's text). `node scripts/gen-schema.mjs` writes from this:
+// `[rustName, jsNames, { read?, ts, doc? }]`: the first JS name is the documented one
+// (the serde name of src/model/input.rs, camelCase), the others its aliases (serde's
+// `alias`es there, checked by tests/js/schema.test.mjs); `read` names the walk's method
+// for a value that is not a scalar ("lineRange", "span"), or is "firstOf" for a field
+// read under the first of its names present, the others compared with it (a source's
+// text); `ts` and `doc` are its TypeScript type and doc comment (`inputTypes` below). `node scripts/gen-schema.mjs` writes from this:
 // - wasm/src/wire/from_js/input_names.rs: the names per field, for the Rust reader and its errors;
 // - the readers block of wasm/js/input.js: each name read at its own site;
-// - the `SOURCE_NAMES` block of wasm/js/untrusted.js, which the renderer reads sources by.
+// - the `SOURCE_NAMES` block of wasm/js/untrusted.js, which the renderer reads sources by;
+// - the `Input`, `Source` and `DeclaredCitation` interfaces of wasm/js/types.d.ts.
 // Answer, sources, citations and warnings (no aliases) are read by hand around these.
 export const inputs = {
   Input: [
-    ["question", ["question", "query"]],
-    ["mode", ["mode"]],
-    ["request_id", ["requestId", "request_id"]],
-    ["session_id", ["sessionId", "session_id"]],
-    ["response_id", ["responseId", "response_id"]],
-    ["model_version", ["modelVersion", "model_version"]],
-    ["top_k", ["topK", "top_k"]],
+    ["question", ["question", "query"], { ts: "string" }],
+    ["mode", ["mode"], { ts: '"answer" | "clarify" | "refuse"' }],
+    ["request_id", ["requestId", "request_id"], { ts: "string" }],
+    ["session_id", ["sessionId", "session_id"], { ts: "string" }],
+    ["response_id", ["responseId", "response_id"], { ts: "string" }],
+    ["model_version", ["modelVersion", "model_version"], { ts: "string" }],
+    ["top_k", ["topK", "top_k"], { ts: "number" }],
   ],
   Source: [
-    ["chapter", ["chapter", "chapter_id"]],
-    ["index", ["index"]],
-    ["id", ["id"]],
-    ["doc_id", ["docId", "doc_id"]],
-    ["chunk_id", ["chunkId", "chunk_id"]],
-    ["title", ["title", "doc_title", "section_title"]],
-    ["url", ["url"]],
-    ["slug", ["slug"]],
-    ["payload_id", ["payloadId", "payload_id"]],
-    ["chunk_type", ["chunkType", "chunk_type"]],
+    ["chapter", ["chapter", "chapter_id"], { ts: "string | number", doc: "Spec 000's chapter." }],
+    ["index", ["index"], { ts: "number", doc: "1-based label shown in the prompt; default position + 1." }],
+    ["id", ["id"], { ts: "string" }],
+    ["doc_id", ["docId", "doc_id"], { ts: "string" }],
+    ["chunk_id", ["chunkId", "chunk_id"], { ts: "string" }],
+    ["title", ["title", "doc_title", "section_title"], { ts: "string" }],
+    ["url", ["url"], { ts: "string" }],
+    ["slug", ["slug"], { ts: "string" }],
+    ["payload_id", ["payloadId", "payload_id"], { ts: "string" }],
+    ["chunk_type", ["chunkType", "chunk_type"], { ts: "string" }],
     // By precedence, not as aliases: the first present is read, and a later one present
     // with another value is reported (src/model/input.rs, TEXT_NAMES).
-    ["text", ["text", "content", "page_content", "excerpt", "snippet"], "firstOf"],
-    ["section", ["section", "section_number"]],
-    ["relevance", ["relevance", "relevance_score"]],
-    ["first_line", ["firstLine", "first_line"]],
+    [
+      "text",
+      ["text", "content", "page_content", "excerpt", "snippet"],
+      {
+        read: "firstOf",
+        ts: "string | null",
+        doc: "The retrieved text. An Anthropic `search_result` block is a source too: its `source` is read as `url` (an http(s) one) or else `id`, its `content` text blocks joined by `\"\\n\\n\"`.",
+      },
+    ],
+    ["section", ["section", "section_number"], { ts: "number", doc: "Spec 000's section number." }],
+    ["relevance", ["relevance", "relevance_score"], { ts: "number", doc: "0–1 (spec 000)." }],
+    ["first_line", ["firstLine", "first_line"], { ts: "number", doc: "Line number of the first line of `text` (spec 001); default 1." }],
   ],
   DeclaredCitation: [
-    ["source", ["source", "index"]],
-    ["doc_id", ["docId", "doc_id"]],
-    ["chunk_id", ["chunkId", "chunk_id"]],
-    ["quote", ["quote", "snippet", "cited_text"]],
-    ["line_range", ["lineRange", "line_range"], "lineRange"],
-    ["evidence_idx", ["evidenceIdx", "evidence_idx"]],
-    ["alignment_score", ["alignmentScore", "alignment_score"]],
-    ["span_in_answer", ["spanInAnswer", "span_in_answer"]],
-    ["relevance", ["relevance", "relevance_score"]],
-    ["claim", ["claim", "claim_text"]],
-    ["span", ["span"], "span"],
+    ["source", ["source", "index"], { ts: "number | string", doc: "A source label (number) or an id / chunk id / doc id / title (string)." }],
+    ["doc_id", ["docId", "doc_id"], { ts: "string" }],
+    ["chunk_id", ["chunkId", "chunk_id"], { ts: "string" }],
+    ["quote", ["quote", "snippet", "cited_text"], { ts: "string" }],
+    ["line_range", ["lineRange", "line_range"], { read: "lineRange", ts: "[number, number] | string", doc: '`[first, last]` or `"first-last"` (spec 001).' }],
+    ["evidence_idx", ["evidenceIdx", "evidence_idx"], { ts: "number" }],
+    ["alignment_score", ["alignmentScore", "alignment_score"], { ts: "number" }],
+    ["span_in_answer", ["spanInAnswer", "span_in_answer"], { ts: "string" }],
+    ["relevance", ["relevance", "relevance_score"], { ts: "number" }],
+    ["claim", ["claim", "claim_text"], { ts: "string" }],
+    [
+      "span",
+      ["span"],
+      { read: "span", ts: "Span", doc: "Where in the answer the citation applies (provider adapters set it), in the `offsets` unit of the call that reads it." },
+    ],
   ],
+};
+
+// The input's TypeScript interfaces (the generated block of wasm/js/types.d.ts): per type
+// of `inputs` its doc, the fields read by hand around the walk, `[jsName, ts, details]`
+// (details: `required`, `doc`), then the table's fields, each with its `ts` and `doc`
+// and its other names (beyond its snake_case spelling) said once in the doc, then an
+// index signature (`rest`) if the type takes other fields.
+export const inputTypes = {
+  Input: {
+    doc: "One answer to validate (docs/architecture.md §4).",
+    hand: [
+      ["answer", "string", { required: true }],
+      ["sources", "Source[]"],
+      ["citations", "DeclaredCitation[] | number[]"],
+      ["provider", '"anthropic" | "openai" | "gemini" | "cohere" | "perplexity" | "vercel-ai" | "bedrock"', { doc: "Set by a provider adapter: which one made this input." }],
+      [
+        "warnings",
+        "Finding[]",
+        {
+          doc: "Set by a provider adapter: offsets it had to correct or could not place (`offset_mismatch`), parts of the response of types it does not know (`unknown_content`); `validate` copies them into the report's findings.",
+        },
+      ],
+    ],
+  },
+  Source: { doc: "A retrieved source. Every field also accepts its snake_case spelling.", hand: [] },
+  DeclaredCitation: { doc: "A citation the model declared in structured output (specs 002–004).", hand: [], rest: "[snakeCase: string]: unknown;" },
 };
 
 // The options of `validate` (and of `new CitationValidator`, `validateBatch`,

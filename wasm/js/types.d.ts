@@ -79,75 +79,6 @@ export interface CiteproofError extends Error {
   code: CiteproofErrorCode;
 }
 
-/** A retrieved source. Every field also accepts its snake_case spelling. */
-export interface Source {
-  /** 1-based label shown in the prompt; default position + 1. */
-  index?: number;
-  id?: string;
-  docId?: string;
-  chunkId?: string;
-  title?: string;
-  url?: string;
-  slug?: string;
-  payloadId?: string;
-  chunkType?: string;
-  /**
-   * The retrieved text (also `content`, `excerpt`, `page_content`). An Anthropic
-   * `search_result` block is a source too: its `source` is read as `url` (an http(s)
-   * one) or else `id`, its `content` text blocks joined by `"\n\n"`.
-   */
-  text?: string | null;
-  /** Spec 000's `chapter_id`. */
-  chapter?: string | number;
-  /** Spec 000's `section_number`. */
-  section?: number;
-  /** 0–1 (spec 000's `relevance_score`). */
-  relevance?: number;
-  /** Line number of the first line of `text` (spec 001); default 1. */
-  firstLine?: number;
-}
-
-/** A citation the model declared in structured output (specs 002–004). */
-export interface DeclaredCitation {
-  /** A source label (number) or an id / chunk id / doc id / title (string). */
-  source?: number | string;
-  docId?: string;
-  chunkId?: string;
-  /** Also `snippet` (spec 003) and `cited_text`. */
-  quote?: string;
-  /** `[first, last]` or `"first-last"` (spec 001). */
-  lineRange?: [number, number] | string;
-  evidenceIdx?: number;
-  alignmentScore?: number;
-  spanInAnswer?: string;
-  relevance?: number;
-  claim?: string;
-  /** Where in the answer the citation applies (provider adapters set it), in the
-   * `offsets` unit of the call that reads it. */
-  span?: Span;
-  [snakeCase: string]: unknown;
-}
-
-/** One answer to validate (docs/architecture.md §4). */
-export interface Input {
-  answer: string;
-  sources?: Source[];
-  citations?: DeclaredCitation[] | number[];
-  question?: string;
-  mode?: "answer" | "clarify" | "refuse";
-  requestId?: string;
-  sessionId?: string;
-  responseId?: string;
-  modelVersion?: string;
-  topK?: number;
-  /** Set by a provider adapter: which one made this input. */
-  provider?: "anthropic" | "openai" | "gemini" | "cohere" | "perplexity" | "vercel-ai";
-  /** Set by a provider adapter: offsets it had to correct or could not place
-   * (`offset_mismatch`), parts of the response of types it does not know
-   * (`unknown_content`); `validate` copies them into the report's findings. */
-  warnings?: Finding[];
-}
-
 /** Options of the provider adapters (`fromAnthropic` … `fromAny`). */
 export interface AdapterOptions {
   /** Unit of the returned spans; pass the same to `validate`. Default `"utf16"`. */
@@ -245,6 +176,86 @@ export interface ValidateOptions {
   misattributionMargin?: number | false;
   /** `[min, max]` characters; unset: no length check. */
   quoteLength?: [number, number];
+}
+
+/** One answer to validate (docs/architecture.md §4). */
+export interface Input {
+  answer: string;
+  sources?: Source[];
+  citations?: DeclaredCitation[] | number[];
+  /** Set by a provider adapter: which one made this input. */
+  provider?: "anthropic" | "openai" | "gemini" | "cohere" | "perplexity" | "vercel-ai" | "bedrock";
+  /**
+   * Set by a provider adapter: offsets it had to correct or could not place
+   * (`offset_mismatch`), parts of the response of types it does not know
+   * (`unknown_content`); `validate` copies them into the report's findings.
+   */
+  warnings?: Finding[];
+  /** Also `query`. */
+  question?: string;
+  mode?: "answer" | "clarify" | "refuse";
+  requestId?: string;
+  sessionId?: string;
+  responseId?: string;
+  modelVersion?: string;
+  topK?: number;
+}
+
+/** A retrieved source. Every field also accepts its snake_case spelling. */
+export interface Source {
+  /** Spec 000's chapter. Also `chapter_id`. */
+  chapter?: string | number;
+  /** 1-based label shown in the prompt; default position + 1. */
+  index?: number;
+  id?: string;
+  docId?: string;
+  chunkId?: string;
+  /** Also `doc_title`, `section_title`. */
+  title?: string;
+  url?: string;
+  slug?: string;
+  payloadId?: string;
+  chunkType?: string;
+  /**
+   * The retrieved text. An Anthropic `search_result` block is a source too: its
+   * `source` is read as `url` (an http(s) one) or else `id`, its `content` text blocks
+   * joined by `"\n\n"`. Also `content`, `page_content`, `excerpt`, `snippet`.
+   */
+  text?: string | null;
+  /** Spec 000's section number. Also `section_number`. */
+  section?: number;
+  /** 0–1 (spec 000). Also `relevance_score`. */
+  relevance?: number;
+  /** Line number of the first line of `text` (spec 001); default 1. */
+  firstLine?: number;
+}
+
+/** A citation the model declared in structured output (specs 002–004). */
+export interface DeclaredCitation {
+  /**
+   * A source label (number) or an id / chunk id / doc id / title (string). Also
+   * `index`.
+   */
+  source?: number | string;
+  docId?: string;
+  chunkId?: string;
+  /** Also `snippet`, `cited_text`. */
+  quote?: string;
+  /** `[first, last]` or `"first-last"` (spec 001). */
+  lineRange?: [number, number] | string;
+  evidenceIdx?: number;
+  alignmentScore?: number;
+  spanInAnswer?: string;
+  /** Also `relevance_score`. */
+  relevance?: number;
+  /** Also `claim_text`. */
+  claim?: string;
+  /**
+   * Where in the answer the citation applies (provider adapters set it), in the
+   * `offsets` unit of the call that reads it.
+   */
+  span?: Span;
+  [snakeCase: string]: unknown;
 }
 
 /** The result of `validate` (docs/architecture.md §6). */

@@ -202,7 +202,7 @@ function culprit(value, path, limit) {
     const [item, at] = stack.pop();
     const type = typeCode(item);
     if (type === TYPE_REVOKED) return { path: at };
-    if ((type !== 3 && type !== 6) || seen.has(item)) continue;
+    if ((type !== TYPE_ARRAY && type !== TYPE_OBJECT) || seen.has(item)) continue;
     seen.add(item);
     if (type === TYPE_ARRAY) {
       const length = lengthOf(item);
