@@ -1,6 +1,10 @@
 //! The hash sets support scoring compares against: a source's terms, word pairs and
 //! 5-grams ([`Members`], gathered by a [`Collector`]), and the vocabulary of the claims
 //! a scorer is built for ([`Vocabulary`]).
+//!
+//! The probes are `#[inline]`, a hint and not `always`: the full module (opt-level 2)
+//! inlines them all the same, the size-built browser core keeps them as calls, 0.7 KB
+//! gzip smaller (docs/perf-log.md, issue 35).
 
 /// A set of (well-mixed) hashes: open addressing with linear probing in a power-of-two
 /// table. Building it is one pass with no sort; a lookup is a probe or two.
@@ -28,7 +32,7 @@ impl HashList {
     }
 
     /// The non-zero key stored for `item` (0 is the empty marker).
-    #[inline(always)]
+    #[inline]
     fn key(item: u64) -> u64 {
         if item == 0 { 1 } else { item }
     }
@@ -47,13 +51,13 @@ impl HashList {
         new
     }
 
-    #[inline(always)]
+    #[inline]
     pub(super) fn contains(&self, item: &u64) -> bool {
         self.position(*item).is_some()
     }
 
     /// The slot holding `item`: a number below `slots.len()` that no other item has.
-    #[inline(always)]
+    #[inline]
     fn position(&self, item: u64) -> Option<usize> {
         if self.slots.is_empty() {
             return None;
@@ -103,7 +107,7 @@ impl<'v, 'b> Collector<'v, 'b> {
     }
 
     /// Records `h`; true when it is kept (always without a vocabulary).
-    #[inline(always)]
+    #[inline]
     pub(super) fn add(&mut self, h: u64) -> bool {
         let key = match self.keep {
             None => Some(h),
@@ -163,7 +167,7 @@ impl Postings {
     }
 
     /// The items holding `key` (none when no item does).
-    #[inline(always)]
+    #[inline]
     pub(super) fn get(&self, key: u64) -> &[u32] {
         match self.keys.position(key) {
             Some(at) => &self.items[self.offsets[at] as usize..self.offsets[at + 1] as usize],
@@ -201,7 +205,7 @@ impl Vocabulary {
     }
 
     /// The filter bit of `h`: from its high bits (the set's slots use the low ones).
-    #[inline(always)]
+    #[inline]
     fn bit(h: u64, words: usize) -> usize {
         (h >> 40) as usize & (words * 64 - 1)
     }
@@ -209,14 +213,14 @@ impl Vocabulary {
     /// The key [`Members`] record `h` by when it is in the vocabulary: its slot, spread
     /// over all bits (consecutive slots as keys would cluster in a linearly probed
     /// table; the multiply is odd, so distinct slots keep distinct non-zero keys).
-    #[inline(always)]
+    #[inline]
     pub(super) fn key(&self, h: u64) -> Option<u64> {
         let slot = self.slot(h)? as u64 + 1;
         Some(slot.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_right(32))
     }
 
     /// The slot of `h` in the set (a small number unique to it), if `h` is in it.
-    #[inline(always)]
+    #[inline]
     pub(super) fn slot(&self, h: u64) -> Option<usize> {
         let bit = Vocabulary::bit(h, self.bits.len());
         if self.bits[bit / 64] & (1 << (bit % 64)) == 0 {
