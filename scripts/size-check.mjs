@@ -20,10 +20,10 @@ const BUDGET_GZIP = 208 * 1024;
 // on 2026-11-28, 34.2 KB under the module with them (207,963 B).
 const BROWSER_FULL_BUDGET_GZIP = 170 * 1024;
 // The core, which the browser and bundler entries load (`citeproof`, `citeproof/react`):
-// parse, validate (quotes, claim support), stream and render. 118,846 B on 2026-11-28:
-// issue 35 asked it not to grow past 114 KiB, and bounding claim support's work (the
-// request's term index, +2.6 KB) grew it; that is open in issue 35. The goal is 100 KB.
-const CORE_BUDGET_GZIP = 117 * 1024;
+// parse, validate (quotes, claim support), stream and render. 117,195 B on 2026-11-28
+// (119,361 B before issue 35's stopword fingerprints, casefold columns and support
+// helpers left to the inliner): issue 35 asks for 114 KiB, still open. The goal is 100 KB.
+const CORE_BUDGET_GZIP = 115 * 1024;
 const CORE_GOAL = 100_000;
 
 // Per entry, what a browser downloads: the wasm module it instantiates and the package's

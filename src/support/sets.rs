@@ -3,7 +3,7 @@
 //! a scorer is built for ([`Vocabulary`]).
 //!
 //! The probes are `#[inline]`, a hint and not `always`: the full module (opt-level 2)
-//! inlines them all the same, the size-built browser core keeps them as calls, 0.7 KB
+//! still inlines most of them, the size-built browser core keeps them as calls, 0.7 KB
 //! gzip smaller (docs/perf-log.md, issue 35).
 
 /// A set of (well-mixed) hashes: open addressing with linear probing in a power-of-two
