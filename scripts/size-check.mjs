@@ -20,7 +20,7 @@ const BUDGET_GZIP = 208 * 1024;
 // on 2026-11-28, 34.2 KB under the module with them (207,963 B).
 const BROWSER_FULL_BUDGET_GZIP = 170 * 1024;
 // The core, which the browser and bundler entries load (`citeproof`, `citeproof/react`):
-// parse, validate (quotes, claim support), stream and render. 117,195 B on 2026-11-28
+// parse, validate (quotes, claim support), stream and render. 117,247 B on 2026-11-28
 // (119,361 B before issue 35's stopword fingerprints, casefold columns and support
 // helpers left to the inliner): issue 35 asks for 114 KiB, still open. The goal is 100 KB.
 const CORE_BUDGET_GZIP = 115 * 1024;

@@ -4,7 +4,9 @@
 //!
 //! The probes are `#[inline]`, a hint and not `always`: the full module (opt-level 2)
 //! still inlines most of them, the size-built browser core keeps them as calls, 0.7 KB
-//! gzip smaller (docs/perf-log.md, issue 35).
+//! gzip smaller. Only what the 5-gram loop calls for every character of a source (the
+//! vocabulary filter and the collector) is `always`: as calls, the core's `validate`
+//! with support took about 5 % longer (docs/perf-log.md, issue 35).
 
 /// A set of (well-mixed) hashes: open addressing with linear probing in a power-of-two
 /// table. Building it is one pass with no sort; a lookup is a probe or two.
@@ -107,7 +109,7 @@ impl<'v, 'b> Collector<'v, 'b> {
     }
 
     /// Records `h`; true when it is kept (always without a vocabulary).
-    #[inline]
+    #[inline(always)]
     pub(super) fn add(&mut self, h: u64) -> bool {
         let key = match self.keep {
             None => Some(h),
@@ -205,7 +207,7 @@ impl Vocabulary {
     }
 
     /// The filter bit of `h`: from its high bits (the set's slots use the low ones).
-    #[inline]
+    #[inline(always)]
     fn bit(h: u64, words: usize) -> usize {
         (h >> 40) as usize & (words * 64 - 1)
     }
@@ -213,14 +215,14 @@ impl Vocabulary {
     /// The key [`Members`] record `h` by when it is in the vocabulary: its slot, spread
     /// over all bits (consecutive slots as keys would cluster in a linearly probed
     /// table; the multiply is odd, so distinct slots keep distinct non-zero keys).
-    #[inline]
+    #[inline(always)]
     pub(super) fn key(&self, h: u64) -> Option<u64> {
         let slot = self.slot(h)? as u64 + 1;
         Some(slot.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_right(32))
     }
 
     /// The slot of `h` in the set (a small number unique to it), if `h` is in it.
-    #[inline]
+    #[inline(always)]
     pub(super) fn slot(&self, h: u64) -> Option<usize> {
         let bit = Vocabulary::bit(h, self.bits.len());
         if self.bits[bit / 64] & (1 << (bit % 64)) == 0 {
