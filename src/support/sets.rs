@@ -1,6 +1,12 @@
 //! The hash sets support scoring compares against: a source's terms, word pairs and
 //! 5-grams ([`Members`], gathered by a [`Collector`]), and the vocabulary of the claims
 //! a scorer is built for ([`Vocabulary`]).
+//!
+//! The probes are `#[inline]`, a hint and not `always`: the full module (opt-level 2)
+//! still inlines most of them, the size-built browser core keeps them as calls, 0.7 KB
+//! gzip smaller. Only what the 5-gram loop calls for every character of a source (the
+//! vocabulary filter and the collector) is `always`: as calls, the core's `validate`
+//! with support took about 5 % longer (docs/perf-log.md, issue 35).
 
 /// A set of (well-mixed) hashes: open addressing with linear probing in a power-of-two
 /// table. Building it is one pass with no sort; a lookup is a probe or two.
@@ -28,7 +34,7 @@ impl HashList {
     }
 
     /// The non-zero key stored for `item` (0 is the empty marker).
-    #[inline(always)]
+    #[inline]
     fn key(item: u64) -> u64 {
         if item == 0 { 1 } else { item }
     }
@@ -47,13 +53,13 @@ impl HashList {
         new
     }
 
-    #[inline(always)]
+    #[inline]
     pub(super) fn contains(&self, item: &u64) -> bool {
         self.position(*item).is_some()
     }
 
     /// The slot holding `item`: a number below `slots.len()` that no other item has.
-    #[inline(always)]
+    #[inline]
     fn position(&self, item: u64) -> Option<usize> {
         if self.slots.is_empty() {
             return None;
@@ -163,7 +169,7 @@ impl Postings {
     }
 
     /// The items holding `key` (none when no item does).
-    #[inline(always)]
+    #[inline]
     pub(super) fn get(&self, key: u64) -> &[u32] {
         match self.keys.position(key) {
             Some(at) => &self.items[self.offsets[at] as usize..self.offsets[at + 1] as usize],

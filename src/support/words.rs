@@ -27,7 +27,7 @@ pub(super) const fn hash(bytes: &[u8]) -> u64 {
 }
 
 /// [`hash`] of `buf[..n]`, loading eight bytes at a time (bytes past `n` are masked).
-#[inline(always)]
+#[inline]
 fn hash_in_buffer(buf: &[u8; WORD_BUFFER], n: usize) -> u64 {
     let mut state = HASH_SEED ^ n as u64;
     let mut i = 0;
@@ -63,7 +63,7 @@ const fn mix(state: u64) -> u64 {
     (state ^ (state >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
 }
 
-#[inline(always)]
+#[inline]
 pub(super) fn pair_hash(a: u64, b: u64) -> u64 {
     (a.rotate_left(17) ^ b).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
@@ -276,7 +276,7 @@ const STEMS: [(&str, &str, usize); 6] = [
 ];
 
 /// The character at byte `at` (a boundary) and its length; ASCII without decoding.
-#[inline(always)]
+#[inline]
 fn char_at(text: &str, at: usize) -> (char, usize) {
     let b = text.as_bytes()[at];
     if b < 0x80 {

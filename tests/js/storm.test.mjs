@@ -214,8 +214,9 @@ const LARGE = { maxAnswerChars: 5e6, misattributionMargin: 0.25 };
 
 // Of the three shapes, only "one sentence citing every source" is asserted linear: with
 // support on, the other two take 10.6-11.9x the time for 8x the input through wasm
-// (2026-11-28, loaded 2-core VM; neither a one-pass candidate selection nor skipping the
-// claims' vocabulary filter changed that measurably). With the defaults (support off)
+// (2026-11-28, loaded 2-core VM), and still 9.6-11.8x with the one-pass candidate
+// selection (load average 2.5), though their instructions grow 8.7x and 9.0x natively
+// (examples/hostile_support; docs/support.md). With the defaults (support off)
 // "every source cited by its own claim" still measured 8.2-15.7x in a loaded run, so the
 // superlinear part is not claim support alone; open (issue 35).
 test("claim support scales linearly: one sentence citing every source", async (t) => {
