@@ -170,18 +170,28 @@ export const ADAPTER = {
   xai: "fromOpenAI",
 };
 
+/** The code of the recipe `name` in `file` (between `<!-- recipe: name -->` and `<!-- /recipe -->`). */
+export function recipe(file, name) {
+  const text = readFileSync(join(root, file), "utf8");
+  const found = new RegExp(`<!-- recipe: ${name} -->\\n\`\`\`(?:jsx|tsx)\\n([\\s\\S]*?)\`\`\`\\n<!-- /recipe -->`).exec(text);
+  if (!found) throw new Error(`no recipe ${name} in ${file}`);
+  return found[1];
+}
+
 /**
  * Builds a React app with Vite (plugin-react and vite-plugin-wasm, as the npm README says)
- * in target/<name>: `index.html` with a `#root` and `head` in it, `main.jsx` = `app`,
- * `citeproof`, `citeproof/react(.css)` and `citeproof/remark` taken from pkg/. `development`: React's
- * development build (where StrictMode runs effects twice). Returns the `dist` directory.
+ * in target/<name>: `index.html` with a `#root` and `head` in it, `entry` (`main.jsx`, or
+ * `main.tsx` for TypeScript, whose types Vite strips unchecked) = `app`, `citeproof`,
+ * `citeproof/react(.css)`, `citeproof/react/hooks` and `citeproof/remark` taken from pkg/.
+ * `development`: React's development build (where StrictMode runs effects twice). Returns
+ * the `dist` directory.
  */
-export function buildReactApp(name, app, { head = "", development = false } = {}) {
+export function buildReactApp(name, app, { head = "", development = false, entry = "main.jsx" } = {}) {
   const dir = join(root, "target", name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "index.html"), `<!doctype html>${head}<body><div id="root"></div><script type="module" src="./main.jsx"></script></body>`);
-  writeFileSync(join(dir, "main.jsx"), app);
+  writeFileSync(join(dir, "index.html"), `<!doctype html>${head}<body><div id="root"></div><script type="module" src="./${entry}"></script></body>`);
+  writeFileSync(join(dir, entry), app);
   const pkg = (file) => JSON.stringify(join(pkgDir, file));
   writeFileSync(
     join(dir, "vite.config.mjs"),
@@ -194,6 +204,7 @@ export default {
       { find: /^citeproof$/, replacement: ${pkg("bundler/citeproof.js")} },
       { find: /^citeproof\\/react$/, replacement: ${pkg("react.js")} },
       { find: /^citeproof\\/react\\.css$/, replacement: ${pkg("react.css")} },
+      { find: /^citeproof\\/react\\/hooks$/, replacement: ${pkg("react-hooks.js")} },
       { find: /^citeproof\\/remark$/, replacement: ${pkg("remark.js")} },
     ],
     dedupe: ["react", "react-dom"],

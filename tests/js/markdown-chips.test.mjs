@@ -5,17 +5,7 @@
 // says why.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { buildReactApp, launchChromium, root, serveStatic } from "./helpers.mjs";
-
-/** The code of the README recipe `name` (between `<!-- recipe: name -->` and `<!-- /recipe -->`). */
-function recipe(file, name) {
-  const text = readFileSync(join(root, file), "utf8");
-  const found = new RegExp(`<!-- recipe: ${name} -->\\n\`\`\`jsx\\n([\\s\\S]*?)\`\`\`\\n<!-- /recipe -->`).exec(text);
-  assert.ok(found, `recipe ${name} in ${file}`);
-  return found[1];
-}
+import { buildReactApp, launchChromium, recipe, serveStatic } from "./helpers.mjs";
 
 const STREAMDOWN_APP = `
 import { createRoot } from "react-dom/client";

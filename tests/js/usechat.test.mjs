@@ -13,11 +13,17 @@
 // `citeproofUIMessageTransform` (cleaned deltas, the sources' cards and the report in a
 // `data-citations` part); `/api/chat?raw` sends the SDK's stream as it is, so the hook
 // alone keeps half markers off the screen (the app gives it the sources).
+//
+// The README's page is the template's whole `src/App.tsx`: it type-checks under strict
+// TypeScript (the repository's tsc, TS 7, as the `npm create vite` react-ts template's
+// `tsc -b` would), and at `/?page` its `App` runs as written: a question typed in its
+// form and sent gets the answer with its chips.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
 import { extname, join, normalize } from "node:path";
@@ -63,11 +69,11 @@ function model() {
 }
 
 // The package README's recipe, as written: its route (the first code block of the
-// section) and its page's `Answer` (the second), run here with the mock model.
+// section after its install line) and its page (the second, TSX), run here with the mock model.
 const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
 const at = readme.indexOf("## useChat (AI SDK 7) + Streamdown");
 const section = readme.slice(at, readme.indexOf("\n## ", at + 1));
-const [ROUTE, PAGE] = [...section.matchAll(/^```jsx?\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+const [ROUTE, PAGE] = [...section.matchAll(/^```(?:jsx?|tsx)\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
 
 const APP = `${PAGE}
 import { useEffect } from "react";
@@ -90,7 +96,9 @@ function RawAnswer({ message, status }) {
 const Shown = raw ? RawAnswer : Answer;
 const transport = new DefaultChatTransport({ api: "/api/chat" + location.search });
 
-function App() {
+// Sends its question on mount and marks its status and answer for the snapshots; at
+// /?page the README's App runs instead.
+function Harness() {
   const { messages, sendMessage, status } = useChat({ transport });
   useEffect(() => void sendMessage({ text: "How hot does water boil?" }), []);
   return (
@@ -100,7 +108,7 @@ function App() {
   );
 }
 
-createRoot(document.getElementById("root")).render(<App />);
+createRoot(document.getElementById("root")).render(location.search.includes("page") ? <App /> : <Harness />);
 `;
 
 // Before the app runs: a snapshot of the answer at every mutation batch: its text with
@@ -149,7 +157,7 @@ before(async () => {
   writeFileSync(file, `const { retrieve, model, prompt } = globalThis.__recipe;\n${routeCode}`);
   globalThis.__recipe = { retrieve: async () => SOURCES, model: model(), prompt: (sources) => `Cite these ${sources.length} sources as [n].` };
   ({ POST } = await import(pathToFileURL(file).href));
-  const dist = buildReactApp("usechat-app", APP);
+  const dist = buildReactApp("usechat-app", APP, { entry: "main.tsx" });
   server = createServer(async (req, res) => {
     const { pathname, search } = new URL(req.url, "http://x");
     if (pathname === "/api/chat" && req.method === "POST") {
@@ -248,8 +256,61 @@ for (const route of ["", "?raw"]) {
   });
 }
 
+test("the README's page, as written, type-checks as the react-ts template's src/App.tsx (strict, TS 7)", () => {
+  const dir = join(root, "target", "usechat-types");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "App.tsx"), PAGE);
+  // The template's own tsconfig.app.json (create-vite 9.3.0, vendored; TS 7 is strict by
+  // default), the page in place of its src/; types from pkg/ as the package's exports
+  // give them, ai, @ai-sdk/react, streamdown and vite/client from node_modules.
+  const config = {
+    extends: join(root, "tests", "fixtures", "create-vite-react-ts", "tsconfig.app.json"),
+    compilerOptions: {
+      paths: {
+        citeproof: [join(pkgDir, "bundler", "citeproof.d.ts")],
+        "citeproof/react/hooks": [join(pkgDir, "react-hooks.d.ts")],
+        "citeproof/remark": [join(pkgDir, "remark.d.ts")],
+      },
+    },
+    files: ["App.tsx"],
+    include: [],
+  };
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config));
+  const tsc = () => spawnSync(join(root, "node_modules", ".bin", "tsc"), ["-p", join(dir, "tsconfig.json")], { cwd: dir, encoding: "utf8" });
+  const checked = tsc();
+  assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+  // The check has teeth: the page untyped, as it was, fails as the newcomer's did.
+  writeFileSync(join(dir, "App.tsx"), PAGE.replace(/\(\{ message, status \}: [^)]*\)/, "({ message, status })").replace('(p.type === "text" ? p.text : "")', "p.text"));
+  const untyped = tsc();
+  assert.match(untyped.stdout, /TS7031/);
+  assert.match(untyped.stdout, /TS2339/);
+});
+
+test("the README's page as written: a question typed in its form and sent, the answer comes with its chips", async () => {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  try {
+    await page.goto(`${url}/?page`);
+    await page.fill("form input", "How hot does water boil?");
+    await page.click("form button[type=submit]");
+    const expected = citationChips(validate({ answer: ANSWER, sources: SOURCES }, { policy: "flag" }), { sources: SOURCES });
+    const badges = page.locator(".citeproof-chip__badge");
+    await badges.nth(expected.length - 1).waitFor({ timeout: 20000 });
+    await page.locator("form button[type=submit]:not([disabled])").waitFor({ timeout: 20000 }); // status ready
+    assert.deepEqual(await badges.evaluateAll((all) => all.map((b) => `${b.textContent}:${b.dataset.valid}`)), expected.map((c) => `${c.badge}:${c.valid}`));
+    assert.equal(await page.locator("main > p").first().textContent(), "How hot does water boil?");
+    assert.equal(await page.inputValue("form input"), "");
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
 test("docs/guide.md's useChat recipe is the package README's (route and page)", () => {
   const main = readFileSync(join(root, "docs", "guide.md"), "utf8");
   assert.ok(main.includes(ROUTE), "the route");
   assert.ok(main.includes(PAGE), "the page");
+  const install = "```sh\nnpm i citeproof ai@7 @ai-sdk/react@4 streamdown\n```";
+  assert.ok(section.includes(install) && main.includes(install), "the install line, majors pinned");
 });
