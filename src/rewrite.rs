@@ -246,7 +246,12 @@ pub(crate) fn rewrite(
 fn relabel(marker: &Marker<'_>, labels: &[String]) -> String {
     let raw = marker.raw;
     let limit = match marker.kind {
-        MarkerKind::Link => raw.find("](").unwrap_or(raw.len()),
+        // By bytes, not `str::find("](")`, whose Two-Way searcher the core has no other use for.
+        MarkerKind::Link => raw
+            .as_bytes()
+            .windows(2)
+            .position(|w| w == b"](")
+            .unwrap_or(raw.len()),
         MarkerKind::Cjk => raw.find('†').unwrap_or(raw.len()),
         _ => raw.len(),
     };

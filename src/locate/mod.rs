@@ -61,28 +61,63 @@ pub fn locate_quote(quote: &str, source: &str, max_edit_ratio: f64) -> QuoteLoca
 /// set-up cost per call (a quote is searched once). Candidates are the positions of the
 /// needle's first byte whose second byte matches too; if comparing them has cost more
 /// than a few passes over the haystack (a repetitive text), the rest is left to
-/// `str::find`, so the worst case stays linear.
-fn find_exact(haystack: &str, needle: &str) -> Option<usize> {
+/// Knuth–Morris–Pratt ([`kmp_find`]), so the worst case stays linear. The validator's
+/// other substring tests use it too, so that the browser core carries no Two-Way
+/// searcher (std's, about 2.3 KB of wasm: docs/perf-log.md).
+pub(crate) fn find_exact(haystack: &str, needle: &str) -> Option<usize> {
     let (hay, pattern) = (haystack.as_bytes(), needle.as_bytes());
-    let (Some(&first), Some(&second)) = (pattern.first(), pattern.get(1)) else {
-        return haystack.find(needle);
+    let Some(&first) = pattern.first() else {
+        return Some(0);
     };
     let last_start = hay.len().checked_sub(pattern.len())?;
     let mut budget = 4 * hay.len() + 256;
     let mut at = 0;
     while at <= last_start {
         at += hay[at..=last_start].iter().position(|&b| b == first)?;
-        if hay[at + 1] == second {
+        // A one-byte needle has matched; a longer one is compared when its second byte
+        // matches too (`at + 1` is in the haystack, since `at <= last_start`).
+        if pattern.len() == 1 || hay[at + 1] == pattern[1] {
             if hay[at..at + pattern.len()] == *pattern {
                 return Some(at);
             }
             budget = budget.saturating_sub(pattern.len());
             if budget == 0 {
-                // `at` holds the needle's first byte, so it is a character boundary.
-                return haystack[at..].find(needle).map(|found| at + found);
+                return kmp_find(&hay[at..], pattern).map(|found| at + found);
             }
         }
         at += 1;
+    }
+    None
+}
+
+/// Knuth–Morris–Pratt over bytes: the first occurrence of a non-empty `pattern` in `hay`,
+/// in O(hay + pattern) steps whatever the text. A match of a whole UTF-8 needle in UTF-8
+/// text starts with a lead byte, so its offset is a character boundary.
+fn kmp_find(hay: &[u8], pattern: &[u8]) -> Option<usize> {
+    // border[i]: the length of the longest proper prefix of pattern[..=i] that is also
+    // its suffix.
+    let mut border = vec![0; pattern.len()];
+    let mut matched = 0;
+    for (i, &b) in pattern.iter().enumerate().skip(1) {
+        while matched > 0 && b != pattern[matched] {
+            matched = border[matched - 1];
+        }
+        if b == pattern[matched] {
+            matched += 1;
+        }
+        border[i] = matched;
+    }
+    matched = 0;
+    for (i, &b) in hay.iter().enumerate() {
+        while matched > 0 && b != pattern[matched] {
+            matched = border[matched - 1];
+        }
+        if b == pattern[matched] {
+            matched += 1;
+            if matched == pattern.len() {
+                return Some(i + 1 - matched);
+            }
+        }
     }
     None
 }
@@ -427,8 +462,16 @@ mod tests {
                 haystack.find(&needle),
                 "{needle:?} in {haystack:?}"
             );
+            // The linear fallback on its own, on the same texts.
+            if !needle.is_empty() {
+                assert_eq!(
+                    kmp_find(haystack.as_bytes(), needle.as_bytes()),
+                    haystack.find(&needle),
+                    "{needle:?} in {haystack:?}"
+                );
+            }
         }
-        // Repetitive text: many near misses use up the budget and Two-Way finishes.
+        // Repetitive text: many near misses use up the budget and Knuth–Morris–Pratt finishes.
         let haystack = format!("{}b", "a".repeat(20_000));
         let needle = format!("{}b", "a".repeat(300));
         assert_eq!(find_exact(&haystack, &needle), Some(20_000 - 300));

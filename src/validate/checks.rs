@@ -1,7 +1,7 @@
 //! Per-citation checks of a declared citation's fields (spec 004) and quote (specs 001,
 //! 003). Every threshold comes from [`Options`].
 
-use crate::locate::locate_quote;
+use crate::locate::{find_exact, locate_quote};
 use crate::model::{
     AddFinding, DeclaredCitation, Finding, FindingCode, Loose, MatchKind, Options, QuoteLocation,
     Severity, Source, Span, decimal,
@@ -165,7 +165,7 @@ fn missing(field: &str, what: &str) -> Finding {
 
 /// Spec 004: exact, else normalised, else the first `partial_chars` characters.
 fn span_is_in_answer(span: &str, answer: &str, partial_chars: usize) -> bool {
-    if span.is_empty() || answer.contains(span) {
+    if span.is_empty() || find_exact(answer, span).is_some() {
         return true;
     }
     if locate_quote(span, answer, 0.0).kind != MatchKind::None {
@@ -175,7 +175,7 @@ fn span_is_in_answer(span: &str, answer: &str, partial_chars: usize) -> bool {
         .char_indices()
         .nth(partial_chars)
         .map_or(span.len(), |(i, _)| i);
-    answer.contains(&span[..cut])
+    find_exact(answer, &span[..cut]).is_some()
 }
 
 /// Locates the quote in the source's text and checks its length and line range.

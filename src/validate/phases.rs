@@ -11,6 +11,7 @@ use super::order::{arrange, stable_order};
 use super::resolve::{SourceIndex, Use, declared_use, marker_uses, merge};
 use super::{HALLUCINATED_SPAN_PENALTY, MISSING_ENHANCED_PENALTY, round3};
 use crate::claims::{Claim, context_of, paragraph_final_cited, split_claims};
+use crate::locate::find_exact;
 use crate::model::{
     AddFinding, CitationResult, Finding, FindingCode, Input, Marker, Mode, Options, Segment,
     Severity, Span, Status, Summary,
@@ -210,7 +211,7 @@ pub(super) fn cover_claims(
                 || !c.markers.is_empty()
                 || declared_spans
                     .iter()
-                    .any(|s| answer[c.span.range()].contains(s))
+                    .any(|s| find_exact(&answer[c.span.range()], s).is_some())
                 || exact_spans.overlaps(c.span)
         })
         .collect();
