@@ -4,7 +4,7 @@
 // app) and run in headless Chromium. citeproof/react beside citeproof/providers,
 // citeproof/edge or citeproof/full: the core alone, and the page works (chips, and the
 // helpers' results on the page). citeproof/patterns beside citeproof/react: the one
-// documented case of two modules.
+// documented case of two modules, and one with the README's alias config.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -20,6 +20,7 @@ function block(file, what) {
   return found[3];
 }
 const PLAIN = block("vite.config.js", "");
+const PATTERNS_ALIAS = block("vite.config.js", "with citeproof/patterns");
 
 const RENDER = `import { createRoot } from "react-dom/client";
 import { CitedAnswer } from "citeproof/react";
@@ -115,5 +116,11 @@ test("citeproof/react + citeproof/full: the core alone, and validate + auditReco
 test("citeproof/react + citeproof/patterns: two modules, the one documented case, and markerPatterns work", async () => {
   const dist = build("one-module-patterns", PLAIN, WITH_PATTERNS);
   assert.deepEqual(shipped(dist), ["core", "patterns"]);
+  assert.deepEqual(await chips(dist), { chips: CHIPS, title: "1" });
+});
+
+test("citeproof/react + citeproof/patterns with the README's alias: one module, the patterns one, and both work", async () => {
+  const dist = build("one-module-patterns-alias", PATTERNS_ALIAS, WITH_PATTERNS);
+  assert.deepEqual(shipped(dist), ["patterns"]);
   assert.deepEqual(await chips(dist), { chips: CHIPS, title: "1" });
 });
