@@ -5,6 +5,11 @@
 // - the interfaces of wasm/js/types.d.ts.
 // The generated files are checked in; `node scripts/gen-schema.mjs --check` (run by the
 // JS tests) fails when they drift from this file.
+// Where the core states a fact too, the core is its source of truth and this file
+// restates it for the other outputs: the report's serde field order, `Options`' fields,
+// defaults (`Options::default()`) and ranges (`Validator::with_parser`), and the
+// variants of the enums in `enums`. tests/wire_contract.rs (native `cargo test`) checks
+// each against the core.
 //
 // A type is `{ rust, doc?, fields }`; a field is `[jsName, kind, options?]`:
 // - kinds: "string", "name" (a string from a small fixed set, `&'static str` in Rust,
