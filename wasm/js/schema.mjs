@@ -25,8 +25,9 @@
 // computes it.
 
 // The string enums of the API: per Rust enum, the names its values cross as, in the
-// enum's declaration order: `{ rust, doc?, names }`, a name `[name, doc?]`. `rust` is
-// the core's enum (`citeproof::…`). `node scripts/gen-schema.mjs` writes from this the
+// enum's declaration order: `{ rust, doc?, names, jsOnly? }`, a name `[name, doc?]`;
+// `jsOnly` names are the package's own, after the Rust ones. `rust` is the core's enum
+// (`citeproof::…`). `node scripts/gen-schema.mjs` writes from this the
 // union types of wasm/js/types.d.ts (`export type <key>` for those with a `doc`; the
 // others are written inline where `union(key)` is used below), and the match of
 // `policy` in the options reader. tests/wire_contract.rs checks each list against the
@@ -60,15 +61,28 @@ export const enums = {
   Severity: { rust: "citeproof::model::Severity", names: [["error"], ["warning"]] },
   MatchKind: { rust: "citeproof::model::MatchKind", names: [["exact"], ["normalized"], ["approximate"], ["none"], ["unverified"]] },
   Mode: { rust: "citeproof::model::Mode", names: [["answer"], ["clarify"], ["refuse"]] },
+  // The codes of the `Error`s the API throws: `ErrorCode::as_str`'s, then (`jsOnly`) the
+  // two the package's trap recovery (wasm/js/recover.mjs) throws.
+  CiteproofErrorCode: {
+    rust: "citeproof::ErrorCode",
+    doc: "Stable codes of the `Error`s citeproof throws: unusable arguments, and two that should never happen but are handled (node and web builds): `internal_error` — the module trapped; the instance was recreated and the next call works — and `stale_instance` — an object (stream, validator, parser) made before that recreation was used.",
+    names: [["invalid_input"], ["too_large"], ["invalid_option"], ["unknown_provider_format"]],
+    jsOnly: [["internal_error"], ["stale_instance"]],
+  },
   Provider: {
     rust: "citeproof::providers::Provider",
     names: [["anthropic"], ["openai"], ["gemini"], ["cohere"], ["perplexity"], ["vercel-ai"], ["bedrock"]],
   },
 };
 
-/** The TypeScript union of the enum `key`'s names, written inline: `"a" | "b"`. */
+/** The TypeScript union of the enum `key`'s names (and its `jsOnly` ones), written inline: `"a" | "b"`. */
 export function union(key) {
-  return enums[key].names.map(([name]) => JSON.stringify(name)).join(" | ");
+  return members(key).map(([name]) => JSON.stringify(name)).join(" | ");
+}
+
+/** The names of the enum `key` the API uses: the Rust enum's, then its `jsOnly` ones. */
+export function members(key) {
+  return [...enums[key].names, ...(enums[key].jsOnly ?? [])];
 }
 
 export const root = "Report";

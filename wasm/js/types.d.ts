@@ -38,20 +38,6 @@ export interface ParseOptions {
 }
 
 /**
- * Stable codes of the `Error`s citeproof throws: unusable arguments, and two that should
- * never happen but are handled (node and web builds): `internal_error` — the module
- * trapped; the instance was recreated and the next call works — and `stale_instance` —
- * an object (stream, validator, parser) made before that recreation was used.
- */
-export type CiteproofErrorCode =
-  | "invalid_input"
-  | "too_large"
-  | "invalid_option"
-  | "unknown_provider_format"
-  | "internal_error"
-  | "stale_instance";
-
-/**
  * The `Error` citeproof throws: the message starts with the field path. A list longer
  * than its limit (`maxSources`; 100 `markerPatterns`; 1,000,000 items for any other
  * list) is `too_large` before any item is read; a revoked `Proxy` anywhere is
@@ -112,6 +98,21 @@ export type MarkerKind =
  * The unit of every span the JS API returns. `utf16` (default) is a JS string index.
  */
 export type OffsetUnit = "utf16" | "utf8" | "codepoint";
+
+/**
+ * Stable codes of the `Error`s citeproof throws: unusable arguments, and two that
+ * should never happen but are handled (node and web builds): `internal_error` — the
+ * module trapped; the instance was recreated and the next call works — and
+ * `stale_instance` — an object (stream, validator, parser) made before that recreation
+ * was used.
+ */
+export type CiteproofErrorCode =
+  | "invalid_input"
+  | "too_large"
+  | "invalid_option"
+  | "unknown_provider_format"
+  | "internal_error"
+  | "stale_instance";
 
 /** Stable finding codes (docs/architecture.md §5), from `FindingCode::name`. */
 export type FindingCode =
