@@ -18,6 +18,15 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in declaration order (the JS binding's wire contract lists their
+    /// names, checked against this by `tests/wire_contract.rs`).
+    pub const ALL: [ErrorCode; 4] = [
+        ErrorCode::InvalidInput,
+        ErrorCode::TooLarge,
+        ErrorCode::InvalidOption,
+        ErrorCode::UnknownProviderFormat,
+    ];
+
     /// The code as the JS API spells it: `invalid_input`, `too_large`, `invalid_option`.
     pub const fn as_str(self) -> &'static str {
         match self {

@@ -6,7 +6,8 @@
 //!   report with) has the schema's field names in the schema's order, since the JS
 //!   reader takes the tape's fields in that order;
 //! - the options it declares are `Options`' serde fields (and the binding's `offsets`),
-//!   with `Options::default()`'s defaults and the ranges `Validator::new` enforces.
+//!   with `Options::default()`'s defaults and the ranges `Validator::new` enforces;
+//! - the names of each string enum it lists are the Rust enum's, every variant's, in order.
 //!
 //! They read the schema with Node (the schema is an ES module); without `node` on the
 //! PATH they fail rather than pass having checked nothing.
@@ -16,8 +17,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::process::Command;
 
-use citeproof::model::{Input, Options};
+use citeproof::ErrorCode;
+use citeproof::model::{Input, MarkerKind, MatchKind, Mode, Options, Policy, Severity, Status};
 use citeproof::offsets::Unit;
+use citeproof::providers::Provider;
 use citeproof::validate::Validator;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
@@ -232,7 +235,8 @@ console.log(JSON.stringify(options.map(([name, , d]) => ['default' in d, name, d
 /// The option the binding reads itself (the unit of spans); the others are `Options`'.
 const BINDING_OPTION: &str = "offsets";
 
-/// A deserializer that only records the field names a struct's `Deserialize` asks for.
+/// A deserializer that only records the field names a struct's `Deserialize` asks for
+/// (or the variant names an enum's does).
 #[derive(Default)]
 struct FieldNames(&'static [&'static str]);
 
@@ -251,9 +255,18 @@ impl<'de> Deserializer<'de> for &mut FieldNames {
         self.0 = fields;
         Err(serde::de::Error::custom("names recorded"))
     }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        variants: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0 = variants;
+        Err(serde::de::Error::custom("names recorded"))
+    }
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
-        byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map enum
+        byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map
         identifier ignored_any
     }
 }
@@ -320,4 +333,98 @@ fn each_range_the_contract_states_is_what_the_validator_accepts() {
         ranged += 1;
     }
     assert!(ranged > 0, "no option states a range");
+}
+
+/// The contract's string enums (`enums` in `wasm/js/schema.mjs`): per enum its names.
+fn contract_enums() -> BTreeMap<String, Vec<String>> {
+    let script = "import { enums } from './wasm/js/schema.mjs';
+console.log(JSON.stringify(Object.fromEntries(Object.entries(enums).map(([key, e]) => [key, e.names.map(([name]) => name)]))));";
+    let json =
+        node(&["--input-type=module", "-e", script]).unwrap_or_else(|error| panic!("{error}"));
+    serde_json::from_str(&json).unwrap()
+}
+
+/// The serde names of `values`, which serialize as strings.
+fn serde_names<T: serde::Serialize>(values: &[T]) -> Vec<String> {
+    let name = |value| match serde_json::to_value(value).unwrap() {
+        serde_json::Value::String(name) => name,
+        other => panic!("serializes as {other}, not a string"),
+    };
+    values.iter().map(name).collect()
+}
+
+/// The variant names a `Deserialize` enum accepts, in declaration order.
+fn variant_names<'de, T: Deserialize<'de>>() -> Vec<String> {
+    let mut names = FieldNames::default();
+    assert!(T::deserialize(&mut names).is_err());
+    names.0.iter().map(|name| name.to_string()).collect()
+}
+
+/// Every `Severity`, in declaration order; the match stops compiling when one is added.
+fn every_severity() -> [Severity; 2] {
+    let all = [Severity::Error, Severity::Warning];
+    all.map(|severity| match severity {
+        Severity::Error | Severity::Warning => severity,
+    })
+}
+
+/// Every `Mode`, in declaration order; the match stops compiling when one is added.
+fn every_mode() -> [Mode; 3] {
+    let all = [Mode::Answer, Mode::Clarify, Mode::Refuse];
+    all.map(|mode| match mode {
+        Mode::Answer | Mode::Clarify | Mode::Refuse => mode,
+    })
+}
+
+/// Every `Unit`, in declaration order; the match stops compiling when one is added.
+fn every_unit() -> [Unit; 3] {
+    let all = [Unit::Utf16, Unit::Utf8, Unit::CodePoint];
+    all.map(|unit| match unit {
+        Unit::Utf16 | Unit::Utf8 | Unit::CodePoint => unit,
+    })
+}
+
+#[test]
+fn each_enum_the_contract_lists_has_the_rust_enums_names_in_order() {
+    let enums = contract_enums();
+    for (key, names) in &enums {
+        let rust: Vec<String> = match key.as_str() {
+            "MarkerKind" => serde_names(&MarkerKind::ALL),
+            "MatchKind" => serde_names(&MatchKind::ALL),
+            "Severity" => serde_names(&every_severity()),
+            "Mode" => serde_names(&every_mode()),
+            "Policy" => variant_names::<Policy>(),
+            "Status" => variant_names::<Status>(),
+            // Its `jsOnly` names are the package's own (trap recovery), not listed here.
+            "CiteproofErrorCode" => ErrorCode::ALL.iter().map(|c| c.as_str().into()).collect(),
+            // No serde: the names `Unit::from_name` reads, each its own variant.
+            "OffsetUnit" => {
+                let read: Vec<Option<Unit>> = names.iter().map(|n| Unit::from_name(n)).collect();
+                assert_eq!(
+                    read,
+                    every_unit().map(Some),
+                    "OffsetUnit against Unit::from_name"
+                );
+                continue;
+            }
+            // `Provider::ALL` is in detection order; the contract's is declaration order.
+            "Provider" => {
+                let mut rust: Vec<&str> = Provider::ALL.iter().map(|p| p.name()).collect();
+                let mut contract: Vec<&str> = names.iter().map(String::as_str).collect();
+                rust.sort_unstable();
+                contract.sort_unstable();
+                assert_eq!(contract, rust, "Provider against Provider::name");
+                continue;
+            }
+            other => panic!("the contract's enum {other} is not checked here: add it"),
+        };
+        assert_eq!(
+            names, &rust,
+            "wasm/js/schema.mjs's enum {key} against the Rust enum"
+        );
+    }
+    assert!(
+        enums.contains_key("MarkerKind"),
+        "the contract lists no MarkerKind"
+    );
 }

@@ -216,6 +216,16 @@ pub enum MatchKind {
 }
 
 impl MatchKind {
+    /// Every kind, in declaration order (the JS binding's wire contract lists their
+    /// names, checked against this by `tests/wire_contract.rs`).
+    pub const ALL: [MatchKind; 5] = [
+        MatchKind::Exact,
+        MatchKind::Normalized,
+        MatchKind::Approximate,
+        MatchKind::None,
+        MatchKind::Unverified,
+    ];
+
     /// The name reports use (`"exact"`, …).
     pub const fn name(self) -> &'static str {
         match self {

@@ -5,6 +5,11 @@
 // - the interfaces of wasm/js/types.d.ts.
 // The generated files are checked in; `node scripts/gen-schema.mjs --check` (run by the
 // JS tests) fails when they drift from this file.
+// Where the core states a fact too, the core is its source of truth and this file
+// restates it for the other outputs: the report's serde field order, `Options`' fields,
+// defaults (`Options::default()`) and ranges (`Validator::with_parser`), and the
+// variants of the enums in `enums`. tests/wire_contract.rs (native `cargo test`) checks
+// each against the core.
 //
 // A type is `{ rust, doc?, fields }`; a field is `[jsName, kind, options?]`:
 // - kinds: "string", "name" (a string from a small fixed set, `&'static str` in Rust,
@@ -19,6 +24,67 @@
 // Adding a field to the report: the model's struct, one line here, and the code that
 // computes it.
 
+// The string enums of the API: per Rust enum, the names its values cross as, in the
+// enum's declaration order: `{ rust, doc?, names, jsOnly? }`, a name `[name, doc?]`;
+// `jsOnly` names are the package's own, after the Rust ones. `rust` is the core's enum
+// (`citeproof::…`). `node scripts/gen-schema.mjs` writes from this the
+// union types of wasm/js/types.d.ts (`export type <key>` for those with a `doc`; the
+// others are written inline where `union(key)` is used below), and the match of
+// `policy` in the options reader. tests/wire_contract.rs checks each list against the
+// names the Rust enum's variants cross as (serde's, or its `name()`), all of them, in
+// declaration order.
+export const enums = {
+  MarkerKind: {
+    rust: "citeproof::model::MarkerKind",
+    doc: "The written form of a marker.",
+    names: [
+      ["numeric"],
+      ["footnote"],
+      ["cjk"],
+      ["provider"],
+      ["labeled"],
+      ["link"],
+      ["parenthetical"],
+      ["section"],
+      ["named"],
+      ["custom"],
+      ["private_use", "OpenAI's private-use-area token `\\uE200cite\\uE202turn0search0\\uE201`; refs are its source ids."],
+    ],
+  },
+  OffsetUnit: {
+    rust: "citeproof::offsets::Unit",
+    doc: "The unit of every span the JS API returns. `utf16` (default) is a JS string index.",
+    names: [["utf16"], ["utf8"], ["codepoint"]],
+  },
+  Policy: { rust: "citeproof::model::Policy", names: [["flag"], ["clean"], ["strict"]] },
+  Status: { rust: "citeproof::model::Status", names: [["pass"], ["warn"], ["fail"]] },
+  Severity: { rust: "citeproof::model::Severity", names: [["error"], ["warning"]] },
+  MatchKind: { rust: "citeproof::model::MatchKind", names: [["exact"], ["normalized"], ["approximate"], ["none"], ["unverified"]] },
+  Mode: { rust: "citeproof::model::Mode", names: [["answer"], ["clarify"], ["refuse"]] },
+  // The codes of the `Error`s the API throws: `ErrorCode::as_str`'s, then (`jsOnly`) the
+  // two the package's trap recovery (wasm/js/recover.mjs) throws.
+  CiteproofErrorCode: {
+    rust: "citeproof::ErrorCode",
+    doc: "Stable codes of the `Error`s citeproof throws: unusable arguments, and two that should never happen but are handled (node and web builds): `internal_error` — the module trapped; the instance was recreated and the next call works — and `stale_instance` — an object (stream, validator, parser) made before that recreation was used.",
+    names: [["invalid_input"], ["too_large"], ["invalid_option"], ["unknown_provider_format"]],
+    jsOnly: [["internal_error"], ["stale_instance"]],
+  },
+  Provider: {
+    rust: "citeproof::providers::Provider",
+    names: [["anthropic"], ["openai"], ["gemini"], ["cohere"], ["perplexity"], ["vercel-ai"], ["bedrock"]],
+  },
+};
+
+/** The TypeScript union of the enum `key`'s names (and its `jsOnly` ones), written inline: `"a" | "b"`. */
+export function union(key) {
+  return members(key).map(([name]) => JSON.stringify(name)).join(" | ");
+}
+
+/** The names of the enum `key` the API uses: the Rust enum's, then its `jsOnly` ones. */
+export function members(key) {
+  return [...enums[key].names, ...(enums[key].jsOnly ?? [])];
+}
+
 export const root = "Report";
 
 export const types = {
@@ -26,7 +92,7 @@ export const types = {
     rust: "Report<'_>",
     doc: "The result of `validate` (docs/architecture.md §6).",
     fields: [
-      ["status", "name", { rust: "v.status.name()", ts: '"pass" | "warn" | "fail"' }],
+      ["status", "name", { rust: "v.status.name()", ts: union("Status") }],
       ["confidence", "float"],
       ["uncertain", "flag"],
       ["uncertaintyNote", { option: "string" }, { rust: "v.uncertainty_note" }],
@@ -74,7 +140,7 @@ export const types = {
         "name",
         {
           rust: "v.kind.name()",
-          ts: '"exact" | "normalized" | "approximate" | "none" | "unverified"',
+          ts: union("MatchKind"),
           doc: "`unverified`: the cited source has no text to look for the quote in (no finding).",
         },
       ],
@@ -92,7 +158,7 @@ export const types = {
     rust: "Finding",
     fields: [
       ["code", "name", { rust: "v.code.name()", ts: "FindingCode" }],
-      ["severity", "name", { rust: "v.severity_name()", ts: '"error" | "warning"' }],
+      ["severity", "name", { rust: "v.severity_name()", ts: union("Severity") }],
       ["message", "string"],
       ["citation", { option: "count" }, { doc: "Index into `report.citations`." }],
       ["span", { option: "span" }],
@@ -131,7 +197,7 @@ export const types = {
 export const inputs = {
   Input: [
     ["question", ["question", "query"], { ts: "string" }],
-    ["mode", ["mode"], { ts: '"answer" | "clarify" | "refuse"' }],
+    ["mode", ["mode"], { ts: union("Mode") }],
     ["request_id", ["requestId", "request_id"], { ts: "string" }],
     ["session_id", ["sessionId", "session_id"], { ts: "string" }],
     ["response_id", ["responseId", "response_id"], { ts: "string" }],
@@ -195,7 +261,7 @@ export const inputTypes = {
       ["answer", "string", { required: true }],
       ["sources", "Source[]"],
       ["citations", "DeclaredCitation[] | number[]"],
-      ["provider", '"anthropic" | "openai" | "gemini" | "cohere" | "perplexity" | "vercel-ai" | "bedrock"', { doc: "Set by a provider adapter: which one made this input." }],
+      ["provider", union("Provider"), { doc: "Set by a provider adapter: which one made this input." }],
       [
         "warnings",
         "Finding[]",
@@ -211,21 +277,30 @@ export const inputTypes = {
 
 // The options of `validate` (and of `new CitationValidator`, `validateBatch`,
 // `new CitationStream`, `citeproofTransform`, `validateAsync`), in the order the binding
-// reads them (wasm/src/wire/from_js/read.rs, `read_options`): `[name, kind, details]`.
-// Kinds: "unit" (an offset unit), "name" (one of the strings `ts` gives), "flag",
-// "number", "count" (a whole number ≥ 0), "strings", "pair" (`[min, max]` counts),
-// "numberOrFalse". Details: `ts` (the TypeScript type, when the kind's own is too wide),
-// `default` (as JSON; absent: unset), `range` (`[low, high]`, inclusive, where the
-// value is refused outside it), `doc`. `node scripts/gen-schema.mjs` writes from this:
+// reads them: `[name, kind, details]`. Kinds, and how each is read
+// (wasm/src/wire/from_js/read.rs): "unit" (`offsets`, by `read_unit`), "name" (one of the
+// names of the enum `enum`), "flag" (`Obj::boolean`), "number", "count" (a whole number
+// ≥ 0), "strings" (at most `limit`, the Rust constant naming the most), "pair"
+// (`[min, max]` counts), "numberOrFalse" (a number in `range`, or `false` for off). Details:
+// `ts` (the TypeScript type, when the kind's own is too wide), `default` (as JSON;
+// absent: unset, and the Rust field is an `Option`), `range` (`[low, high]`, inclusive,
+// where the value is refused outside it), `doc`. `node scripts/gen-schema.mjs` writes
+// from this:
+// - wasm/src/wire/from_js/option_fields.rs, the binding's reader: each option, in this
+//   order, read with its kind's reader into the `Options` field of its snake_case name
+//   (`offsets` into the unit);
 // - the `ValidateOptions` interface of wasm/js/types.d.ts (docs, defaults and ranges);
-// - `VALIDATE_OPTIONS` (the names) in wasm/src/wire/contract.rs, which the binding's
-//   reader must read and no other (its wasm test), and in the generated block of
-//   wasm/js/untrusted.js, which `citeproofTransform` checks names against.
-// tests/wire_contract.rs checks every name but `offsets` (the binding's own) against
-// src/model/options.rs's serde fields, and each default and range against `Options`.
+// - `VALIDATE_OPTIONS` (the names) in wasm/src/wire/contract.rs, and in the generated
+//   block of wasm/js/untrusted.js, which `citeproofTransform` checks names against.
+// The source of truth for defaults and ranges is the core: `Options::default()`
+// (src/model/options.rs, which the CLI uses too) and `Validator::with_parser`
+// (src/validate/mod.rs), which refuses a value outside its range. They are restated
+// here for the TypeScript docs, and tests/wire_contract.rs checks every name but
+// `offsets` (the binding's own) against `Options`' serde fields, and each default and
+// range against the core.
 export const options = [
   ["offsets", "unit", { ts: "OffsetUnit", default: "utf16", doc: "The unit of every span in and out." }],
-  ["policy", "name", { ts: '"flag" | "clean" | "strict"', default: "clean" }],
+  ["policy", "name", { enum: "Policy", default: "clean" }],
   ["renumber", "flag", { default: false }],
   ["requireCitations", "flag", { default: true }],
   ["maxInvalidRatio", "number", { default: 0.3, range: [0, 1] }],
@@ -242,7 +317,7 @@ export const options = [
     { default: 1_000_000, doc: "Longer answers are `too_large`; one of more than twice this many UTF-16 units is refused before it is copied." },
   ],
   ["maxSources", "count", { default: 10_000, doc: "More sources are `too_large`, refused before any is read. At most 1,000,000." }],
-  ["markerPatterns", "strings", { default: [], doc: "Extra marker regexes, each with a `refs` group; at most 100." }],
+  ["markerPatterns", "strings", { limit: "MAX_MARKER_PATTERNS", default: [], doc: "Extra marker regexes, each with a `refs` group; at most 100." }],
   [
     "supportThreshold",
     "number",

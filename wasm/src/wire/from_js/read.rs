@@ -23,7 +23,7 @@ use crate::wire::contract::{
     TYPES,
 };
 use crate::wire::errors::{invalid, shown};
-use citeproof::model::{Options, Policy};
+use citeproof::model::Options;
 use citeproof::offsets::Unit;
 
 #[wasm_bindgen(module = "/js/untrusted.js")]
@@ -31,7 +31,7 @@ extern "C" {
     #[wasm_bindgen(js_name = typeCode)]
     fn type_code(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = listItems)]
-    fn list_items(value: &JsValue, limit: u32) -> JsValue;
+    pub(super) fn list_items(value: &JsValue, limit: u32) -> JsValue;
     /// The `invalid_option` error for the first own field of `value` (at `path`) whose
     /// name is not in `known` (names each followed by a comma), or `None`.
     #[wasm_bindgen(js_name = unknownField)]
@@ -170,7 +170,8 @@ impl Obj {
         format!("{}.{name}", self.path)
     }
 
-    fn error(&self, name: &str, expected: &str, got: &JsValue) -> JsValue {
+    /// The error for field `name`: `expected …, got …` (`got` as errors show it).
+    pub(super) fn error(&self, name: &str, expected: &str, got: &JsValue) -> JsValue {
         invalid(
             self.code,
             &self.path_of(name),
@@ -315,96 +316,9 @@ pub fn read_options(
     let Some(obj) = Obj::optional(value, "options", "invalid_option")? else {
         return Ok((Options::default(), Unit::Utf16));
     };
-    let read = read_option_fields(&obj)?;
+    let read = super::option_fields::read_option_fields(&obj)?;
     obj.reject_unknown(also)?;
     Ok(read)
-}
-
-/// Reads each of the contract's `VALIDATE_OPTIONS` from `obj`, in its order.
-fn read_option_fields(obj: &Obj) -> Result<(Options, Unit), JsValue> {
-    let mut options = Options::default();
-    let unit = read_unit(obj)?;
-    if let Some((name, v)) = obj.get(&["policy"]) {
-        options.policy = match v.as_string().as_deref() {
-            Some("flag") => Policy::Flag,
-            Some("clean") => Policy::Clean,
-            Some("strict") => Policy::Strict,
-            _ => return Err(obj.error(name, r#""flag", "clean" or "strict""#, &v)),
-        };
-    }
-    set(&mut options.renumber, obj.boolean(&["renumber"])?);
-    set(
-        &mut options.require_citations,
-        obj.boolean(&["requireCitations"])?,
-    );
-    set(
-        &mut options.max_invalid_ratio,
-        obj.number(&["maxInvalidRatio"])?,
-    );
-    set(&mut options.low_alignment, obj.number(&["lowAlignment"])?);
-    set(
-        &mut options.min_avg_alignment,
-        obj.number(&["minAvgAlignment"])?,
-    );
-    set(&mut options.min_coverage, obj.number(&["minCoverage"])?);
-    set(
-        &mut options.min_evidence_idx_ratio,
-        obj.number(&["minEvidenceIdxRatio"])?,
-    );
-    set(&mut options.max_edit_ratio, obj.number(&["maxEditRatio"])?);
-    set(
-        &mut options.uncertain_below,
-        obj.number(&["uncertainBelow"])?,
-    );
-    set(
-        &mut options.partial_span_chars,
-        obj.count(&["partialSpanChars"])?.map(|n| n as usize),
-    );
-    set(
-        &mut options.max_answer_chars,
-        obj.count(&["maxAnswerChars"])?.map(|n| n as usize),
-    );
-    set(
-        &mut options.max_sources,
-        obj.count(&["maxSources"])?.map(|n| n as usize),
-    );
-    set(
-        &mut options.marker_patterns,
-        obj.strings(&["markerPatterns"], MAX_MARKER_PATTERNS)?,
-    );
-    options.support_threshold = obj.number(&["supportThreshold"])?;
-    set(
-        &mut options.paragraph_citations,
-        obj.boolean(&["paragraphCitations"])?,
-    );
-    if let Some((name, v)) = obj.get(&["misattributionMargin"]) {
-        options.misattribution_margin = match v.as_bool() {
-            Some(false) => None,
-            _ => Some(v.as_f64().ok_or_else(|| {
-                obj.error(
-                    name,
-                    "a number from 0 to 1, or false to turn the check off",
-                    &v,
-                )
-            })?),
-        };
-    }
-    if let Some((name, v)) = obj.get(&["quoteLength"]) {
-        let items = list_items(&v, 2);
-        let pair = items.dyn_ref::<Array>().filter(|a| a.length() == 2);
-        let bound = |i: u32| {
-            pair?
-                .get(i)
-                .as_f64()
-                .filter(|n| n.fract() == 0.0 && *n >= 0.0)
-                .map(|n| n as usize)
-        };
-        options.quote_length = Some([
-            bound(0).ok_or_else(|| obj.error(name, "[min, max] characters", &v))?,
-            bound(1).ok_or_else(|| obj.error(name, "[min, max] characters", &v))?,
-        ]);
-    }
-    Ok((options, unit))
 }
 
 /// `offsets`: `"utf16"` (default), `"utf8"` or `"codepoint"`.
@@ -418,7 +332,8 @@ pub fn read_unit(obj: &Obj) -> Result<Unit, JsValue> {
     }
 }
 
-fn set<T>(slot: &mut T, value: Option<T>) {
+/// Overwrites `slot` with `value` when the field was given.
+pub(super) fn set<T>(slot: &mut T, value: Option<T>) {
     if let Some(value) = value {
         *slot = value;
     }
@@ -428,7 +343,8 @@ fn set<T>(slot: &mut T, value: Option<T>) {
 mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    use super::{Obj, item_path, read_option_fields};
+    use super::super::option_fields::read_option_fields;
+    use super::{Obj, item_path};
     use crate::wire::contract::VALIDATE_OPTIONS;
 
     #[wasm_bindgen_test]
