@@ -14,7 +14,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { pkgDir, root } from "./helpers.mjs";
+import { pkgDir, random, root, slots } from "./helpers.mjs";
 import { listFixtures, originOf, readFixture } from "../reference/providers-expect.mjs";
 
 const require = createRequire(import.meta.url);
@@ -137,27 +137,6 @@ test("real answers, validated in every offset unit: every helper gives the same"
     agree(`citationSchema ${style}`, (h) => h.citationSchema(style && { style }));
   }
 });
-
-/** A small seeded generator (mulberry32): the same mutations on every run. */
-function random(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Every `[parent, key]` of `value`'s tree. */
-function slots(value, found = []) {
-  if (value !== null && typeof value === "object") {
-    for (const key of Object.keys(value)) {
-      found.push([value, key]);
-      slots(value[key], found);
-    }
-  }
-  return found;
-}
 
 const REPLACEMENTS = [null, undefined, 0, -1, 1.5, NaN, 1e20, 2 ** 32, "", "x", "3-7", " 2 - 9 ", "\ud800", "😀".repeat(50), [], [4, 9], {}, true, { start: 1, end: 2 }];
 

@@ -219,3 +219,24 @@ export default {
   execFileSync(join(root, "node_modules", ".bin", "vite"), ["build", ...mode], { cwd: dir, stdio: "pipe", env });
   return join(dir, "dist");
 }
+
+/** A small seeded generator (mulberry32): the same mutations on every run. */
+export function random(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Every `[parent, key]` of `value`'s tree. */
+export function slots(value, found = []) {
+  if (value !== null && typeof value === "object") {
+    for (const key of Object.keys(value)) {
+      found.push([value, key]);
+      slots(value[key], found);
+    }
+  }
+  return found;
+}

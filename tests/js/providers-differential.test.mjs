@@ -12,7 +12,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { ADAPTER, pkgDir, root } from "./helpers.mjs";
+import { ADAPTER, pkgDir, random, root, slots } from "./helpers.mjs";
 import { listFixtures, originOf, readFixture } from "../reference/providers-expect.mjs";
 
 const require = createRequire(import.meta.url);
@@ -150,27 +150,6 @@ test("every recording with the caller's sources (reordered, one left out, ids un
     for (const name of NAMES) agree(`${label} with its sources given`, name, response, sources);
   }
 });
-
-/** A small seeded generator (mulberry32): the same mutations on every run. */
-function random(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Every `[parent, key]` of `value`'s tree. */
-function slots(value, found = []) {
-  if (value !== null && typeof value === "object") {
-    for (const key of Object.keys(value)) {
-      found.push([value, key]);
-      slots(value[key], found);
-    }
-  }
-  return found;
-}
 
 const REPLACEMENTS = [null, 0, -1, 1.5, 1e20, "", "x", "https://a.example/", "😀", [], {}, true, { type: "text" }];
 
