@@ -103,6 +103,14 @@ impl Rewriter {
         }
     }
 
+    /// Where the chips written since `mark` (all of them without one) sit in the output,
+    /// those ending by `until`.
+    pub fn chips_since(&self, mark: Option<&RewriterMark>, until: usize) -> Vec<Span> {
+        // The segments after the mark start where its pending text segment started.
+        let (from, at) = mark.map_or((0, 0), |mark| (mark.segments_len, mark.text_start));
+        chip_spans(self.segments.get(from..).unwrap_or_default(), at, until)
+    }
+
     /// The cleaned text written so far.
     pub fn output(&self) -> &str {
         &self.out
@@ -224,6 +232,25 @@ impl Rewriter {
             });
         }
     }
+}
+
+/// Where the chips of `segments`, which start at `at` in the output, sit in it: those
+/// ending by `until`.
+pub(crate) fn chip_spans(segments: &[Segment], mut at: usize, until: usize) -> Vec<Span> {
+    let mut chips = Vec::new();
+    for segment in segments {
+        let len = match segment {
+            Segment::Text { text } => text.len(),
+            Segment::Cite { label, .. } => {
+                if at + label.len() <= until {
+                    chips.push(Span::new(at, at + label.len()));
+                }
+                label.len()
+            }
+        };
+        at += len;
+    }
+    chips
 }
 
 /// Applies the policy to a whole answer: returns the cleaned answer and its segments.

@@ -3,7 +3,7 @@
 //! is the cleaned answer, and `finish` gives the same report as `validate`.
 #![cfg(not(target_arch = "wasm32"))]
 
-use citeproof::model::{Input, Options, Policy, Source};
+use citeproof::model::{Input, Options, Policy, Segment, Source};
 use citeproof::stream::{CitationStream, HOLD, StreamEvent};
 use citeproof::validate::Validator;
 use proptest::prelude::*;
@@ -211,6 +211,8 @@ fn check_stream_with(
     let mut stream = CitationStream::new(input, options).unwrap();
     let mut shown = String::new();
     let mut revised = false;
+    // The chips the events put on the released text: (start, end, label).
+    let mut chips: Vec<(usize, usize, String)> = Vec::new();
     for delta in deltas {
         let pushed = stream.push(delta).unwrap();
         for event in &pushed.events {
@@ -219,12 +221,18 @@ fn check_stream_with(
                     prop_assert_eq!(revision.span.end, shown.len(), "a revision runs to the end");
                     shown.truncate(revision.span.start);
                     shown.push_str(&revision.text);
+                    chips.retain(|&(_, end, _)| end <= revision.span.start);
                     revised = true;
                 }
-                StreamEvent::Cite { span, .. } => {
+                StreamEvent::Cite { span, segment, .. } => {
                     // Chip spans index the text released so far, this push included.
                     let released = format!("{shown}{}", pushed.text);
                     prop_assert!(span.end <= released.len());
+                    let Segment::Cite { label, .. } = segment else {
+                        return Err(TestCaseError::fail("a cite event without a cite segment"));
+                    };
+                    prop_assert_eq!(&released[span.start..span.end], label.as_str());
+                    chips.push((span.start, span.end, label.clone()));
                 }
                 // Findings change no text; `StreamEvent` is non-exhaustive.
                 _ => {}
@@ -257,6 +265,24 @@ fn check_stream_with(
     // definition whose line the end completes): only then may `finish` revise.
     let revisable = stream.revisable();
     let finished = stream.finish().unwrap();
+    // What the events said of the released text holds unless `finish` revises it: every
+    // chip of the report in the released text came with its cite event (a marker is
+    // never shown as plain text), and no chip came that the report does not have.
+    let released_len = match &finished.revision {
+        Some(revision) => revision.span.start,
+        None => shown.len(),
+    };
+    chips.retain(|&(_, end, _)| end <= released_len);
+    let expected_chips: Vec<(usize, usize, String)> = cite_spans(&expected.segments)
+        .into_iter()
+        .filter(|&(_, end, _)| end <= released_len)
+        .collect();
+    prop_assert_eq!(
+        &chips,
+        &expected_chips,
+        "chips sent while streaming {:?}",
+        deltas
+    );
     if let Some(revision) = &finished.revision {
         prop_assert!(revisable, "finish revised text that was not open");
         shown.truncate(revision.span.start);
@@ -269,6 +295,22 @@ fn check_stream_with(
         serde_json::to_string(&expected).unwrap()
     );
     Ok(())
+}
+
+/// The chips of `segments`: where each cite segment's label sits in the cleaned answer.
+fn cite_spans(segments: &[Segment]) -> Vec<(usize, usize, String)> {
+    let mut at = 0;
+    let mut spans = Vec::new();
+    for segment in segments {
+        match segment {
+            Segment::Text { text } => at += text.len(),
+            Segment::Cite { label, .. } => {
+                spans.push((at, at + label.len(), label.clone()));
+                at += label.len();
+            }
+        }
+    }
+    spans
 }
 
 proptest! {
@@ -353,6 +395,58 @@ fn a_marker_after_an_unclosed_backtick_waits_only_if_it_would_be_removed() {
     assert_eq!(shown, "Use `x [1] here");
     let rest = stream.push(" y` now.").unwrap().text;
     assert_eq!(format!("{shown}{rest}"), "Use `x [1] here [9] and y` now.");
+}
+
+/// The chips a stream's events leave on the text, revisions applied: (start, end).
+fn chips_of(stream: &mut CitationStream, deltas: &[&str]) -> (Vec<(usize, usize)>, usize) {
+    let (mut shown, mut chips, mut revisions) = (String::new(), Vec::new(), 0);
+    for delta in deltas {
+        let pushed = stream.push(delta).unwrap();
+        for event in &pushed.events {
+            match event {
+                StreamEvent::Revise(revision) => {
+                    shown.truncate(revision.span.start);
+                    shown.push_str(&revision.text);
+                    chips.retain(|&(_, end)| end <= revision.span.start);
+                    revisions += 1;
+                }
+                StreamEvent::Cite { span, .. } => chips.push((span.start, span.end)),
+                _ => {}
+            }
+        }
+        shown.push_str(&pushed.text);
+    }
+    (chips, revisions)
+}
+
+#[test]
+fn a_valid_marker_after_link_text_comes_with_its_chip_while_streaming() {
+    // Found by a newcomer's useChat app: `[text][2]` may become a reference link if a
+    // definition `[2]: …` follows, so `[2]` was released as plain text and its chip came
+    // only with the final report.
+    let answer = "See ref [text][2]. Then more words here, and more.";
+    let chars: Vec<String> = answer.chars().map(String::from).collect();
+    let deltas: Vec<&str> = chars.iter().map(String::as_str).collect();
+    let (chips, revisions) = chips_of(&mut stream(), &deltas);
+    assert_eq!(chips, vec![(14, 17)], "the chip of [2]");
+    assert_eq!(revisions, 0);
+}
+
+#[test]
+fn a_late_definition_takes_back_the_chip_its_text_kept() {
+    let head = format!("See [the table][2] here.{}", " Filler text.".repeat(5));
+    let answer = format!("{head}\n\n[2]: https://a.example/table\n");
+    let deltas = chunks(&answer, 5);
+    let mut stream = stream();
+    let (chips, revisions) = chips_of(&mut stream, &deltas);
+    assert!(
+        revisions >= 1,
+        "the definition made [2] a label: its chip goes"
+    );
+    assert_eq!(chips, vec![]);
+    let finished = stream.finish().unwrap();
+    assert!(finished.revision.is_none());
+    assert_eq!(finished.report.citations.len(), 0);
 }
 
 #[test]

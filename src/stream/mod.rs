@@ -53,7 +53,7 @@ use crate::model::{
     Finding, Input, Marker, Options, Policy, Report, Segment, Severity, Source, Span,
 };
 use crate::parse::{DefinitionReader, Markers, Resume, Undecided};
-use crate::rewrite::{MarkerFate, Rewriter};
+use crate::rewrite::{MarkerFate, Rewriter, chip_spans};
 use crate::validate::{Lookup, OwnedIndex, Validator};
 
 mod checkpoint;
@@ -303,7 +303,13 @@ impl CitationStream {
         let report = self.validator.validate(&self.input)?;
         let released = &self.rewriter.output()[..self.released];
         let cleaned = report.cleaned_answer.as_str();
-        let (text, revision) = if let Some(rest) = cleaned.strip_prefix(released) {
+        // A marker released as it read then, its text the same either way, may have
+        // been decided otherwise (its chip sent or not): a stream that revises says so.
+        let chips_differ = self.revise
+            && self.rewriter.chips_since(None, released.len())
+                != chip_spans(&report.segments, 0, released.len());
+        let rest = cleaned.strip_prefix(released).filter(|_| !chips_differ);
+        let (text, revision) = if let Some(rest) = rest {
             (rest.to_string(), None)
         } else {
             let revision = Revision {
@@ -390,10 +396,14 @@ impl CitationStream {
         };
         // What was released from the checkpoint on, to tell whether it changed.
         let mut released_tail = String::new();
+        let mut released_chips = Vec::new();
         let scan_from = match rewound {
             Some(checkpoint) => {
                 released_tail
                     .push_str(&self.rewriter.output()[checkpoint.mark.output_len()..self.released]);
+                released_chips = self
+                    .rewriter
+                    .chips_since(Some(&checkpoint.mark), self.released);
                 self.rewriter.rewind(&checkpoint.mark);
                 checkpoint.scan
             }
@@ -404,6 +414,7 @@ impl CitationStream {
             light,
             scan_from,
             released_tail,
+            released_chips,
         }
     }
 
@@ -488,20 +499,27 @@ impl CitationStream {
                 .label_doubts
                 .iter()
                 .any(|&(from, to)| (from..to).contains(&start));
-            let doubtful = undecided.doubt_from.is_some_and(|d| start > d) || label_doubt;
-            if doubtful && output_may_change(&fate, options) {
-                if !self.revise || answer.len() - start <= HOLD {
+            let after_opener = undecided.doubt_from.is_some_and(|d| start > d);
+            if after_opener || label_doubt {
+                let changes_text = output_may_change(&fate, options);
+                if changes_text && (!self.revise || answer.len() - start <= HOLD) {
                     written.boundary = start;
                     written.held_at = Some(start);
                     break;
                 }
-                // Held long enough: released as it reads now, revised if that changes.
+                if !changes_text && (after_opener || !self.revise) {
+                    // Its text reads the same either way. After an open backtick or tag
+                    // the closer usually comes soon and makes it code: no chip that
+                    // would flash; a chip sent in a stream that cannot revise could not
+                    // be taken back. The report at the end decides it (`finish`).
+                    continue;
+                }
+                // Released as it reads now, chip included (held long enough, or a
+                // `[text][N]` whose definition rarely comes); revised if that changes.
                 written.provisional = true;
                 if self.checkpoint.is_none() {
                     self.checkpoint = Some(Checkpoint::at(self.rewriter.mark(), redecide_from));
                 }
-            } else if doubtful {
-                continue; // released as it is whether or not it stays a marker
             }
             let chip = self.rewriter.marker(answer, sources, marker, &fate);
             if let (Some(span), Some(segment)) = (chip, self.rewriter.last_segment()) {
@@ -615,7 +633,11 @@ impl CitationStream {
         match redecision.rewound {
             Some(checkpoint)
                 if !output[checkpoint.mark.output_len()..]
-                    .starts_with(&redecision.released_tail) =>
+                    .starts_with(&redecision.released_tail)
+                    || self
+                        .rewriter
+                        .chips_since(Some(&checkpoint.mark), self.released)
+                        != redecision.released_chips =>
             {
                 let start = checkpoint.mark.output_len();
                 events.push(StreamEvent::Revise(Revision {
@@ -650,6 +672,9 @@ struct Redecision {
     scan_from: Resume,
     /// What was released from the rewound checkpoint on, to tell whether it changed.
     released_tail: String,
+    /// Where the chips released from the rewound checkpoint on sit in the output: a
+    /// marker that stops (or starts) being one changes no text when its text stays.
+    released_chips: Vec<Span>,
 }
 
 /// What [`CitationStream::write_markers`] wrote.
