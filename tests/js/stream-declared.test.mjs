@@ -6,6 +6,8 @@
 // in) goes through `citeproofTransform` and, with the answer its adapter reads, through
 // `finish(events)` and `finish(input)` in each offset unit, with no sources and with the
 // sources the stream declares: both modules give the same output, report and revision.
+// Declarations neither can read (a string, an over-long list, a bad Input) throw the same
+// coded error from both.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -16,6 +18,7 @@ import { pathToFileURL } from "node:url";
 import { pkgDir, root, tempDir } from "./helpers.mjs";
 import { listFixtures, readFixture } from "../reference/providers-expect.mjs";
 import { runCases } from "./stream-declared.mjs";
+import { MAX_LIST_ITEMS } from "../../wasm/js/untrusted.js";
 
 const full = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
 const providers = await import(pathToFileURL(join(pkgDir, "providers.js")));
@@ -47,7 +50,7 @@ function recordings() {
     .map((f) => [f, JSON.parse(readFileSync(join(dir, f), "utf8")).chunks])
     .filter(([, chunks]) => Array.isArray(chunks))
     .map(([f, chunks]) => [`${f} as SSE`, sseBody(chunks)]);
-  const recorded = [...new Set(listFixtures())]
+  const recorded = listFixtures()
     .filter((f) => f.endsWith(".chunks.txt"))
     .map((f) => [`recorded/${f} as SSE`, sseBody(readFixture(f).split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l)))]);
   return [...sse, ...made, ...recorded];
@@ -80,6 +83,15 @@ function cases() {
       }
     }
   }
+  // Declarations neither module can read: the same error from both.
+  const bad = [
+    ["a string for the events", "events", null],
+    ["more events than a list may hold", new Array(MAX_LIST_ITEMS + 1).fill(0), null],
+    ["an Input whose answer is a number", null, { answer: 5, sources: [] }],
+  ];
+  for (const [name, events, input] of bad) {
+    out.push({ name, body: "Water boils [1].", events, sources: [], offsets: "utf16", answer: "Water boils [1].", input, bad: true });
+  }
   return out;
 }
 
@@ -96,17 +108,29 @@ const browser = JSON.parse(
 rmSync(dir, { recursive: true });
 
 test("every stream recording: the browser core's transform and finish give Node's full module's output and report", () => {
-  assert.ok(all.length >= 60, `${all.length} cases`);
+  assert.ok(all.length >= 100, `${all.length} cases`);
   assert.equal(browser.length, node.length);
   for (let i = 0; i < node.length; i++) {
     assert.deepEqual(browser[i], node[i], node[i].name);
   }
 });
 
+test("a declaration neither module can read: the same coded error from both", () => {
+  const errors = all.flatMap((c, i) => (c.bad ? [[c.name, node[i].events?.error ?? node[i].input?.error]] : []));
+  assert.deepEqual(
+    errors.map(([name, e]) => [name, e?.code]),
+    [
+      ["a string for the events", "invalid_input"],
+      ["more events than a list may hold", "too_large"],
+      ["an Input whose answer is a number", "invalid_input"],
+    ],
+  );
+});
+
 test("the declared citations count: in the SSE bodies, in finish(events) and in finish(input)", () => {
   // Against the same stream finished without its events: the markers alone.
   const counted = all.filter((c, i) => {
-    if (c.answer === null) return false;
+    if (c.answer === null || c.bad) return false;
     const bare = full.validate({ answer: c.answer, sources: c.sources.length ? c.sources : [{ title: "none" }] });
     return JSON.stringify(node[i].events.report?.citations) !== JSON.stringify(bare.citations);
   });
@@ -115,7 +139,7 @@ test("the declared citations count: in the SSE bodies, in finish(events) and in 
     assert.ok(names.has(name), `${name} counts declared citations (counted: ${[...names].join("; ")})`);
   }
   for (const [i, c] of all.entries()) {
-    if (c.answer === null) continue;
+    if (c.answer === null || c.bad) continue;
     // An adapter's Input and the events it was made of are the same declaration.
     assert.deepEqual(node[i].input, node[i].events, c.name);
   }
