@@ -24,6 +24,51 @@ const ADAPTERS = [
   ["vercel-ai", vercelAi],
 ];
 
+/** The deepest a value may sit in arrays and objects (src/providers/json.rs, `MAX_DEPTH`). */
+const MAX_DEPTH = 256;
+
+/** UTF-8 bytes of the UTF-16 unit at `i` of `text` (a pair counts 4 at its first unit, 0 at its second). */
+function utf8Bytes(text, i) {
+  const c = text.charCodeAt(i);
+  if (c < 0x80) return 1;
+  if (c < 0x800) return 2;
+  if (c >= 0xdc00 && c <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff) return 0;
+  if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) return 4;
+  return 3; // a lone surrogate reads as U+FFFD
+}
+
+/**
+ * The error the Rust adapters' JSON reader gives `text` (`JSON.stringify`'s output, no
+ * white space) when a value sits in more than `MAX_DEPTH` arrays and objects: the same
+ * code, path and byte offset (that of the first such value); undefined when none does.
+ * One pass over the text.
+ */
+export function nestingError(text) {
+  const objects = []; // per open container: whether it is an object
+  let bytes = 0; // UTF-8 bytes of text before `i`
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      // A string (a key or a value): to its closing quote, escapes skipped.
+      for (bytes++, i++; i < text.length && text[i] !== '"'; i++) {
+        if (text[i] === "\\") bytes++, i++;
+        bytes += utf8Bytes(text, i);
+      }
+      bytes++;
+      continue;
+    }
+    bytes += utf8Bytes(text, i);
+    if (c === "{" || c === "[") objects.push(c === "{");
+    else if (c === "}" || c === "]") objects.pop();
+    // Where a value starts: an array's first item or next one, an object's value.
+    const starts = c === ":" || (c === "," && !objects.at(-1)) || (c === "[" && text[i + 1] !== "]");
+    if (starts && objects.length > MAX_DEPTH) {
+      return coded("invalid_input", "response", `not valid JSON at byte ${bytes}: nested too deeply`);
+    }
+  }
+  return undefined;
+}
+
 /** The type names of errors (wasm/src/wire/from_js/read.rs, `TYPES`, indexed by `typeCode`). */
 const TYPES = ["string", "number", "boolean", "array", "null", "undefined", "object", "other value", "revoked Proxy"];
 
@@ -66,7 +111,10 @@ export function adapt(name, response, sources, options, parseCitations) {
   }
   // Through JSON, as the wasm adapters take it: toJSON, getters and dropped undefineds
   // read the same, and an over-long list is refused before it is walked.
-  const json = JSON.parse(jsonText(response, "response", MAX_LIST_ITEMS));
+  const text = jsonText(response, "response", MAX_LIST_ITEMS);
+  const deep = nestingError(text);
+  if (deep) throw deep;
+  const json = JSON.parse(text);
   const found = name === undefined ? ADAPTERS.find(([, adapter]) => adapter.recognizes(json)) : ADAPTERS.find(([n]) => n === name);
   if (!found) {
     throw coded(

@@ -87,6 +87,7 @@ function cases() {
   const bad = [
     ["a string for the events", "events", null],
     ["more events than a list may hold", new Array(MAX_LIST_ITEMS + 1).fill(0), null],
+    ["events nested deeper than the JSON reader takes", [{ type: "message_start", note: "é 🐈" }, Array.from({ length: 300 }).reduce((v) => [v], 1)], null],
     ["an Input whose answer is a number", null, { answer: 5, sources: [] }],
   ];
   for (const [name, events, input] of bad) {
@@ -122,6 +123,7 @@ test("a declaration neither module can read: the same coded error from both", ()
     [
       ["a string for the events", "invalid_input"],
       ["more events than a list may hold", "too_large"],
+      ["events nested deeper than the JSON reader takes", "invalid_input"],
       ["an Input whose answer is a number", "invalid_input"],
     ],
   );

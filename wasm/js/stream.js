@@ -8,12 +8,12 @@
 // imports below are relative to that place. An app that does not stream imports none of
 // it (the package's `sideEffects` leave these files out of its bundle).
 import { CitationStream as CoreStream, parseCitations } from "../../../citeproof_bg.js";
-import { adapt } from "../../../../providers/adapt.js";
+import { adapt, nestingError } from "../../../../providers/adapt.js";
 import { MAX_LIST_ITEMS, fieldOf, jsonText } from "./untrusted.js";
 
 /**
  * `CitationStream` of the core module, with `finish(events)` reading `events` as the full
- * module does: the list checked and copied through JSON (the same errors), then `fromAny`
+ * module does: the list checked and read as JSON (the same errors), then `fromAny`
  * with the stream's sources (when it has some) in the stream's unit; events no adapter
  * recognises declare nothing, as there.
  */
@@ -32,7 +32,11 @@ export class CitationStream extends CoreStream {
 
   finish(declared) {
     if (!Array.isArray(declared)) return super.finish(declared);
-    const events = JSON.parse(jsonText(declared, "events", MAX_LIST_ITEMS));
+    const text = jsonText(declared, "events", MAX_LIST_ITEMS);
+    // What the Rust reader cannot read throws there before any adapter runs: here too.
+    const deep = nestingError(text);
+    if (deep) throw deep;
+    const events = JSON.parse(text);
     let input;
     try {
       input = adapt(undefined, events, this.#sources, { offsets: this.#offsets }, parseCitations);
