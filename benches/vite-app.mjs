@@ -129,6 +129,21 @@ document.body.textContent = JSON.stringify(auditRecord(validate({ answer: "Water
 const metrics = new Metrics();
 metrics.record(validate(fromVercelAI({ parts: [{ type: "text", text: "Water boils [1]." }] }, [{ title: "t" }])));
 document.body.textContent = metrics.render();\n`],
+  // The core alone, and streaming: a stream's finish(events) reads a provider's events with
+  // the JS adapters, which an app that streams bundles and one that does not, does not.
+  ["citeproof (validate)", `import { validate } from "citeproof";
+document.body.textContent = validate({ answer: "Water boils [1].", sources: [{ title: "t" }] }).status;\n`],
+  ["citeproof (CitationStream)", `import { CitationStream } from "citeproof";
+const stream = new CitationStream({ sources: [{ title: "t" }] });
+stream.push("Water boils [1].");
+document.body.textContent = stream.finish().report.status;\n`],
+  ["citeproof/react/hooks (useCitationStream)", `import { createRoot } from "react-dom/client";
+import { useCitationStream } from "citeproof/react/hooks";
+const response = new Response("Water boils [1].");
+function Answer() {
+  return <p>{useCitationStream(response, { input: { sources: [{ title: "t" }] } }).text}</p>;
+}
+createRoot(document.getElementById("root")).render(<Answer />);\n`],
   ["citeproof/patterns", `import { validate } from "citeproof/patterns";
 document.body.textContent = JSON.stringify(validate({ answer: "Water boils <<1>>.", sources: [{ title: "t" }] }, { markerPatterns: ["<<(?P<refs>[0-9]+)>>"] }));\n`],
   ["citeproof/react + citeproof/patterns (the documented case of two)", `${render}import { validate } from "citeproof/patterns";

@@ -139,7 +139,7 @@ for (const { dir, target, build } of outputs) {
   writeFileSync(types, '/// <reference lib="esnext.disposable" />\n' + readFileSync(types, "utf8"));
   if (recoverable.has(target)) await wrap(target, out);
   if (target === "bundler") guardWasmImport(out);
-  exportPlainJs(target, out);
+  exportPlainJs(target, out, build);
 }
 
 /**
@@ -148,15 +148,22 @@ for (const { dir, target, build } of outputs) {
  * own `CitationStream`, guarded where the target recovers from traps). Each entry
  * exports them next to the binding's exports, from copies beside the binding's other JS
  * (the snippets directory, whose untrusted.js they import), without a call through the
- * module. Their types are in wasm/js/types.d.ts.
+ * module. Their types are in wasm/js/types.d.ts. A bundler build without the Rust
+ * provider adapters (the browser core) exports wasm/js/stream.js's `CitationStream`
+ * instead of the glue's: its `finish(events)` reads the events with the JS adapters in
+ * pkg/providers/ (so only built into pkg/, where that relative import resolves).
  */
-function exportPlainJs(target, out) {
+function exportPlainJs(target, out, build) {
   const snippets = join(out, "snippets");
   const [crate] = readdirSync(snippets).filter((name) => existsSync(join(snippets, name, "js", "untrusted.js")));
   if (!crate) throw new Error(`${snippets}: no js/untrusted.js from the binding`);
-  for (const file of ["render.js", "transform.js"]) copyFileSync(join(root, "wasm", "js", file), join(snippets, crate, "js", file));
+  // (Built elsewhere, a bundler core keeps the glue's class, which refuses events.)
+  const readsEvents = target === "bundler" && build.noDefault && !(build.features ?? "").includes("providers") && outRoot === resolve(root, "pkg");
+  const files = ["render.js", "transform.js", ...(readsEvents ? ["stream.js"] : [])];
+  for (const file of files) copyFileSync(join(root, "wasm", "js", file), join(snippets, crate, "js", file));
   const render = JSON.stringify(`./snippets/${crate}/js/render.js`);
   const transform = JSON.stringify(`./snippets/${crate}/js/transform.js`);
+  const stream = JSON.stringify(`./snippets/${crate}/js/stream.js`);
   const names = ["citationChips", "citationTree", "renderHtml"];
   const lines = target === "node"
     ? [
@@ -167,12 +174,21 @@ function exportPlainJs(target, out) {
     : [
         `export { ${names.join(", ")} } from ${render};`,
         `import { citeproofTransformOver } from ${transform};`,
-        // The wrapped entry's own (guarded) class; the bundler glue re-exports the class.
-        ...(recoverable.has(target) ? [] : ['import { CitationStream } from "./citeproof_bg.js";']),
+        // The wrapped entry's own (guarded) class; the bundler glue re-exports the class
+        // (the core: stream.js's, which reads events).
+        ...(recoverable.has(target) ? [] : [`import { CitationStream } from ${readsEvents ? stream : '"./citeproof_bg.js"'};`]),
+        ...(readsEvents ? [`export { CitationStream } from ${stream};`] : []),
         "export const citeproofTransform = citeproofTransformOver(CitationStream);",
       ];
   const entry = join(out, "citeproof.js");
-  writeFileSync(entry, readFileSync(entry, "utf8") + lines.join("\n") + "\n");
+  let glue = readFileSync(entry, "utf8");
+  if (readsEvents) {
+    // The glue's export list names the class: stream.js's replaces it.
+    const listed = /(export \{[^}]*?)\bCitationStream, ([^}]*\} from "\.\/citeproof_bg\.js";)/;
+    if (!listed.test(glue)) throw new Error(`${entry}: wasm-bindgen's bundler glue changed (no CitationStream in its export list)`);
+    glue = glue.replace(listed, "$1$2");
+  }
+  writeFileSync(entry, glue + lines.join("\n") + "\n");
 }
 
 /**

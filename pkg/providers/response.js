@@ -76,9 +76,13 @@ export const webSource = (url, title) => ({ url, title });
 
 /** The input an adapter is putting together (its fields as `Input` names them). */
 export class Builder {
-  /** `sources`: the caller's sources (kept as given), or undefined. */
-  constructor(sources) {
+  /**
+   * `sources`: the caller's sources (kept as given), or undefined; `parseCitations`: the
+   * marker parser of the wasm module the caller loads.
+   */
+  constructor(sources, parseCitations) {
     this.given = sources !== undefined;
+    this.parseCitations = parseCitations;
     this.sources = sources ?? [];
     this.answer = "";
     /** Labels of the sources added so far, by the key the provider names them with. */

@@ -3,8 +3,8 @@
 // parts (and a stream's `text-end`) may carry `citations` with `startIndex`/`endIndex`
 // (UTF-16; code points and bytes tried after); Google's grounding metadata is read as
 // Gemini's. Without either, `[n]` markers cite the n-th source, and an answer without
-// markers cites every source as a whole.
-import { parseCitations } from "citeproof";
+// markers cites every source as a whole (markers found by the caller's module's parser,
+// which the Builder carries: this file imports no wasm module).
 import { field, indexAt, is, items, list, settle, text, textAt, typeName, webSource } from "./response.js";
 import { grounding } from "./gemini.js";
 
@@ -61,7 +61,7 @@ export function read(response, out) {
   const google = field(field(field(response, "providerMetadata"), "google"), "groundingMetadata");
   if (google !== undefined) return grounding(google, texts, bases, out);
   const cited = blocks.some((b) => b.citations.length > 0);
-  if (!cited && parseCitations(out.answer).length === 0) {
+  if (!cited && out.parseCitations(out.answer).length === 0) {
     for (const source of labels) out.cite(source, undefined, undefined);
   }
 }

@@ -45,3 +45,29 @@ test("the browser core has no provider adapters or edge helpers, and refuses mar
   );
   assert.equal(full.parseCitations("Fact {{cite:2}}.", { markerPatterns: ["\\{\\{cite:(?P<refs>\\d+)\\}\\}"] }).length, 1);
 });
+
+test("the bare browser core refuses a stream's events it cannot read, and counts the Input an adapter made of them", () => {
+  // The package's browser entries read events with the JS adapters (wasm/js/stream.js,
+  // tests/js/stream-declared.test.mjs); this build is the module without that wrapper.
+  const body = readFileSync(join(root, "tests", "fixtures", "providers", "anthropic-stream.sse"), "utf8");
+  const events = [...body.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]));
+  const declared = full.fromAny(events);
+  const stream = new core.CitationStream({ sources: [] });
+  stream.push(declared.answer);
+  assert.throws(
+    () => stream.finish(events),
+    (e) => e.code === "invalid_input" && /^events: this module has no provider adapters: pass the Input fromAny\(events\)/.test(e.message),
+  );
+  stream.free();
+  const finished = (lib) => {
+    const s = new lib.CitationStream({ sources: [] });
+    s.push(declared.answer);
+    const { report } = s.finish(declared);
+    s.free();
+    return { ...report, timingMs: 0 };
+  };
+  const report = finished(core);
+  assert.equal(report.citations.length, 1);
+  assert.equal(report.citations[0].declared, 0);
+  assert.deepEqual(report, finished(full));
+});

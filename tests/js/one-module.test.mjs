@@ -4,12 +4,15 @@
 // app) and run in headless Chromium. citeproof/react beside citeproof/providers,
 // citeproof/edge or citeproof/full: the core alone, and the page works (chips, and the
 // helpers' results on the page). citeproof/patterns beside citeproof/react: the one
-// documented case of two modules, and one with the README's alias config.
+// documented case of two modules, and one with the README's alias config. And a stream's
+// declared citations count in the browser core: useCitationStream over an Anthropic and
+// an OpenAI SSE body reports them as Node's full module does.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createRequire } from "node:module";
 import { installPackage, launchChromium, pkgDir, root, serveStatic } from "./helpers.mjs";
 
 const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
@@ -123,4 +126,53 @@ test("citeproof/react + citeproof/patterns with the README's alias: one module, 
   const dist = build("one-module-patterns-alias", PATTERNS_ALIAS, WITH_PATTERNS);
   assert.deepEqual(shipped(dist), ["patterns"]);
   assert.deepEqual(await chips(dist), { chips: CHIPS, title: "1" });
+});
+
+// The SSE bodies of tests/fixtures/providers, through the hook a streaming React app uses.
+const SSE = Object.fromEntries(
+  ["anthropic-stream.sse", "openai-chat-stream.sse"].map((f) => [f, readFileSync(join(root, "tests", "fixtures", "providers", f), "utf8")]),
+);
+const WITH_SSE = `import { createRoot } from "react-dom/client";
+import { useCitationStream } from "citeproof/react/hooks";
+const bodies = ${JSON.stringify(SSE)};
+const reports = {};
+function Answer({ name }) {
+  const [response] = React.useState(() => new Response(bodies[name]));
+  const { text, report, error } = useCitationStream(response);
+  React.useEffect(() => {
+    if (!report && !error) return;
+    reports[name] = error ? { error: error.code } : report.citations;
+    if (Object.keys(reports).length === Object.keys(bodies).length) document.title = JSON.stringify(reports);
+  }, [report, error]);
+  return <p>{text}</p>;
+}
+createRoot(document.getElementById("root")).render(<>{Object.keys(bodies).map((name) => <Answer key={name} name={name} />)}</>);
+`.replace('import { createRoot } from "react-dom/client";', 'import React from "react";\nimport { createRoot } from "react-dom/client";');
+
+/** The citations of `body`'s report through Node's full module (the Rust adapters read its events). */
+async function nodeCitations(body) {
+  const { citeproofTransform } = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
+  const transform = citeproofTransform({}, { policy: "flag" });
+  await new Response(body).body.pipeThrough(transform).pipeTo(new WritableStream());
+  return (await transform.report).citations;
+}
+
+test("citeproof/react/hooks on Anthropic and OpenAI SSE: the core alone, and the declared citations count as in Node", async () => {
+  const dist = build("one-module-sse", PLAIN, WITH_SSE);
+  assert.deepEqual(shipped(dist), ["core"]);
+  const server = await serveStatic(dist);
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${server.url}/index.html`);
+    await page.waitForFunction(() => document.title !== "", null, { timeout: 15000 });
+    const reports = JSON.parse(await page.title());
+    for (const [name, body] of Object.entries(SSE)) {
+      const expected = await nodeCitations(body);
+      assert.ok(expected.some((c) => c.declared != null), `${name}: Node counts a declared citation`);
+      assert.deepEqual(reports[name], expected, name);
+    }
+  } finally {
+    await page.close();
+    await server.close();
+  }
 });

@@ -213,6 +213,18 @@ test("bad arguments: the same error code and message from both", () => {
     [{ toJSON: () => ({ choices: [{ message: { content: "via toJSON" } }] }) }],
     [{ big: 1n }],
     [Object.assign([], { length: 2_000_000 })],
+    // Nested around the Rust JSON reader's limit (a value in 256 containers is read, in
+    // 257 refused at its byte), after strings with brackets, quotes, escapes, non-ASCII.
+    ...[253, 254, 255, 256].flatMap((n) => {
+      const nest = (inner, wrap) => Array.from({ length: n }).reduce(wrap, inner);
+      const chatWith = (x) => ({ choices: [{ message: { content: 'é 🐈 "[{\\', extra: "【\u2028]}", x } }] });
+      return [
+        [chatWith(nest(1, (v) => [v]))],
+        [chatWith(nest([], (v) => [v]))],
+        [chatWith(nest('s"]', (v) => ({ 'k"{': v })))],
+        [[chatWith(1), nest(2, (v) => [1, { a: "x", b: v }])]],
+      ];
+    }),
   ];
   for (const [response, sources, options] of cases) {
     for (const name of NAMES) agree(`${show(response)} ${show(sources)} ${show(options)}`, name, response, sources, options);

@@ -330,8 +330,8 @@ function transformOf(stream, format, cards) {
   transform.report = report;
   transform.answer = null; // the whole answer as it came in, once the stream has ended
   // SSE: the events as received (Anthropic `citations_delta`, OpenAI late
-  // `delta.annotations`); after the stream, `fromAnthropic(transform.events, sources)` /
-  // `fromOpenAI(…)` gives its declared citations.
+  // `delta.annotations`), whose declared citations the report already counts; after the
+  // stream, `fromAnthropic(transform.events, sources)` / `fromOpenAI(…)` gives their `Input`.
   transform.events = events;
   // What the body was read as, once its first bytes told: "text", "openai",
   // "anthropic", "ai-sdk", "ndjson", or "sse" (SSE of no known format, whose events

@@ -454,8 +454,9 @@ export interface CiteproofTransform extends TransformStream<Uint8Array | string,
   report: Promise<Report>;
   /** The whole answer as it came in (what the report's spans index), once ended. */
   answer: string | null;
-  /** SSE streams: each event's data as received, for `fromAnthropic(events, sources)` or
-   * `fromOpenAI(events, sources)` once the stream has ended. */
+  /** SSE streams: each event's data as received (the citations they declare are counted
+   * in `report`), for `fromAnthropic(events, sources)` or `fromOpenAI(events, sources)`
+   * once the stream has ended. */
   events: object[];
   /**
    * What the body was read as, once its first bytes told (`"sse"`: SSE of no known

@@ -88,6 +88,12 @@ const end: StreamEnd = stream.finish();
 console.log(end.text, end.report.status, stream.released, end.revise?.text);
 // @ts-expect-error push takes a string
 stream.push(42);
+// A provider stream's events, or the Input an adapter made of them, declare citations.
+const events: unknown[] = [{ type: "message_start" }];
+new CitationStream({ sources: [] }).finish(events);
+new CitationStream({ sources: [] }).finish(fromAny(events));
+// @ts-expect-error neither events nor an Input
+new CitationStream({ sources: [] }).finish("events");
 
 const transform = citeproofTransform({ sources: [] }, { format: "openai" });
 transform.report.then((r: Report) => r.cleanedAnswer);

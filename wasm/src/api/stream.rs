@@ -6,9 +6,13 @@ use wasm_bindgen::prelude::*;
 use super::validate::{InputArg, ValidateOptionsArg};
 use crate::runtime::now;
 use crate::wire::contract::Shape;
+#[cfg(not(feature = "providers"))]
+use crate::wire::errors::invalid;
 use crate::wire::errors::to_js_error;
-use crate::wire::from_js::input_tape::{Limits, answer_too_long, read_input_with};
-use crate::wire::from_js::read::{MAX_LIST_ITEMS, json_text, read_options};
+use crate::wire::from_js::input_tape::{Limits, answer_too_long, read_input, read_input_with};
+use crate::wire::from_js::read::read_options;
+#[cfg(feature = "providers")]
+use crate::wire::from_js::read::{MAX_LIST_ITEMS, json_text};
 use crate::wire::to_js::tape::Tape;
 use crate::{runtime::enter, wire::from_js::text::read_text_at};
 use citeproof::model::{Input, Span};
@@ -16,6 +20,14 @@ use citeproof::offsets::{Tally, Unit};
 #[cfg(feature = "providers")]
 use citeproof::providers::{self, Json};
 use citeproof::stream::{CitationStream as Core, Revision, StreamEvent};
+
+#[wasm_bindgen]
+extern "C" {
+    /// What `finish` takes: a provider stream's events, or the `Input` an adapter made
+    /// of them (see `types.d.ts`).
+    #[wasm_bindgen(typescript_type = "unknown[] | Input")]
+    pub type DeclaredArg;
+}
 
 /// Validates an answer that arrives in pieces: `push(delta)` returns the cleaned text
 /// that can no longer change (never half a marker) with the chips and findings in it;
@@ -90,22 +102,30 @@ impl CitationStream {
     }
 
     /// Ends the stream: `{ text, report }`, the rest of the cleaned answer and the
-    /// report for the whole answer (equal to `validate`'s). With `events`, the provider
-    /// stream's events the answer came in (each SSE `data:` parsed), the citations they
-    /// declare count too, as `fromAny(events)` reads them (Anthropic `citations_delta`,
-    /// OpenAI `annotations`), and their sources when the stream was given none. Throws
-    /// when called twice.
+    /// report for the whole answer (equal to `validate`'s). With `declared`, the
+    /// citations the provider declared count too, and their sources when the stream was
+    /// given none: either the provider stream's events the answer came in (each SSE
+    /// `data:` parsed), read as `fromAny(events)` reads them (Anthropic `citations_delta`,
+    /// OpenAI `annotations`), or the `Input` an adapter made of them
+    /// (`fromAnthropic(events, sources)`, spans in the stream's unit). They count when
+    /// their answer is the streamed answer. Throws when called twice.
     #[wasm_bindgen(unchecked_return_type = "StreamEnd")]
-    pub fn finish(&mut self, events: Option<js_sys::Array>) -> Result<JsValue, JsValue> {
+    pub fn finish(&mut self, declared: Option<DeclaredArg>) -> Result<JsValue, JsValue> {
         enter();
         if let Some(high) = self.pending_high.take() {
             // A lone high surrogate ends the answer: it stays one unit, as U+FFFD.
             let rest = read_text_at(&high, "delta")?;
             self.core.push(&rest).map_err(|e| to_js_error(&e))?;
         }
-        let declared = match events {
-            Some(events) => self.declared(&events)?,
-            None => None,
+        let declared = match declared {
+            Some(value) if value.is_array() => self.declared_by(value.unchecked_ref())?,
+            Some(value) if !value.is_null() && !value.is_undefined() => Some(read_input(
+                value.as_ref(),
+                "declared",
+                self.unit,
+                &self.limits,
+            )?),
+            _ => None,
         };
         let started = now();
         let finished = self
@@ -131,7 +151,7 @@ impl CitationStream {
     /// What a provider adapter reads from a stream's `events`: `None` when none
     /// recognises them (a plain-text stream has nothing to declare).
     #[cfg(feature = "providers")]
-    fn declared(&self, events: &js_sys::Array) -> Result<Option<Input>, JsValue> {
+    fn declared_by(&self, events: &js_sys::Array) -> Result<Option<Input>, JsValue> {
         let text = json_text(events, "events", MAX_LIST_ITEMS)?;
         let json = Json::parse(&text).map_err(|e| to_js_error(&e))?;
         let given = self.core.sources();
@@ -141,11 +161,17 @@ impl CitationStream {
             .map(|(_, input)| input))
     }
 
-    /// Without the provider adapters (the browser build), events declare nothing.
+    /// The browser core has no provider adapters: its entries' `CitationStream`
+    /// (wasm/js/stream.js) reads the events with the JS ones and passes the `Input` they
+    /// give, so events reach this module only when something bypasses them. Refused,
+    /// never dropped.
     #[cfg(not(feature = "providers"))]
-    fn declared(&self, events: &js_sys::Array) -> Result<Option<Input>, JsValue> {
-        json_text(events, "events", MAX_LIST_ITEMS)?;
-        Ok(None)
+    fn declared_by(&self, _events: &js_sys::Array) -> Result<Option<Input>, JsValue> {
+        Err(invalid(
+            "invalid_input",
+            "events",
+            "this module has no provider adapters: pass the Input fromAny(events) of citeproof/providers gives",
+        ))
     }
 
     /// From the next push on, holds a marker whose fate is still open until later text
