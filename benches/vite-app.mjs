@@ -4,7 +4,7 @@
 // each asset gzip -9 (as a CDN serves it), beside the same app without citeproof (React
 // alone) so the difference is what citeproof adds. Then, per combination of the
 // package's entries an app imports (react alone, with providers, remark, edge, full, and
-// their mixes; patterns, the one entry that is a module of its own; the server entry
+// their mixes; patterns, whose engine is JS (re2js) on the same module; the server entry
 // citeproof/ai is not a browser's),
 // built against the package installed in the app's node_modules (so Vite resolves its
 // browser exports as in a real app): how many wasm modules it downloads, and their size.
@@ -146,7 +146,7 @@ function Answer() {
 createRoot(document.getElementById("root")).render(<Answer />);\n`],
   ["citeproof/patterns", `import { validate } from "citeproof/patterns";
 document.body.textContent = JSON.stringify(validate({ answer: "Water boils <<1>>.", sources: [{ title: "t" }] }, { markerPatterns: ["<<(?P<refs>[0-9]+)>>"] }));\n`],
-  ["citeproof/react + citeproof/patterns (the documented case of two)", `${render}import { validate } from "citeproof/patterns";
+  ["citeproof/react + citeproof/patterns", `${render}import { validate } from "citeproof/patterns";
 const report = validate({ answer: "Water boils <<1>>.", sources }, { markerPatterns: ["<<(?P<refs>[0-9]+)>>"] });
 createRoot(document.getElementById("root")).render(<CitedAnswer report={report} sources={sources} />);\n`],
 ];

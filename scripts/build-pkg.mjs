@@ -1,17 +1,15 @@
-// Builds the npm package in pkg/: three builds of the binding crate `citeproof-wasm`
+// Builds the npm package in pkg/: two builds of the binding crate `citeproof-wasm`
 // (wasm/): everything, with the `release` profile; and, with the `browser` profile (built
 // for size), the browser core without the provider adapters, edge helpers and
-// markerPatterns (all three but the last are JS in the package: pkg/providers/,
-// pkg/edge/), and the same core with markerPatterns; then per
+// regex-lite (JS in the package: pkg/providers/, pkg/edge/, and markerPatterns run by the
+// JS engine that pkg/patterns.js registers); then per
 // output wasm-bindgen, wasm-opt, and a trim to what the package's conditional exports need
 // (docs/architecture.md §9):
 //
 //   node/          everything, nodejs target   (Node: `citeproof`, `citeproof/full`)
 //   web/           everything, web target      (workerd, Deno, `citeproof/web`)
 //   bundler/       the core, bundler target    (browsers and bundlers: `citeproof`, and so
-//                                               `citeproof/full`, `/react`, `/edge`, …)
-//   bundler-patterns/  the core with markerPatterns, bundler target (browsers:
-//                  `citeproof/patterns`, the one entry that is a second module)
+//                                               `citeproof/full`, `/react`, `/patterns`, …)
 //
 //   node scripts/build-pkg.mjs                 the whole package
 //   node scripts/build-pkg.mjs node bundler    some of its outputs (by directory name)
@@ -54,9 +52,6 @@ const PACKAGE = [
   { dir: "node", target: "node", build: {} },
   { dir: "web", target: "web", build: {} },
   { dir: "bundler", target: "bundler", build: { noDefault: true } },
-  // The browser core with markerPatterns (regex-lite: +21.3 KB gzip, so not in the core),
-  // for `citeproof/patterns` in a browser (docs/architecture.md §9).
-  { dir: "bundler-patterns", target: "bundler", build: { noDefault: true, features: "patterns" } },
 ];
 // With build flags, each target named is built with them (a test build, elsewhere).
 const flagged = noDefault || features !== undefined || outRoot !== resolve(root, "pkg");
@@ -151,7 +146,10 @@ for (const { dir, target, build } of outputs) {
  * module. Their types are in wasm/js/types.d.ts. A bundler build without the Rust
  * provider adapters (the browser core) exports wasm/js/stream.js's `CitationStream`
  * instead of the glue's: its `finish(events)` reads the events with the JS adapters in
- * pkg/providers/ (so only built into pkg/, where that relative import resolves).
+ * pkg/providers/ (so only built into pkg/, where that relative import resolves). Where
+ * the module runs markerPatterns on a JS engine (the browser core: wasm/js/patterns.js),
+ * the entry also exports that file's `registerPatternEngine`, which `citeproof/patterns`
+ * calls (pkg/patterns.js); it is internal, so it has no declaration.
  */
 function exportPlainJs(target, out, build) {
   const snippets = join(out, "snippets");
@@ -165,11 +163,13 @@ function exportPlainJs(target, out, build) {
   const transform = JSON.stringify(`./snippets/${crate}/js/transform.js`);
   const stream = JSON.stringify(`./snippets/${crate}/js/stream.js`);
   const names = ["citationChips", "citationTree", "renderHtml"];
+  const patterns = existsSync(join(snippets, crate, "js", "patterns.js")) ? JSON.stringify(`./snippets/${crate}/js/patterns.js`) : undefined;
   const lines = target === "node"
     ? [
         `const render = require(${render});`,
         ...names.map((name) => `exports.${name} = render.${name};`),
         `exports.citeproofTransform = require(${transform}).citeproofTransformOver(exports.CitationStream);`,
+        ...(patterns ? [`exports.registerPatternEngine = require(${patterns}).registerPatternEngine;`] : []),
       ]
     : [
         `export { ${names.join(", ")} } from ${render};`,
@@ -179,6 +179,7 @@ function exportPlainJs(target, out, build) {
         ...(recoverable.has(target) ? [] : [`import { CitationStream } from ${readsEvents ? stream : '"./citeproof_bg.js"'};`]),
         ...(readsEvents ? [`export { CitationStream } from ${stream};`] : []),
         "export const citeproofTransform = citeproofTransformOver(CitationStream);",
+        ...(patterns ? [`export { registerPatternEngine } from ${patterns};`] : []),
       ];
   const entry = join(out, "citeproof.js");
   let glue = readFileSync(entry, "utf8");

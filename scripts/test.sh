@@ -45,7 +45,7 @@ done
 step "fuzz smoke (every fuzz/ target, 60 s each)"
 bash scripts/fuzz-smoke.sh 60
 fi
-step "npm package (node, web, bundler core, bundler-patterns) and the size budget per entry"
+step "npm package (node, web, bundler core) and the size budget per entry"
 node scripts/build-pkg.mjs
 node scripts/build-pkg.mjs web --no-default-features --out target/pkg-browser
 node scripts/size-check.mjs

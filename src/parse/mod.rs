@@ -26,14 +26,10 @@ mod html_block;
 mod html_start;
 mod link;
 mod markdown;
-#[cfg(not(feature = "patterns"))]
-mod no_patterns;
+mod patterns;
 mod scanner;
 
-#[cfg(not(feature = "patterns"))]
-use no_patterns::Regex;
-#[cfg(feature = "patterns")]
-use regex_lite::Regex;
+pub use patterns::{MarkerPatterns, PatternFault, PatternSearch};
 
 pub(crate) use definitions::DefinitionReader;
 pub(crate) use html::Verbatim;
@@ -41,13 +37,17 @@ pub(crate) use html_start::Closer;
 pub use scanner::Markers;
 pub(crate) use scanner::{Resume, Undecided, closes};
 
-use crate::error::{Error, ErrorCode};
+use std::fmt;
+use std::sync::Arc;
+
+use crate::error::Error;
 use crate::model::Marker;
 
 /// A marker parser with its options compiled once; cheap to reuse across texts.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Parser {
-    patterns: Vec<Regex>,
+    /// The caller's own marker patterns, if any.
+    patterns: Option<Arc<dyn MarkerPatterns>>,
 }
 
 impl Parser {
@@ -68,13 +68,30 @@ impl Parser {
     /// assert_eq!(markers[0].refs, Refs::Numbers(vec![2].into()));
     /// assert!(Parser::with_patterns(&["(unclosed"]).is_err());
     /// ```
+    ///
+    /// Without the feature `patterns` every pattern is refused
+    /// ([`PatternFault::NoEngine`]); [`Parser::with_marker_patterns`] takes patterns
+    /// another engine compiled.
     pub fn with_patterns<S: AsRef<str>>(patterns: &[S]) -> Result<Parser, Error> {
-        let patterns = patterns
-            .iter()
-            .enumerate()
-            .map(|(i, pattern)| compile_pattern(i, pattern.as_ref()))
-            .collect::<Result<_, _>>()?;
-        Ok(Parser { patterns })
+        if patterns.is_empty() {
+            return Ok(Parser::new());
+        }
+        #[cfg(feature = "patterns")]
+        {
+            let compiled = patterns::regex_lite_engine::RegexLitePatterns::new(patterns)?;
+            Ok(Parser::with_marker_patterns(Arc::new(compiled)))
+        }
+        #[cfg(not(feature = "patterns"))]
+        Err(PatternFault::NoEngine.at(0))
+    }
+
+    /// A parser that also recognises patterns compiled by an engine outside the crate
+    /// (see [`MarkerPatterns`]). Each scan asks them for matches, so for no patterns
+    /// take [`Parser::new`].
+    pub fn with_marker_patterns(patterns: Arc<dyn MarkerPatterns>) -> Parser {
+        Parser {
+            patterns: Some(patterns),
+        }
     }
 
     /// The markers of `text`, in order. `source_ids` are the ids of the retrieved
@@ -88,6 +105,15 @@ impl Parser {
     }
 }
 
+/// Shows whether the parser has patterns of the caller's.
+impl fmt::Debug for Parser {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Parser")
+            .field("patterns", &self.patterns.is_some())
+            .finish()
+    }
+}
+
 /// The markers of `text` with the built-in syntaxes, collected.
 ///
 /// ```
@@ -96,31 +122,4 @@ impl Parser {
 /// ```
 pub fn parse(text: &str) -> Vec<Marker<'_>> {
     Parser::new().find_iter(text, &[]).collect()
-}
-
-#[cfg(feature = "patterns")]
-fn compile_pattern(i: usize, pattern: &str) -> Result<Regex, Error> {
-    let path = format!("markerPatterns[{i}]");
-    let regex = Regex::new(pattern)
-        .map_err(|e| Error::new(ErrorCode::InvalidOption, path.clone(), e.to_string()))?;
-    if !regex.capture_names().any(|name| name == Some("refs")) {
-        return Err(Error::new(
-            ErrorCode::InvalidOption,
-            path,
-            "the pattern needs a named group `refs`, e.g. (?P<refs>\\d+)",
-        ));
-    }
-    Ok(regex)
-}
-
-/// Without the `patterns` feature (the npm package's browser core), every pattern is
-/// refused, naming the entry that has them.
-#[cfg(not(feature = "patterns"))]
-fn compile_pattern(i: usize, _pattern: &str) -> Result<Regex, Error> {
-    Err(Error::new(
-        ErrorCode::InvalidOption,
-        format!("markerPatterns[{i}]"),
-        "this build has no markerPatterns (the crate's `patterns` feature; in a browser, \
-         import from citeproof/patterns)",
-    ))
 }

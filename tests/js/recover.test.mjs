@@ -51,6 +51,14 @@ test("a trap throws internal_error, and the next call runs on a fresh instance",
   }
 });
 
+test("a panic logs its message, where it panicked and the JS stack on the console", (t) => {
+  const logged = [];
+  t.mock.method(console, "error", (text) => logged.push(text));
+  thrown(() => api.__trap());
+  assert.equal(logged.length, 1);
+  assert.match(logged[0], /^panicked at wasm\/src\/api\/module\.rs:\d+:\d+:\nforced trap \(feature test-trap\)\n\nStack:\n\nError\n {4}at /);
+});
+
 test("objects made before a trap throw stale_instance; new ones work", async () => {
   const stream = new api.CitationStream({ sources: input.sources });
   stream.push("Water boils ");

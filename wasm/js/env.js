@@ -15,3 +15,8 @@ export function isoNow() {
 export function randomId() {
   return globalThis.crypto.randomUUID();
 }
+
+// A panic's message with the JS stack, on the console (the module's panic hook).
+export function panicked(message) {
+  console.error(`${message}\n\nStack:\n\n${new Error().stack}\n\n`);
+}

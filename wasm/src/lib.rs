@@ -6,8 +6,8 @@
 //! - this file: the exports, gathered from `api`;
 //! - `api`: one file per export group; each reads its JS arguments, calls the core and
 //!   writes its answer;
-//! - `runtime`: the instance's own state (panic hook, the compiled-pattern cache, the
-//!   clock, the allocator);
+//! - `runtime`: the instance's own state (panic hook, the compiled-pattern cache and,
+//!   in the browser core, the bridge to the JS pattern engine, the clock, the allocator);
 //! - `wire`: the codecs between JS values and the core's types, named by direction:
 //!   `wire::from_js` (the input tape, the field reader, the argument strings) and
 //!   `wire::to_js` (the output tape), and the JS errors both raise.

@@ -3,6 +3,8 @@
 //! `Chapter X, Section N`, and the user's own patterns.
 
 use super::Markers;
+use std::ops::Range;
+
 use crate::model::{Marker, MarkerKind, Refs};
 use crate::parse::bracket::{self, MAX_BODY, find_bracket_close, find_in_line};
 use crate::parse::bytes::{alnum_before, is_escaped, run_length, run_while};
@@ -16,53 +18,51 @@ use crate::parse::link::{Inner, inline_link_end, link_label_end, link_text_close
 use crate::parse::markdown::NeedMore;
 
 impl<'t> Markers<'_, 't> {
-    pub(super) fn find_custom(&self, i: usize, from: usize) -> Option<(usize, usize)> {
-        let mut at = from;
-        while at <= self.text.len() {
-            let m = self.parser.patterns[i].find_at(self.text, at)?;
-            if m.end() > m.start() {
-                return Some((m.start(), m.end()));
-            }
-            at = m.end()
-                + self.text[m.end()..]
-                    .chars()
-                    .next()
-                    .map_or(1, char::len_utf8);
-        }
-        None
+    /// The next match of the caller's patterns at or after `from`; `None` when there
+    /// are none, or when an engine's match is empty, starts before `from` or is off the
+    /// text's `char` boundaries (its fault, which ends its matches, not the scan).
+    #[inline(never)]
+    pub(super) fn find_custom(&mut self, from: usize) -> Option<Range<usize>> {
+        let found = self.search.as_mut()?.0.next_match(self.text, from)?;
+        let sound = from <= found.start
+            && found.start < found.end
+            && self.text.is_char_boundary(found.start)
+            && self.text.is_char_boundary(found.end);
+        sound.then_some(found)
     }
 
-    /// The earliest pending custom match, re-searching patterns whose match the scanner
-    /// has skipped past (it started inside code or another excluded region).
-    pub(super) fn next_custom(&mut self) -> Option<(usize, usize, usize)> {
-        let mut best: Option<(usize, usize, usize)> = None;
-        for i in 0..self.custom.len() {
-            if let Some((start, _)) = self.custom[i] {
-                if start < self.pos {
-                    self.custom[i] = self.find_custom(i, self.pos);
-                }
-            }
-            if let Some((start, end)) = self.custom[i] {
-                if best.is_none_or(|(s, _, _)| start < s) {
-                    best = Some((start, end, i));
-                }
-            }
+    /// The next pending match of the caller's patterns, searched again when the scanner
+    /// has passed its start (it started inside code or another excluded region).
+    pub(super) fn next_custom(&mut self) -> Option<&Range<usize>> {
+        if self
+            .custom
+            .as_ref()
+            .is_some_and(|found| found.start < self.pos)
+        {
+            self.custom = self.find_custom(self.pos);
         }
-        best
+        self.custom.as_ref()
     }
 
-    pub(super) fn custom_marker(&mut self, start: usize, end: usize, i: usize) -> Marker<'t> {
-        let raw = &self.text[start..end];
-        let refs_text = self.parser.patterns[i]
-            .captures(raw)
-            .and_then(|c| c.name("refs"))
-            .map_or(raw, |m| m.as_str())
+    /// The marker of `found`, the last match the patterns gave: its group `refs` gives
+    /// its source label(s). Out of line, as [`Markers::find_custom`]: the scanner's loop
+    /// stays as small as it was without patterns.
+    #[inline(never)]
+    pub(super) fn custom_marker(&mut self, found: Range<usize>) -> Marker<'t> {
+        let (start, end) = (found.start, found.end);
+        let raw = &self.text[found];
+        let refs_text = self
+            .search
+            .as_mut()
+            .and_then(|search| search.0.refs(self.text))
+            .and_then(|refs| self.text.get(refs))
+            .unwrap_or(raw)
             .trim();
         let refs = match bracket::number_list(refs_text) {
             Some(numbers) => Refs::Numbers(numbers),
             None => Refs::Ids(vec![refs_text]),
         };
-        self.custom[i] = self.find_custom(i, end);
+        self.custom = self.find_custom(end);
         self.pos = end;
         self.marker(start, end, refs, MarkerKind::Custom)
     }

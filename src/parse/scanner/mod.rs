@@ -11,11 +11,12 @@ mod forms;
 mod state;
 
 use std::collections::HashSet;
+use std::fmt;
+use std::ops::Range;
 
 use state::Inside;
 pub(crate) use state::{Resume, Undecided, closes};
 
-use super::Parser;
 use super::bytes::{find_ascii_ci, is_escape, run_length};
 use super::definitions::{DefinitionReader, Definitions, collect_definitions};
 use super::html::{Read, Verbatim, autolink, closing_tag, open_tag};
@@ -23,6 +24,7 @@ use super::html_block::BlockEndSearch;
 use super::html_start::{Closer, fixed_closer, is_cut_opener};
 use super::link::normalize_label;
 use super::markdown::{code_span_end, paragraph_through, starts_url, url_end};
+use super::{Parser, PatternSearch};
 use crate::byteset::ByteSet;
 use crate::model::{Marker, MarkerKind, Refs, Span};
 use state::SourceIds;
@@ -48,11 +50,20 @@ enum DefinitionSource<'p> {
     Stream(&'p mut DefinitionReader, usize),
 }
 
+/// One scan's searches of the caller's own patterns ([`PatternSearch`], which has no
+/// `Debug`: the scanner's `Debug` shows that it has them).
+pub(super) struct Search<'p>(pub(super) Box<dyn PatternSearch + 'p>);
+
+impl fmt::Debug for Search<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Search")
+    }
+}
+
 /// Iterator over the markers of one text, in text order. Created by
 /// [`Parser::find_iter`](super::Parser::find_iter).
 #[derive(Debug)]
 pub struct Markers<'p, 't> {
-    parser: &'p Parser,
     text: &'t str,
     bytes: &'t [u8],
     pos: usize,
@@ -103,8 +114,11 @@ pub struct Markers<'p, 't> {
     /// The search for the end of the HTML block being scanned, when it runs to the end
     /// of a text that may still grow.
     html_block_search: Option<BlockEndSearch>,
-    /// Next match of each custom pattern at or after `pos` (`None`: no more matches).
-    custom: Vec<Option<(usize, usize)>>,
+    /// The scan's searches of the caller's own patterns, if there are any.
+    search: Option<Search<'p>>,
+    /// The next match of the caller's patterns, searched at or before `pos` (`None`:
+    /// no more matches).
+    custom: Option<Range<usize>>,
     /// The text may still grow (a stream): decisions that need more of it are not made.
     open: bool,
     /// The state before the decision being made (open scans).
@@ -155,7 +169,6 @@ impl<'p, 't> Markers<'p, 't> {
     ) -> Self {
         let open = matches!(definitions, DefinitionSource::Stream(..));
         let mut markers = Markers {
-            parser,
             text,
             bytes: text.as_bytes(),
             pos: resume.pos,
@@ -175,15 +188,17 @@ impl<'p, 't> Markers<'p, 't> {
             list_markers_from: resume.list_markers_from,
             item_indent: resume.item_indent,
             html_block_search: resume.html_block_search,
-            custom: vec![None; parser.patterns.len()],
+            search: parser
+                .patterns
+                .as_ref()
+                .map(|patterns| Search(patterns.search(text))),
+            custom: None,
             open,
             before: resume,
             undecided: Undecided::default(),
         };
         markers.resume_blocks(resume.inside);
-        for i in 0..parser.patterns.len() {
-            markers.custom[i] = markers.find_custom(i, markers.pos);
-        }
+        markers.custom = markers.find_custom(markers.pos);
         markers
     }
 
@@ -492,17 +507,16 @@ impl<'t> Iterator for Markers<'_, 't> {
                 self.line_start();
                 continue;
             }
-            let custom = self.next_custom();
-            if let Some((start, end, i)) = custom {
-                if start == self.pos {
-                    if let Some(url_end) = self.url_covering(start) {
-                        self.pos = url_end;
-                        continue;
-                    }
-                    return Some(self.custom_marker(start, end, i));
+            let stop = self.next_custom().map_or(len, |found| found.start);
+            if stop == self.pos {
+                if let Some(url_end) = self.url_covering(stop) {
+                    self.pos = url_end;
+                    continue;
+                }
+                if let Some(found) = self.custom.take() {
+                    return Some(self.custom_marker(found));
                 }
             }
-            let stop = custom.map_or(len, |(start, _, _)| start);
             self.pos = skip_plain(self.bytes, self.pos, stop);
             if self.pos < stop {
                 self.remember_state();

@@ -5,6 +5,7 @@ import { CitationParser, parseCitations, validate, validateAsync } from "citepro
 import { fromAny, fromGemini } from "citeproof/providers";
 import { Metrics, auditRecord } from "citeproof/edge";
 import * as full from "citeproof/full";
+import * as withPatterns from "citeproof/patterns";
 import type { Chip, Input } from "citeproof";
 import type { CiteproofError, Marker, MarkerKind, ParseOptions, Report } from "citeproof";
 import init, { parseCitations as parseWeb } from "citeproof/web";
@@ -179,3 +180,7 @@ remarkCiteproof({ report: 3 });
 import { renderHtml as renderGfm } from "citeproof/markdown";
 const gfmHtml: string = renderGfm({ segments: end.report.segments }, { sources: [{ title: "t" }] });
 console.log(markdown, streamed, invalidReason, chipProps, gfmHtml);
+
+// citeproof/patterns in a browser: the core's declarations, markerPatterns run by re2js.
+const patterned: Report = withPatterns.validate({ answer: "Fact <<1>>.", sources: [{ text: "Fact." }] }, { markerPatterns: ["<<(?P<refs>\\d+)>>"] });
+void patterned;

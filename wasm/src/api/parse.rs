@@ -3,8 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::runtime::{cached_parser, enter};
-use crate::wire::errors::to_js_error;
+use crate::runtime::{cached_parser, compile_parser, enter};
 use crate::wire::from_js::options::ParseOptions;
 use crate::wire::from_js::text::read_text_at;
 use crate::wire::to_js::tape::markers_to_js;
@@ -46,8 +45,7 @@ impl CitationParser {
     pub fn new(options: Option<ParseOptionsArg>) -> Result<CitationParser, JsValue> {
         enter();
         let options = ParseOptions::read(options.as_deref(), "options")?;
-        let parser = Parser::with_patterns(&options.marker_patterns)
-            .map_err(|e| to_js_error(&e.under("options")))?;
+        let parser = compile_parser(&options.marker_patterns)?;
         Ok(CitationParser { parser, options })
     }
 

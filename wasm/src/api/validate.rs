@@ -88,7 +88,7 @@ impl CitationValidator {
     pub fn new(options: Option<ValidateOptionsArg>) -> Result<CitationValidator, JsValue> {
         enter();
         let (options, unit) = read_options(options.as_deref(), &[])?;
-        let validator = Validator::new(options).map_err(|e| to_js_error(&e.under("options")))?;
+        let validator = validator_for(options)?;
         Ok(CitationValidator { validator, unit })
     }
 
