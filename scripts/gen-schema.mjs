@@ -9,7 +9,7 @@
 // interface of types.d.ts, `VALIDATE_OPTIONS` (contract.rs, untrusted.js) and the
 // binding's reader of them, wasm/src/wire/from_js/option_fields.rs. The string enums:
 // their unions in types.d.ts, and the generated blocks of the plain JS that names them
-// (pkg/providers.js, pkg/edge/read.js, pkg/edge/audit.js). The segments and stream
+// (pkg/providers.js, pkg/edge/read.js). The segments and stream
 // events: their `type` constants in tape.js and their TypeScript in types.d.ts. The
 // `FindingCode` union of types.d.ts, from `FindingCode::name` in src/model/report.rs
 // (the one list of finding codes).
@@ -518,10 +518,7 @@ function namedByJs(name, key) {
 const typesJs = (keyword) => `${keyword} TYPES = [${typeCodes.map(([, type]) => JSON.stringify(type)).join(", ")}];`;
 
 /** The enum `key`'s names as `NAME` and how errors name them, `NAME_EXPECTED` (as contract.rs's). */
-const expectedJs = (name, key, keyword = "const") => [
-  `${keyword} ${namesJs(name, key)}`,
-  `${keyword} ${name}_EXPECTED = ${jsString(expectedNames(key))};`,
-];
+const expectedJs = (name, key) => [`const ${namesJs(name, key)}`, `const ${name}_EXPECTED = ${jsString(expectedNames(key))};`];
 
 /** The shared constants as JS exports, for the generated block of untrusted.js. */
 function constantsJs() {
@@ -567,9 +564,15 @@ const outputs = [
   within(join(repo, "pkg", "providers.js"), [`const ${namesJs("PROVIDERS", "Provider")}`, typesJs("const"), ...expectedJs("OFFSET_UNITS", "OffsetUnit")].join("\n")),
   within(
     join(repo, "pkg", "edge", "read.js"),
-    [typesJs("export const"), ...expectedJs("OFFSET_UNITS", "OffsetUnit"), ...expectedJs("STATUSES", "Status", "export const")].join("\n"),
+    [
+      typesJs("export const"),
+      ...expectedJs("OFFSET_UNITS", "OffsetUnit"),
+      `export const ${namesJs("STATUSES", "Status")}`,
+      `const STATUSES_EXPECTED = ${jsString(expectedNames("Status"))};`,
+      `export ${namedByJs("AUDIT_STATUS", "AuditStatus")}`,
+      `export ${namedByJs("AUDIT_CITATION_STATUS", "AuditCitationStatus")}`,
+    ].join("\n"),
   ),
-  within(join(repo, "pkg", "edge", "audit.js"), [namedByJs("AUDIT_STATUS", "AuditStatus"), namedByJs("AUDIT_CITATION_STATUS", "AuditCitationStatus")].join("\n")),
 ];
 const checkOnly = process.argv.includes("--check");
 let drift = false;

@@ -32,7 +32,7 @@
 // writes from this the union types of wasm/js/types.d.ts (`export type <key>` for those
 // with a `doc`; the others are written inline where `union(key)` is used below), the
 // match of `policy` in the options reader, and the tables of names the package's plain
-// JS reads (pkg/providers.js, pkg/edge/read.js, pkg/edge/audit.js). tests/wire_contract.rs checks each list against the
+// JS reads (pkg/providers.js, pkg/edge/read.js). tests/wire_contract.rs checks each list against the
 // names the Rust enum's variants cross as (serde's, or its `name()`), all of them, in
 // declaration order (`Provider`: in `Provider::ALL`'s).
 export const enums = {
