@@ -625,5 +625,5 @@ export interface AuditRecord {
 export interface BatchResult {
   reports: Report[];
   summary: { total: number; pass: number; warn: number; fail: number; hallucinations: number };
-  status: "pass" | "warn" | "fail";
+  status: Report["status"];
 }
