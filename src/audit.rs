@@ -151,13 +151,24 @@ fn source_name(sources: &[Source], position: usize) -> String {
         .unwrap_or_else(|| s.label(position).to_string())
 }
 
-/// Spec 001's status names.
+/// Spec 001's status names. The JS binding's contract restates them
+/// (`enums.AuditStatus` in wasm/js/schema.mjs, checked by tests/wire_contract.rs).
 pub const fn audit_status(status: Status) -> &'static str {
     match status {
         Status::Pass => "PASS",
         Status::Warn => "REVIEW",
         Status::Fail => "REJECT",
     }
+}
+
+/// Spec 001's name of a citation's validity: `VALID` or `INVALID`. The JS binding's
+/// contract restates them (`enums.AuditCitationStatus` in wasm/js/schema.mjs).
+///
+/// ```
+/// assert_eq!(citeproof::audit::validation_status(false), "INVALID");
+/// ```
+pub const fn validation_status(valid: bool) -> &'static str {
+    if valid { "VALID" } else { "INVALID" }
 }
 
 /// The audit record of one validation (spec 001's schema, snake_case).
@@ -198,7 +209,7 @@ pub fn audit_record(facts: &ReportFacts, input: &Input, ctx: &AuditContext) -> A
                     .declared
                     .and_then(|d| declared.get(d)?.line_range.as_ref()?.valid().copied())
                     .map(|r| format!("{}-{}", r.first, r.last)),
-                validation_status: if c.valid { "VALID" } else { "INVALID" },
+                validation_status: validation_status(c.valid),
                 semantic_score: c.support,
             })
             .collect(),

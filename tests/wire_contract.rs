@@ -7,7 +7,9 @@
 //!   reader takes the tape's fields in that order;
 //! - the options it declares are `Options`' serde fields (and the binding's `offsets`),
 //!   with `Options::default()`'s defaults and the ranges `Validator::new` enforces;
-//! - the names of each string enum it lists are the Rust enum's, every variant's, in order.
+//! - the names of each string enum it lists are the Rust enum's, every variant's, in order;
+//! - the JS `type` of each segment and stream event is its Rust variant's, every
+//!   variant's, in order.
 //!
 //! They read the schema with Node (the schema is an ES module); without `node` on the
 //! PATH they fail rather than pass having checked nothing.
@@ -17,11 +19,16 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::process::Command;
 
-use citeproof::ErrorCode;
-use citeproof::model::{Input, MarkerKind, MatchKind, Mode, Options, Policy, Severity, Status};
+use citeproof::audit::{audit_status, validation_status};
+use citeproof::model::{
+    Finding, FindingCode, Input, MarkerKind, MatchKind, Mode, Options, Policy, Segment, Severity,
+    Status,
+};
 use citeproof::offsets::Unit;
 use citeproof::providers::Provider;
+use citeproof::stream::{Revision, StreamEvent};
 use citeproof::validate::Validator;
+use citeproof::{ErrorCode, Span};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 const REPO: &str = env!("CARGO_MANIFEST_DIR");
@@ -407,15 +414,17 @@ fn each_enum_the_contract_lists_has_the_rust_enums_names_in_order() {
                 );
                 continue;
             }
-            // `Provider::ALL` is in detection order; the contract's is declaration order.
-            "Provider" => {
-                let mut rust: Vec<&str> = Provider::ALL.iter().map(|p| p.name()).collect();
-                let mut contract: Vec<&str> = names.iter().map(String::as_str).collect();
-                rust.sort_unstable();
-                contract.sort_unstable();
-                assert_eq!(contract, rust, "Provider against Provider::name");
-                continue;
-            }
+            // In detection order, which the JS adapters take from the contract.
+            "Provider" => Provider::ALL.iter().map(|p| p.name().into()).collect(),
+            // Spec 001's names, one per `Status` in its order.
+            "AuditStatus" => variant_names::<Status>()
+                .iter()
+                .map(|name| audit_status(serde_json::from_value(name.as_str().into()).unwrap()))
+                .map(String::from)
+                .collect(),
+            "AuditCitationStatus" => [true, false]
+                .map(|valid| validation_status(valid).to_string())
+                .to_vec(),
             other => panic!("the contract's enum {other} is not checked here: add it"),
         };
         assert_eq!(
@@ -426,5 +435,103 @@ fn each_enum_the_contract_lists_has_the_rust_enums_names_in_order() {
     assert!(
         enums.contains_key("MarkerKind"),
         "the contract lists no MarkerKind"
+    );
+}
+
+/// The contract's tag tables whose values carry a JS `type` (`tags` with `type` in
+/// `wasm/js/schema.mjs`): per table the `type` of each tag, in order.
+fn contract_tag_types() -> BTreeMap<String, Vec<String>> {
+    let script = "import { tags, tagType } from './wasm/js/schema.mjs';
+const typed = Object.entries(tags).filter(([, table]) => table.type);
+console.log(JSON.stringify(Object.fromEntries(typed.map(([key, table]) => [key, table.names.map(([name]) => tagType(key, name))]))));";
+    let json =
+        node(&["--input-type=module", "-e", script]).unwrap_or_else(|error| panic!("{error}"));
+    serde_json::from_str(&json).unwrap()
+}
+
+/// One `Segment` of each variant, in declaration order; the match stops compiling when
+/// one is added.
+fn every_segment() -> [Segment; 2] {
+    let all = [
+        Segment::Text {
+            text: String::new(),
+        },
+        Segment::Cite {
+            label: String::new(),
+            refs: Vec::new(),
+            source_index: None,
+            source_positions: Vec::new(),
+            title: None,
+            url: None,
+            valid: true,
+        },
+    ];
+    all.map(|segment| match segment {
+        Segment::Text { .. } | Segment::Cite { .. } => segment,
+    })
+}
+
+/// One `StreamEvent` of each variant, in declaration order; the match stops compiling
+/// when one is added.
+fn every_stream_event() -> [StreamEvent; 3] {
+    let span = Span { start: 0, end: 0 };
+    let all = [
+        StreamEvent::Cite {
+            segment: every_segment()[1].clone(),
+            span,
+            answer_span: span,
+        },
+        StreamEvent::Finding(Finding::new(
+            FindingCode::UnknownSource,
+            Severity::Error,
+            String::new(),
+        )),
+        StreamEvent::Revise(Revision {
+            span,
+            text: String::new(),
+            answer_start: 0,
+        }),
+    ];
+    all.map(|event| match event {
+        StreamEvent::Cite { .. } | StreamEvent::Finding(_) | StreamEvent::Revise(_) => event,
+    })
+}
+
+/// The name of the variant `value` is, as `Debug` writes it, in lower case.
+fn variant_in_lower_case(value: &impl fmt::Debug) -> String {
+    let debug = format!("{value:?}");
+    let end = debug.find([' ', '(', '{']).unwrap_or(debug.len());
+    debug[..end].to_lowercase()
+}
+
+#[test]
+fn each_segment_and_event_type_the_contract_states_is_its_rust_variants() {
+    let tables = contract_tag_types();
+    // A segment's `type` is serde's tag (the CLI's JSON, which the wasm suite compares
+    // the JS report with).
+    let segments: Vec<String> = every_segment()
+        .iter()
+        .map(|segment| serde_json::to_value(segment).unwrap()["type"].to_string())
+        .map(|tag| serde_json::from_str(&tag).unwrap())
+        .collect();
+    assert_eq!(
+        tables.get("SEGMENT"),
+        Some(&segments),
+        "the contract's SEGMENT tags against Segment's serde tags"
+    );
+    // A stream event has no serde form: its `type` is its variant's name.
+    let events: Vec<String> = every_stream_event()
+        .iter()
+        .map(variant_in_lower_case)
+        .collect();
+    assert_eq!(
+        tables.get("EVENT"),
+        Some(&events),
+        "the contract's EVENT tags against StreamEvent's variants"
+    );
+    assert_eq!(
+        tables.len(),
+        2,
+        "a typed tag table not checked here: add it"
     );
 }

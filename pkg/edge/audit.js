@@ -5,7 +5,7 @@
 // ./input-tape.js) and gives what the Rust helpers of the full module give;
 // tests/js/edge-differential.test.mjs holds the two to the same output or the same error.
 import { readInput, readSources } from "./input-tape.js";
-import { Obj, decimal, errorMessages, readReport, readUnit } from "./read.js";
+import { AUDIT_CITATION_STATUS, AUDIT_STATUS, Obj, decimal, errorMessages, readReport, readUnit } from "./read.js";
 import { codedError } from "./untrusted.js";
 
 /** A source's label: its `index`, else its 1-based position. */
@@ -19,9 +19,6 @@ const nameOf = (source, position, names) => {
 
 /** How a source is named in logs: id, chunk id, doc id, url, title, else its label. */
 const sourceName = (sources, position) => nameOf(sources[position], position, ["id", "chunkId", "docId", "url", "title"]);
-
-/** Spec 001's status names, by the report's status. */
-const AUDIT_STATUS = { pass: "PASS", warn: "REVIEW", fail: "REJECT" };
 
 /** A number as the module hands it out: NaN and ±Infinity as null (as serde_json writes them). */
 const finite = (n) => (Number.isFinite(n) ? n : null);
@@ -277,7 +274,7 @@ export function auditRecord(report, ctx) {
       claim: c.claimText,
       source: c.source === undefined ? c.label : sourceName(input.sources, c.source),
       line_range: (c.declared !== undefined && declared[c.declared]?.lineRange) || null,
-      validation_status: c.valid ? "VALID" : "INVALID",
+      validation_status: AUDIT_CITATION_STATUS[c.valid],
       semantic_score: finite(c.support),
     })),
     processing_time_ms: finite(view.timingMs),

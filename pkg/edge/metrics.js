@@ -1,13 +1,10 @@
 // Prometheus counters for the reports of one page or process, in plain JS for browsers
 // (src/metrics.rs, which says what each counter means; docs/architecture.md §9).
-import { readReport } from "./read.js";
+import { STATUSES, readReport } from "./read.js";
 
 /** Upper bounds (seconds) of the duration histogram's buckets, as the `le` labels print them. */
 const BUCKETS = ["0.0001", "0.0005", "0.001", "0.005", "0.01", "0.05", "0.1"];
 const BOUNDS = BUCKETS.map(Number);
-
-/** The gate statuses in the order counters are kept and printed. */
-const STATUSES = ["pass", "warn", "fail"];
 
 /** 2^64: the counters are u64 in Rust, whose release build wraps on overflow. */
 const U64 = 2n ** 64n;
@@ -16,12 +13,10 @@ const U64 = 2n ** 64n;
 export class Metrics {
   /** Empty counters. */
   constructor() {
-    this.byStatus = [0, 0, 0];
+    // Per status, in `STATUSES`' order (which the counters are printed in too).
+    this.byStatus = STATUSES.map(() => 0);
     this.hallucinations = 0;
-    this.repaired = [
-      [0, 0, 0],
-      [0, 0, 0],
-    ];
+    this.repaired = [STATUSES.map(() => 0), STATUSES.map(() => 0)];
     this.repairedHallucinations = [0, 0];
     this.buckets = new Array(BOUNDS.length + 1).fill(0);
     this.durationSumMicros = 0n;

@@ -185,9 +185,18 @@ test("bad arguments: the same error code and message from both", () => {
     },
   });
   const huge = new Proxy([], { get: (t, k) => (k === "length" ? 2 ** 32 - 1 : t[k]) });
+  // An array whose length cannot be read: its type named in the error as the Rust reader
+  // names it (regression: the JS helpers had a type name of their own for it).
+  const unreadable = new Proxy([], {
+    get(t, k) {
+      if (k === "length") throw new Error("length");
+      return t[k];
+    },
+  });
   const reports = [null, 5, "report", [], {}, { status: "ok" }, revoked(), throwing, { ...report, citations: huge }, { ...report, citations: [5] },
     { ...report, citations: [{ errors: [{ message: 5 }] }] }, { ...report, summary: [] }, { ...report, summary: { hallucinations: -1 } },
-    { ...report, citations: [{ claim: { start: 1.5 } }] }, { ...report, timingMs: "1" }, { ...report, confidence: null }, { ...report, citations: revoked() }];
+    { ...report, citations: [{ claim: { start: 1.5 } }] }, { ...report, timingMs: "1" }, { ...report, confidence: null }, { ...report, citations: revoked() },
+    { ...report, citations: unreadable }];
   const contexts = [undefined, null, 5, "ctx", [], { offsets: "bytes" }, { offsets: 8 }, { auditId: 5 }, { timestamp: [] }, { input: 5 }, { input: {} },
     { input: { answer: 5 } }, { input: { ...input, question: "q", query: "q" } }, { input: { ...input, sources: huge } }, { input: { ...input, sources: [5] } },
     { input: { ...input, sources: [{ text: "a", content: "b", index: 1.5 }] } }, { input: { ...input, sources: [{ chapter: 2.5 }] } },
@@ -195,7 +204,7 @@ test("bad arguments: the same error code and message from both", () => {
     { input: { ...input, warnings: [{ code: "nope" }] } }, { input: { ...input, warnings: [{ code: "unknown_content", span: 5 }] } },
     { input: { ...input, topK: -1 } }, { input: revoked() }, { input: { ...input, sources: revoked() } }];
   for (const r of reports) for (const ctx of contexts) agreeOnAll(`${show(r)} ${show(ctx)}`, r, ctx, report);
-  for (const sources of [null, 5, {}, [5], [null], huge, revoked(), [{ text: 5 }], [{ title: "a", doc_title: "b" }]]) {
+  for (const sources of [null, 5, {}, [5], [null], huge, unreadable, revoked(), [{ text: 5 }], [{ title: "a", doc_title: "b" }]]) {
     for (const options of [undefined, null, 5, { maxChars: -1 }, { maxChars: 1.5 }, { maxChars: "9" }, revoked()]) {
       agree(`formatContext ${show(sources)} ${show(options)}`, (h) => h.formatContext(sources, options));
     }

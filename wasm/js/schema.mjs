@@ -25,14 +25,16 @@
 // computes it.
 
 // The string enums of the API: per Rust enum, the names its values cross as, in the
-// enum's declaration order: `{ rust, doc?, names, jsOnly? }`, a name `[name, doc?]`;
+// enum's declaration order: `{ rust, doc?, names, jsOnly?, of? }`, a name `[name, doc?]`;
 // `jsOnly` names are the package's own, after the Rust ones. `rust` is the core's enum
-// (`citeproof::…`). `node scripts/gen-schema.mjs` writes from this the
-// union types of wasm/js/types.d.ts (`export type <key>` for those with a `doc`; the
-// others are written inline where `union(key)` is used below), and the match of
-// `policy` in the options reader. tests/wire_contract.rs checks each list against the
+// (`citeproof::…`), or the function that names another enum's values (`of`: that enum,
+// or the list of values it maps, in the order of `names`). `node scripts/gen-schema.mjs`
+// writes from this the union types of wasm/js/types.d.ts (`export type <key>` for those
+// with a `doc`; the others are written inline where `union(key)` is used below), the
+// match of `policy` in the options reader, and the tables of names the package's plain
+// JS reads (pkg/providers/adapt.js, pkg/edge/read.js). tests/wire_contract.rs checks each list against the
 // names the Rust enum's variants cross as (serde's, or its `name()`), all of them, in
-// declaration order.
+// declaration order (`Provider`: in `Provider::ALL`'s).
 export const enums = {
   MarkerKind: {
     rust: "citeproof::model::MarkerKind",
@@ -69,9 +71,27 @@ export const enums = {
     names: [["invalid_input"], ["too_large"], ["invalid_option"], ["unknown_provider_format"]],
     jsOnly: [["internal_error"], ["stale_instance"]],
   },
+  // In `Provider::ALL`'s order, the order detection tries them in: the JS adapters of
+  // pkg/providers/adapt.js try theirs in this order too (`PROVIDERS`, generated there).
   Provider: {
     rust: "citeproof::providers::Provider",
-    names: [["anthropic"], ["openai"], ["gemini"], ["cohere"], ["perplexity"], ["vercel-ai"], ["bedrock"]],
+    names: [["anthropic"], ["bedrock"], ["gemini"], ["cohere"], ["perplexity"], ["openai"], ["vercel-ai"]],
+  },
+  // Spec 001's audit record names a report's status in capitals: one name per `Status`,
+  // in `Status`'s order (`of`), as `citeproof::audit::audit_status` maps them.
+  AuditStatus: {
+    rust: "citeproof::audit::audit_status",
+    of: "Status",
+    doc: "Spec 001's name of a report's status (pass, warn, fail) in the audit record.",
+    names: [["PASS"], ["REVIEW"], ["REJECT"]],
+  },
+  // … and each citation's validity: a valid citation's name, then an invalid one's, as
+  // `citeproof::audit::validation_status` gives them.
+  AuditCitationStatus: {
+    rust: "citeproof::audit::validation_status",
+    of: [true, false],
+    doc: "Spec 001's name of a citation's validity in the audit record.",
+    names: [["VALID"], ["INVALID"]],
   },
 };
 
@@ -386,11 +406,15 @@ export const listRefusals = [
 ];
 
 // The tags that say what comes next on a tape, each table numbered in order from its
-// first number: `{ rust, first, doc, names }`, a name `[NAME, doc]`. gen-schema writes
+// first number: `{ rust, first, doc, names, type? }`, a name `[NAME, doc]`. gen-schema writes
 // them into wasm/src/wire/contract.rs (as `<TABLE>_<NAME>` constants of type `rust`, or
 // as an enum of that name) and as constants `<TABLE>_<NAME>` into the generated block of
 // the JS file `js` that reads or writes them (exported from untrusted.js); both halves
-// use them by name.
+// use them by name. A table with `type` announces values whose JS `type` field is the
+// tag's name in lower case (`tagType`): the variant of the Rust enum of that name
+// (`Segment::Cite`, serde's tag; `StreamEvent::Revise`), which tests/wire_contract.rs
+// checks, all of them, in order. The JS reader takes it from `<TABLE>_<NAME>_TYPE`, the
+// TypeScript from `taggedTypes` below.
 export const tags = {
   // JS → Rust (wasm/js/input.js writes, wasm/src/wire/from_js/input_tape.rs reads).
   INPUT: {
@@ -439,6 +463,7 @@ export const tags = {
     js: "tape.js",
     rust: "usize",
     first: 0,
+    type: true,
     doc: "What a segment of a rendered report is, written before its fields.",
     names: [
       ["TEXT", "Plain text: `{ type: \"text\", text }`."],
@@ -449,6 +474,7 @@ export const tags = {
     js: "tape.js",
     rust: "usize",
     first: 0,
+    type: true,
     doc: "What a stream's event is, written before its fields.",
     names: [
       ["CITE", "A chip: `{ type: \"cite\", segment, span, answerSpan }`."],
@@ -471,5 +497,70 @@ export const tags = {
       ["OBJECT", "An object: its keys and values follow, up to `VALUE_END`."],
       ["END", "The end of an array or object."],
     ],
+  },
+};
+
+
+/** The JS `type` of the values the tag `table`'s `name` announces (a table with `type`). */
+export function tagType(table, name) {
+  if (!tags[table].type || !tags[table].names.some(([n]) => n === name)) throw new Error(`no typed tag ${table}_${name}`);
+  return name.toLowerCase();
+}
+
+// The TypeScript of the values of the tables with `type` (their readers in tape.js and
+// writers in wasm/src/wire/to_js/tape.rs are written by hand), for the generated block
+// of wasm/js/types.d.ts: per union its tag table, its doc, and per tag its fields
+// `[name, ts, { optional?, doc? }]` after `type`, written inline; or (`named`) per tag an
+// interface `{ name, doc, fields }` or an intersection `{ name, doc, and }` with
+// another type, then the union of them.
+export const taggedTypes = {
+  Segment: {
+    tags: "SEGMENT",
+    variants: {
+      TEXT: [["text", "string"]],
+      CITE: [
+        ["label", "string", { doc: "The marker as it stands in the cleaned answer." }],
+        [
+          "refs",
+          "string[]",
+          {
+            doc: 'The labels the chip shows, as text (`["1", "2"]`, `["tokyo-tower"]`; renumbered ones after `renumber`): one field for number labels and ids alike, so strings. `Marker.refs` keeps what the parser read (numbers or ids).',
+          },
+        ],
+        ["sourceIndex", "number", { optional: true }],
+        ["sourcePositions", "(number | null)[]", { doc: "For each of `refs`, its source's position in `input.sources` (null: not retrieved)." }],
+        ["title", "string", { optional: true }],
+        ["url", "string", { optional: true }],
+        ["valid", "boolean"],
+      ],
+    },
+  },
+  StreamEvent: {
+    tags: "EVENT",
+    named: {
+      CITE: {
+        name: "CiteEvent",
+        doc: "A chip released by a push: `span` indexes the text released so far, `answerSpan` the answer.",
+        fields: [
+          ["segment", `Extract<Segment, { type: ${JSON.stringify(tagType("SEGMENT", "CITE"))} }>`],
+          ["span", "Span"],
+          ["answerSpan", "Span"],
+        ],
+      },
+      FINDING: {
+        name: "FindingEvent",
+        doc: "A marker that points nowhere, found in the released text (its span indexes the answer).",
+        and: "Finding",
+      },
+      REVISE: {
+        name: "ReviseEvent",
+        doc: "Text released before changed (issue 21): a marker released while a later definition or closer could still change it (it was 256 bytes behind the end) was decided otherwise. Replace the shown text from `span.start` to its end (`span.end`) with `text`; chips from `span.start` and findings from `answerStart` (an answer index) on are void and are sent again after this event.",
+        fields: [
+          ["span", "Span"],
+          ["text", "string"],
+          ["answerStart", "number"],
+        ],
+      },
+    },
   },
 };

@@ -133,8 +133,8 @@ function marker(t) {
 
 /** A segment: its kind (`SEGMENT_*`), then its fields. */
 function segment(t) {
-  if (t.count() === SEGMENT_TEXT) return { type: "text", text: t.string() };
-  const out = { type: "cite", label: t.string(), refs: t.list(string) };
+  if (t.count() === SEGMENT_TEXT) return { type: SEGMENT_TEXT_TYPE, text: t.string() };
+  const out = { type: SEGMENT_CITE_TYPE, label: t.string(), refs: t.list(string) };
   if (t.flag()) out.sourceIndex = t.count();
   out.sourcePositions = t.list(countOrNull);
   if (t.flag()) out.title = t.string();
@@ -148,7 +148,9 @@ function segment(t) {
 const SHAPE_REPORT = 0, SHAPE_PUSH = 1, SHAPE_FINISH = 2, SHAPE_MARKERS = 3, SHAPE_VALUE = 4, SHAPE_BATCH = 5, SHAPE_HELD = 6;
 const REFS_NUMBERS = 0, REFS_IDS = 1, REFS_SECTION = 2;
 const SEGMENT_TEXT = 0, SEGMENT_CITE = 1;
+const SEGMENT_TEXT_TYPE = "text", SEGMENT_CITE_TYPE = "cite";
 const EVENT_CITE = 0, EVENT_FINDING = 1, EVENT_REVISE = 2;
+const EVENT_CITE_TYPE = "cite", EVENT_FINDING_TYPE = "finding", EVENT_REVISE_TYPE = "revise";
 const VALUE_NULL = 0, VALUE_FALSE = 1, VALUE_TRUE = 2, VALUE_NUMBER = 3, VALUE_STRING = 4, VALUE_ARRAY = 5, VALUE_OBJECT = 6, VALUE_END = 7;
 
 function report(t) {
@@ -212,17 +214,17 @@ const value = (t) => t.value();
 
 /** A stream's revision: its span, text and answer start. */
 function revision(t) {
-  return { type: "revise", span: t.span(), text: t.string(), answerStart: t.count() };
+  return { type: EVENT_REVISE_TYPE, span: t.span(), text: t.string(), answerStart: t.count() };
 }
 
 /** A stream's event: its kind (`EVENT_*`), then its fields. */
 function streamEvent(t) {
   switch (t.count()) {
     case EVENT_CITE:
-      return { type: "cite", segment: segment(t), span: t.span(), answerSpan: t.span() };
+      return { type: EVENT_CITE_TYPE, segment: segment(t), span: t.span(), answerSpan: t.span() };
     case EVENT_FINDING: {
       const out = finding(t);
-      out.type = "finding";
+      out.type = EVENT_FINDING_TYPE;
       return out;
     }
     default: // EVENT_REVISE

@@ -114,6 +114,12 @@ export type CiteproofErrorCode =
   | "internal_error"
   | "stale_instance";
 
+/** Spec 001's name of a report's status (pass, warn, fail) in the audit record. */
+export type AuditStatus = "PASS" | "REVIEW" | "REJECT";
+
+/** Spec 001's name of a citation's validity in the audit record. */
+export type AuditCitationStatus = "VALID" | "INVALID";
+
 /** Stable finding codes (docs/architecture.md §5), from `FindingCode::name`. */
 export type FindingCode =
   | "out_of_range" | "zero_index" | "unknown_source" | "duplicate_marker"
@@ -190,7 +196,7 @@ export interface Input {
   sources?: Source[];
   citations?: DeclaredCitation[] | number[];
   /** Set by a provider adapter: which one made this input. */
-  provider?: "anthropic" | "openai" | "gemini" | "cohere" | "perplexity" | "vercel-ai" | "bedrock";
+  provider?: "anthropic" | "bedrock" | "gemini" | "cohere" | "perplexity" | "openai" | "vercel-ai";
   /**
    * Set by a provider adapter: offsets it had to correct or could not place
    * (`offset_mismatch`), parts of the response of types it does not know
@@ -349,11 +355,6 @@ export interface Summary {
   hallucinations: number;
   uncitedClaims: number;
 }
-// </generated>
-
-
-
-
 
 export type Segment =
   | { type: "text"; text: string }
@@ -368,18 +369,20 @@ export type Segment =
        */
       refs: string[];
       sourceIndex?: number;
-      /** For each of `refs`, its source's position in `input.sources` (null: not retrieved). */
+      /**
+       * For each of `refs`, its source's position in `input.sources` (null: not
+       * retrieved).
+       */
       sourcePositions: (number | null)[];
       title?: string;
       url?: string;
       valid: boolean;
     };
 
-
-/** The input of `new CitationStream`: as for `validate`, the answer arrives by `push`. */
-export type StreamInput = Omit<Input, "answer"> & { answer?: string };
-
-/** A chip released by a push: `span` indexes the text released so far, `answerSpan` the answer. */
+/**
+ * A chip released by a push: `span` indexes the text released so far, `answerSpan` the
+ * answer.
+ */
 export interface CiteEvent {
   type: "cite";
   segment: Extract<Segment, { type: "cite" }>;
@@ -387,7 +390,10 @@ export interface CiteEvent {
   answerSpan: Span;
 }
 
-/** A marker that points nowhere, found in the released text (its span indexes the answer). */
+/**
+ * A marker that points nowhere, found in the released text (its span indexes the
+ * answer).
+ */
 export type FindingEvent = { type: "finding" } & Finding;
 
 /**
@@ -405,6 +411,10 @@ export interface ReviseEvent {
 }
 
 export type StreamEvent = CiteEvent | FindingEvent | ReviseEvent;
+// </generated>
+
+/** The input of `new CitationStream`: as for `validate`, the answer arrives by `push`. */
+export type StreamInput = Omit<Input, "answer"> & { answer?: string };
 
 /** What `CitationStream.push` returns. */
 export interface StreamChunk {
@@ -594,7 +604,7 @@ export interface AuditRecord {
   query: string | null;
   response_id: string | null;
   validation_result: {
-    status: "PASS" | "REVIEW" | "REJECT";
+    status: AuditStatus;
     citations_validated: number;
     citations_failed: number;
     hallucinations_detected: number;
@@ -604,7 +614,7 @@ export interface AuditRecord {
     claim: string | null;
     source: string;
     line_range: string | null;
-    validation_status: "VALID" | "INVALID";
+    validation_status: AuditCitationStatus;
     semantic_score: number | null;
   }[];
   processing_time_ms: number;
@@ -616,5 +626,5 @@ export interface AuditRecord {
 export interface BatchResult {
   reports: Report[];
   summary: { total: number; pass: number; warn: number; fail: number; hallucinations: number };
-  status: "pass" | "warn" | "fail";
+  status: Report["status"];
 }

@@ -7,7 +7,7 @@ import { Metrics, auditRecord } from "citeproof/edge";
 import * as full from "citeproof/full";
 import * as withPatterns from "citeproof/patterns";
 import type { Chip, Input } from "citeproof";
-import type { CiteproofError, Marker, MarkerKind, ParseOptions, Report } from "citeproof";
+import type { AuditCitationStatus, AuditStatus, CiteproofError, Marker, MarkerKind, ParseOptions, Report } from "citeproof";
 import init, { parseCitations as parseWeb } from "citeproof/web";
 
 const answer = "Paris [1] 😀 [2, 3]";
@@ -150,6 +150,13 @@ const metrics = new Metrics();
 metrics.record(validate({ answer: "x [1]", sources: [{}] }));
 const sameAudit: typeof full.auditRecord = auditRecord;
 void [sameAdapter, sameAudit, metrics];
+// Spec 001's names in the audit record are closed sets (generated from the wire contract).
+const record = auditRecord(validate({ answer: "x [1]", sources: [{}] }), {});
+const gate: AuditStatus = record.validation_result.status;
+const validity: AuditCitationStatus | undefined = record.citations[0]?.validation_status;
+console.log(gate === "REVIEW", validity === "INVALID");
+// @ts-expect-error "WARN" is not one of spec 001's status names
+console.log(record.validation_result.status === "WARN");
 
 // citeproof/remark in react-markdown and Streamdown, with CitationChip as their `sup`
 // component (strict: the chip's props fit react-markdown's `components`).

@@ -40,6 +40,9 @@ pub const VALIDATE_OPTIONS: [&str; 19] = [
     "quoteLength",
 ];
 
+/// How an error names the values `offsets` takes (`Unit::from_name`'s).
+pub const OFFSET_UNITS_EXPECTED: &str = r#""utf16", "utf8" or "codepoint""#;
+
 /// The type names of `typeCode` (untrusted.js), by code, as error messages name them.
 pub const TYPES: [&str; 10] = [
     "string",

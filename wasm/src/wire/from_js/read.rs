@@ -19,8 +19,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use super::fields::get_field;
 use super::text::utf8_of;
 use crate::wire::contract::{
-    LIST_NOT_AN_ARRAY, LIST_UNREADABLE_LENGTH, TYPE_OBJECT, TYPE_REVOKED, TYPE_UNREADABLE_LENGTH,
-    TYPES,
+    LIST_NOT_AN_ARRAY, LIST_UNREADABLE_LENGTH, OFFSET_UNITS_EXPECTED, TYPE_OBJECT, TYPE_REVOKED,
+    TYPE_UNREADABLE_LENGTH, TYPES,
 };
 use crate::wire::errors::{invalid, shown};
 use citeproof::model::Options;
@@ -327,7 +327,7 @@ pub fn read_unit(obj: &Obj) -> Result<Unit, JsValue> {
         Some((name, v)) => v
             .as_string()
             .and_then(|n| Unit::from_name(&n))
-            .ok_or_else(|| obj.error(name, r#""utf16", "utf8" or "codepoint""#, &v)),
+            .ok_or_else(|| obj.error(name, OFFSET_UNITS_EXPECTED, &v)),
         None => Ok(Unit::Utf16),
     }
 }
