@@ -233,17 +233,22 @@ impl Dataset {
         }
     }
 
-    /// The chunk (0–4) of a claim for the spread: its request, hashed, so no request is
-    /// in two chunks.
-    fn chunk(&self, pair: &Pair) -> usize {
-        (self.claims[pair.claim].request.wrapping_mul(0x9e37_79b9) >> 7) % CHUNKS
+    /// The request of a pair's claim.
+    fn request(&self, pair: &Pair) -> usize {
+        self.claims[pair.claim].request
     }
+}
+
+/// The chunk (0–4) of a request for the spread: the request, hashed, so no request is
+/// in two chunks.
+fn chunk(request: usize) -> usize {
+    (request.wrapping_mul(0x9e37_79b9) >> 7) % CHUNKS
 }
 
 /// Chunks of a held-out dataset the spread (sd of the AUROC) is measured over.
 const CHUNKS: usize = 5;
 
-/// Scored pairs of one cell: (score, positive, chunk).
+/// Scored pairs of one cell: (score, positive, request).
 type Scored = Vec<(f64, bool, usize)>;
 
 fn auroc(scored: &Scored, keep: impl Fn(&(f64, bool, usize)) -> bool) -> f64 {
@@ -264,11 +269,87 @@ fn auroc(scored: &Scored, keep: impl Fn(&(f64, bool, usize)) -> bool) -> f64 {
 fn spread(scored: &Scored) -> String {
     let all = auroc(scored, |_| true);
     let per: Vec<f64> = (0..CHUNKS)
-        .map(|c| auroc(scored, |s| s.2 == c))
+        .map(|c| auroc(scored, |s| chunk(s.2) == c))
         .filter(|a| !a.is_nan())
         .collect();
     let (_, sd) = mean_sd(&per);
     format!("{all:.3} ± {sd:.3}")
+}
+
+/// Resamples of the paired bootstrap.
+const RESAMPLES: usize = 1000;
+
+/// The AUROC of `scored` from ranks (ties share their mean rank): the same value as
+/// [`auroc_of`]'s count of pairs, in n log n, for the bootstrap's thousands of cells.
+fn rank_auroc(scored: &[(f64, bool, usize)]) -> f64 {
+    let mut order: Vec<usize> = (0..scored.len()).collect();
+    order.sort_by(|&a, &b| scored[a].0.total_cmp(&scored[b].0));
+    let (mut rank_sum, mut positives) = (0.0, 0.0);
+    let mut at = 0;
+    while at < order.len() {
+        let tied = order[at..]
+            .iter()
+            .take_while(|&&i| scored[i].0 == scored[order[at]].0)
+            .count();
+        // Ranks at + 1 ..= at + tied, their mean for each.
+        let rank = at as f64 + (tied as f64 + 1.0) / 2.0;
+        for &i in &order[at..at + tied] {
+            if scored[i].1 {
+                rank_sum += rank;
+                positives += 1.0;
+            }
+        }
+        at += tied;
+    }
+    let negatives = scored.len() as f64 - positives;
+    (rank_sum - positives * (positives + 1.0) / 2.0) / (positives * negatives)
+}
+
+/// The 95 % interval of AUROC(`ours`) − AUROC(`baseline`) on the same pairs, by a paired
+/// bootstrap over requests (a request's pairs are drawn together, for both scorers):
+/// how far a difference of a few thousandths is from noise on a few dozen negatives.
+fn paired_interval(ours: &Scored, baseline: &Scored) -> (f64, f64) {
+    for scored in [ours, baseline] {
+        let exact = auroc(scored, |_| true);
+        assert!(
+            (rank_auroc(scored) - exact).abs() < 1e-9,
+            "rank AUROC = pair count"
+        );
+    }
+    let mut by_request: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (i, pair) in ours.iter().enumerate() {
+        by_request.entry(pair.2).or_default().push(i);
+    }
+    let mut requests: Vec<&Vec<usize>> = by_request.values().collect();
+    requests.sort_unstable();
+    // splitmix64, seeded: the same interval on every run.
+    let mut state: u64 = 0x5eed_c17e_0f35_2026;
+    let mut next = move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut deltas = Vec::with_capacity(RESAMPLES);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..RESAMPLES {
+        a.clear();
+        b.clear();
+        for _ in 0..requests.len() {
+            for &i in requests[(next() % requests.len() as u64) as usize] {
+                a.push(ours[i]);
+                b.push(baseline[i]);
+            }
+        }
+        let delta = rank_auroc(&a) - rank_auroc(&b);
+        if !delta.is_nan() {
+            deltas.push(delta);
+        }
+    }
+    deltas.sort_by(f64::total_cmp);
+    let at = |q: f64| deltas[((deltas.len() - 1) as f64 * q).round() as usize];
+    (at(0.025), at(0.975))
 }
 
 /// Everything measured on one unit (a dataset, or an ExpertQA system): per cell, the
@@ -294,7 +375,7 @@ fn measure(dataset: &Dataset, subset: Option<&str>, grid: &[SupportParams], name
             if !pairs.iter().any(|p| p.positive) || !pairs.iter().any(|p| !p.positive) {
                 return None;
             }
-            let tag = |p: &Pair, score: f64| (score, p.positive, dataset.chunk(p));
+            let tag = |p: &Pair, score: f64| (score, p.positive, dataset.request(p));
             let claim = |p: &Pair| dataset.claims[p.claim].text.as_str();
             let recall = pairs
                 .iter()
@@ -346,9 +427,9 @@ fn leave_one_out(title: &str, units: &[Unit], grid: &[SupportParams], shipped: u
         "\n{title}: AUROC, mean ± sd over {CHUNKS} request-grouped chunks of the held-out unit\n"
     );
     println!(
-        "| held out | task | setup | n+ / n− | token recall | BM25 | citeproof, chosen on the others | citeproof, shipped | floor |"
+        "| held out | task | setup | n+ / n− | token recall | BM25 | citeproof, chosen on the others | citeproof, shipped | floor | chosen − stronger baseline [95 % CI] |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     let mut holds = true;
     for (u, unit) in units.iter().enumerate() {
         let others: Vec<&Unit> = units
@@ -372,8 +453,10 @@ fn leave_one_out(title: &str, units: &[Unit], grid: &[SupportParams], shipped: u
             // printed precision).
             let ok = (c * 1000.0).round() >= (r.max(b) * 1000.0).round();
             holds &= ok;
+            let stronger = if b > r { best } else { recall };
+            let (low, high) = paired_interval(&ours[chosen], stronger);
             println!(
-                "| {} | {task} | {} | {pos} / {} | {} | {} | {} | {} | {} |",
+                "| {} | {task} | {} | {pos} / {} | {} | {} | {} | {} | {} | {:+.3} [{low:+.3}, {high:+.3}] |",
                 unit.name,
                 format!("{setup:?}").to_lowercase(),
                 recall.len() - pos,
@@ -381,7 +464,8 @@ fn leave_one_out(title: &str, units: &[Unit], grid: &[SupportParams], shipped: u
                 spread(best),
                 spread(&ours[chosen]),
                 spread(&ours[shipped]),
-                if ok { "holds" } else { "**below**" }
+                if ok { "holds" } else { "**below**" },
+                c - r.max(b),
             );
         }
         println!("|  | chose | {:?} |", grid[chosen]);
