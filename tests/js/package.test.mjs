@@ -142,7 +142,7 @@ test("the installed package's bin runs `citeproof check --gate`", () => {
   const file = join(project, "answers.jsonl");
   writeFileSync(file, `${JSON.stringify({ answer: "A fine claim [1].", sources: [{ text: "t" }] })}\n`);
   const out = execFileSync(join(project, "node_modules", ".bin", "citeproof"), ["check", file, "--gate"], { encoding: "utf8" });
-  assert.match(out, /1 reports: 1 pass, 0 warn, 0 fail; 0 hallucinated citations; 0 unreadable lines; gate: pass\n$/);
+  assert.match(out, /1 reports: 1 pass, 0 warn, 0 fail; 0 hallucinated citations; 0 unreadable lines; verdict: pass\n$/);
 });
 
 test("web target in Chromium without a bundler: init() then parse", async () => {
