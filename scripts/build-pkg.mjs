@@ -25,7 +25,7 @@
 // trap the instance is recreated. (wasm-pack cannot pass that flag, hence the direct
 // calls; wasm-bindgen refuses it for the bundler target.)
 import { execFileSync } from "node:child_process";
-import { copyFileSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { copyFileSync, cpSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -108,6 +108,25 @@ function cargoBuild({ noDefault, features, profile = noDefault ? "browser" : "re
 if (!flagged) {
   copyFileSync(join(root, "wasm", "js", "untrusted.js"), join(outRoot, "providers", "untrusted.js"));
   for (const file of ["untrusted.js", "input.js"]) copyFileSync(join(root, "wasm", "js", file), join(outRoot, "edge", file));
+}
+
+// The guide, the figures it links to, the marker grammar and the edge worker example ship
+// in the package (the npm README links to the guide; the package has no homepage), at the
+// same paths relative to each other as in the repository, so that the guide's relative
+// links work in node_modules/citeproof. A link to a file the package does not carry
+// (architecture.md, the tests) becomes its text.
+const SHIPPED = ["docs/guide.md", "docs/markers.md", "BENCHMARKS.md", "examples/edge-worker/src", "examples/edge-worker/wrangler.toml", "examples/edge-worker/.dev.vars.example"];
+if (!flagged) {
+  for (const dir of ["docs", "examples"]) rmSync(join(outRoot, dir), { recursive: true, force: true });
+  for (const path of SHIPPED) cpSync(join(root, path), join(outRoot, path), { recursive: true });
+  for (const path of SHIPPED.filter((p) => p.endsWith(".md"))) {
+    const file = join(outRoot, path);
+    // [label](target): a relative target with a `.` or `/` in it (not `[1](url)` in a code span).
+    const text = readFileSync(file, "utf8").replace(/\[([^\]\n]*)\]\(([^)\s#:]*[./][^)\s#:]*)(#[^)\s]*)?\)/g, (link, label, target) =>
+      existsSync(resolve(dirname(file), target)) ? link : label,
+    );
+    writeFileSync(file, text);
+  }
 }
 
 for (const { dir, target, build } of outputs) {

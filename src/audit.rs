@@ -265,9 +265,10 @@ pub fn rejection_response(
     }
 }
 
-/// Spec 003's one repair instruction, naming each failed citation and the ids it may use,
-/// and ending with the exact shape to return: [`REPAIR_SHAPE`], a JSON object whose
-/// `answer` is the whole corrected answer with its citations inline (`[1]`, `[chunk_001]`).
+/// Spec 003's one repair instruction, naming each failed citation and the ids it may use
+/// (when `allowed` has any), and ending with the exact shape to return: [`REPAIR_SHAPE`],
+/// a JSON object whose `answer` is the whole corrected answer with its citations inline
+/// (`[1]`, `[chunk_001]`).
 /// Spec 003's "Return ONLY JSON." alone named no shape, and a model that obeyed it sent
 /// JSON that a caller could not tell from an answer.
 ///
@@ -277,12 +278,18 @@ pub fn rejection_response(
 /// assert!(prompt.contains("- source 9 does not exist"));
 /// assert!(prompt.contains("chunk_001, chunk_002"));
 /// assert!(prompt.ends_with(citeproof::audit::REPAIR_SHAPE));
+/// // No ids to name: the clause is left out, not written empty.
+/// let bare = citeproof::audit::repair_prompt(&["source 9 does not exist"], &[]);
+/// assert!(bare.starts_with("Return the same answer, but fix citations. Quotes"));
 /// ```
 pub fn repair_prompt(failures: &[&str], allowed: &[String]) -> String {
-    let mut prompt = String::from(
-        "Return the same answer, but fix citations so that every citation names one of: ",
-    );
-    prompt.push_str(&allowed.join(", "));
+    let mut prompt = String::from("Return the same answer, but fix citations");
+    // No ids known (no input given, or no sources): the clause that names them is left
+    // out rather than written empty ("names one of: .").
+    if !allowed.is_empty() {
+        prompt.push_str(" so that every citation names one of: ");
+        prompt.push_str(&allowed.join(", "));
+    }
     prompt.push_str(
         ". Quotes (snippets) must be copied exactly from the corresponding source text. ",
     );

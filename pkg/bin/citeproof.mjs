@@ -97,7 +97,9 @@ for await (const line of lines) {
 }
 if (progress && number > PROGRESS_ABOVE) process.stderr.write("\n");
 const status = badLines > 0 || summary.fail > 0 ? "fail" : summary.warn > 0 ? "warn" : "pass";
-const last = `${summary.total} reports: ${summary.pass} pass, ${summary.warn} warn, ${summary.fail} fail; ${summary.hallucinations} hallucinated citations; ${badLines} unreadable lines; gate: ${status}`;
+// On fail, the exit code and why: only --gate makes a failing batch exit 1 (src/bin/citeproof.rs's summary_line).
+const exit = status !== "fail" ? "" : gate ? "; exit 1 (--gate)" : "; exit 0 (--gate exits 1 on fail)";
+const last = `${summary.total} reports: ${summary.pass} pass, ${summary.warn} warn, ${summary.fail} fail; ${summary.hallucinations} hallucinated citations; ${badLines} unreadable lines; verdict: ${status}${exit}`;
 if (json) process.stderr.write(`${last}\n`);
 else out.push(last);
 flush();

@@ -166,7 +166,7 @@ function contextInput(ctx) {
 /** The shape a repaired answer is asked for (src/audit.rs's `REPAIR_SHAPE`). */
 const REPAIR_SHAPE = '{"answer": "<the whole corrected answer>"}';
 
-/** Spec 003's one repair instruction naming each failed citation; `ctx.input` adds the ids the model may cite. */
+/** Spec 003's one repair instruction naming each failed citation; `ctx.input` adds the ids the model may cite (without it, none are named). */
 export function repairPrompt(report, ctx) {
   const view = readReport(report);
   const [input] = contextInput(ctx);
@@ -174,8 +174,10 @@ export function repairPrompt(report, ctx) {
   const failures = errorMessages(view)
     .map((failure) => `- ${failure}\n`)
     .join("");
+  // No ids known (no ctx.input, or no sources): the clause that names them is left out.
+  const names = allowed.length === 0 ? "" : ` so that every citation names one of: ${allowed.join(", ")}`;
   return (
-    `Return the same answer, but fix citations so that every citation names one of: ${allowed.join(", ")}. ` +
+    `Return the same answer, but fix citations${names}. ` +
     "Quotes (snippets) must be copied exactly from the corresponding source text. " +
     `These citations failed validation:\n${failures}` +
     `Cite inline as [id]. Return ONLY JSON, exactly this object and nothing before or after it: ${REPAIR_SHAPE}`

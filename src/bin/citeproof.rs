@@ -172,7 +172,7 @@ fn main() -> ExitCode {
     } else {
         summary.status()
     };
-    let line = summary_line(&summary, bad_lines, status);
+    let line = summary_line(&summary, bad_lines, status, args.gate);
     let _ = if args.json {
         writeln!(std::io::stderr(), "{line}")
     } else {
@@ -378,9 +378,17 @@ fn table_row(
     )
 }
 
-fn summary_line(s: &BatchSummary, bad_lines: usize, status: Status) -> String {
+/// The last line: the counts and the batch's verdict; on `fail`, the exit code it gives and
+/// why (only `--gate` turns a failing batch into exit 1, and a verdict of `fail` with exit 0
+/// would otherwise read as a contradiction).
+fn summary_line(s: &BatchSummary, bad_lines: usize, status: Status, gate: bool) -> String {
+    let exit = match (status, gate) {
+        (Status::Fail, true) => "; exit 1 (--gate)",
+        (Status::Fail, false) => "; exit 0 (--gate exits 1 on fail)",
+        _ => "",
+    };
     format!(
-        "{} reports: {} pass, {} warn, {} fail; {} hallucinated citations; {bad_lines} unreadable lines; gate: {}",
+        "{} reports: {} pass, {} warn, {} fail; {} hallucinated citations; {bad_lines} unreadable lines; verdict: {}{exit}",
         s.total,
         s.pass,
         s.warn,

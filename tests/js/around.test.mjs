@@ -111,6 +111,11 @@ test("rejectionResponse has spec 001's shape; repairPrompt names the failures an
   assert.match(prompt, /^Return the same answer, but fix citations so that every citation names one of: chunk_001, chunk_002\./);
   assert.match(prompt, /- source 4 does not exist/);
   assert.match(prompt, /Return ONLY JSON, exactly this object and nothing before or after it: \{"answer": "<the whole corrected answer>"\}$/);
+  // Without ctx.input no ids are known: the clause that would name them is left out, not written empty.
+  const bare = cp.repairPrompt(report);
+  assert.match(bare, /^Return the same answer, but fix citations\. Quotes/);
+  assert.doesNotMatch(bare, /names one of/);
+  assert.equal(cp.repairPrompt(report, { input: { ...input, sources: [] } }), bare);
   assert.throws(() => cp.rejectionResponse({ status: "bad" }), (e) => e.code === "invalid_input" && /^report/.test(e.message));
 });
 

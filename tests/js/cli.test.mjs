@@ -49,7 +49,8 @@ test("both CLIs print the same table and summary", () => {
   const n = run("native", ["check", mixed]);
   const j = run("npm", ["check", mixed]);
   assert.equal(comparable(n.stdout), comparable(j.stdout));
-  assert.match(n.stdout, /22 reports: \d+ pass, \d+ warn, \d+ fail; \d+ hallucinated citations; 2 unreadable lines; gate: fail\n$/);
+  // A failing batch without --gate: the verdict, and that the exit code is 0 until --gate.
+  assert.match(n.stdout, /22 reports: \d+ pass, \d+ warn, \d+ fail; \d+ hallucinated citations; 2 unreadable lines; verdict: fail; exit 0 \(--gate exits 1 on fail\)\n$/);
   assert.match(n.stdout, /^ {2}line {2}status citations/);
   assert.equal(n.code, 0, "without --gate the exit code is 0");
 });
@@ -79,9 +80,14 @@ test("both CLIs print the same reports with --json", () => {
 
 test("--gate exits 1 on a failing batch and 0 on a passing one, in both", () => {
   for (const cli of ["native", "npm"]) {
-    assert.equal(run(cli, ["check", mixed, "--gate"]).code, 1, cli);
+    const failed = run(cli, ["check", mixed, "--gate"]);
+    assert.equal(failed.code, 1, cli);
+    assert.match(failed.stdout, /; verdict: fail; exit 1 \(--gate\)\n$/, cli);
+    // --json: the summary on stderr says the same.
+    assert.match(run(cli, ["check", mixed, "--json"]).stderr, /; verdict: fail; exit 0 \(--gate exits 1 on fail\)\n$/, cli);
     const ok = run(cli, ["check", good, "--gate"]);
     assert.equal(ok.code, 0, `${cli}: ${ok.stdout}`);
+    assert.match(ok.stdout, /; verdict: (pass|warn)\n$/, cli);
   }
 });
 

@@ -173,7 +173,7 @@ export const ADAPTER = {
 /** The code of the recipe `name` in `file` (between `<!-- recipe: name -->` and `<!-- /recipe -->`). */
 export function recipe(file, name) {
   const text = readFileSync(join(root, file), "utf8");
-  const found = new RegExp(`<!-- recipe: ${name} -->\\n\`\`\`(?:jsx|tsx)\\n([\\s\\S]*?)\`\`\`\\n<!-- /recipe -->`).exec(text);
+  const found = new RegExp(`<!-- recipe: ${name} -->\\n\`\`\`(?:jsx?|tsx)\\n([\\s\\S]*?)\`\`\`\\n<!-- /recipe -->`).exec(text);
   if (!found) throw new Error(`no recipe ${name} in ${file}`);
   return found[1];
 }

@@ -39,8 +39,8 @@ const servers = {};
 before(async () => {
   const markdown = recipe("docs/guide.md", "react-markdown");
   assert.equal(recipe("pkg/README.md", "react-markdown"), markdown, "the guide and the npm README show the same recipe");
-  servers.markdown = await serveStatic(buildReactApp("md-recipe-app", markdown));
-  servers.custom = await serveStatic(buildReactApp("md-custom-chip-app", recipe("docs/guide.md", "custom-chip")));
+  servers.markdown = await serveStatic(buildReactApp("md-recipe-app", markdown, { entry: "main.tsx" }));
+  servers.custom = await serveStatic(buildReactApp("md-custom-chip-app", recipe("docs/guide.md", "custom-chip"), { entry: "main.tsx" }));
   servers.streamdown = await serveStatic(buildReactApp("md-streamdown-app", STREAMDOWN_APP));
   browser = await launchChromium();
 });

@@ -4,7 +4,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync, cpSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync, cpSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { launchChromium, openChips, pageResult, pkgDir, root, serveStatic, startWrangler, tempDir } from "./helpers.mjs";
@@ -144,7 +144,7 @@ test("the installed package's bin runs `citeproof check --gate`", () => {
   const file = join(project, "answers.jsonl");
   writeFileSync(file, `${JSON.stringify({ answer: "A fine claim [1].", sources: [{ text: "t" }] })}\n`);
   const out = execFileSync(join(project, "node_modules", ".bin", "citeproof"), ["check", file, "--gate"], { encoding: "utf8" });
-  assert.match(out, /1 reports: 1 pass, 0 warn, 0 fail; 0 hallucinated citations; 0 unreadable lines; gate: pass\n$/);
+  assert.match(out, /1 reports: 1 pass, 0 warn, 0 fail; 0 hallucinated citations; 0 unreadable lines; verdict: pass\n$/);
 });
 
 test("web target in Chromium without a bundler: init() then parse", async () => {
@@ -231,6 +231,25 @@ test("the tarball carries the README written for npm users", () => {
   const files = execFileSync("tar", ["tzf", join(project, tarball)], { encoding: "utf8" }).split("\n");
   assert.ok(files.includes("package/README.md"), "package/README.md in the tarball");
   assert.match(readFileSync(join(project, "node_modules", "citeproof", "README.md"), "utf8"), /^## Vite \+ React$/m);
+});
+
+test("the tarball carries the guide, the figures and the edge worker example, and every relative link in its docs resolves", () => {
+  const files = execFileSync("tar", ["tzf", join(project, tarball)], { encoding: "utf8" }).split("\n");
+  for (const file of ["docs/guide.md", "docs/markers.md", "BENCHMARKS.md", "examples/edge-worker/src/index.js", "examples/edge-worker/wrangler.toml"]) {
+    assert.ok(files.includes(`package/${file}`), `package/${file} in the tarball`);
+  }
+  const installed = join(project, "node_modules", "citeproof");
+  let links = 0;
+  for (const doc of ["README.md", "docs/guide.md", "docs/markers.md", "BENCHMARKS.md"]) {
+    const text = readFileSync(join(installed, doc), "utf8");
+    for (const [, target] of text.matchAll(/\]\(([^)\s#:]*[./][^)\s#:]*)(?:#[^)\s]*)?\)/g)) {
+      links++;
+      assert.ok(existsSync(join(installed, dirname(doc), target)), `${doc} links to ${target}, not in the package`);
+    }
+  }
+  assert.ok(links >= 6, `${links} relative links checked`);
+  // The guide's edge worker link, as the npm README's, points into the package.
+  assert.match(readFileSync(join(installed, "docs", "guide.md"), "utf8"), /\]\(\.\.\/examples\/edge-worker\/src\/index\.js\)/);
 });
 
 test("the npm README's Vite + React quickstart, as written, builds and shows chips in Chromium", async () => {

@@ -45,7 +45,7 @@ before(async () => {
   // React and nothing else besides the package.
   for (const name of ["react", "react-dom", "scheduler"]) symlinkSync(join(root, "node_modules", name), join(dir, "node_modules", name));
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-  writeFileSync(join(dir, "index.html"), `<!doctype html><body><div id="root"></div><script type="module" src="/main.jsx"></script></body>`);
+  writeFileSync(join(dir, "index.html"), `<!doctype html><body><div id="root"></div><script type="module" src="/main.tsx"></script></body>`);
   const plugin = (name, file) => JSON.stringify(pathToFileURL(join(root, "node_modules", name, file)).href);
   writeFileSync(
     join(dir, "vite.config.mjs"),
@@ -62,7 +62,7 @@ after(async () => {
 
 /** Builds `main` in the app directory: Vite's exit status and output. */
 function build(main) {
-  writeFileSync(join(dir, "main.jsx"), main);
+  writeFileSync(join(dir, "main.tsx"), main);
   rmSync(join(dir, "dist"), { recursive: true, force: true });
   return spawnSync(join(root, "node_modules", ".bin", "vite"), ["build"], { cwd: dir, encoding: "utf8" });
 }
@@ -97,10 +97,10 @@ test("citeproof/react/hooks without react-markdown or remark-gfm: the app builds
 
 /** Bundles `main` with esbuild for a browser (the wasm left external): `{ errors }`. */
 async function bundle(main) {
-  writeFileSync(join(dir, "main.jsx"), main);
+  writeFileSync(join(dir, "main.tsx"), main);
   try {
     await esbuild({
-      entryPoints: [join(dir, "main.jsx")], bundle: true, write: false, platform: "browser", format: "esm",
+      entryPoints: [join(dir, "main.tsx")], bundle: true, write: false, platform: "browser", format: "esm",
       jsx: "automatic", external: ["*.wasm", "*.css"], logLevel: "silent", absWorkingDir: dir,
     });
     return { errors: [] };

@@ -149,12 +149,14 @@ let browser;
 
 let POST;
 before(async () => {
-  // The README's route as a module: its free names (your retrieval, model and prompt) given here.
+  // The README's route as a module: its rag.js (your retrieval, model and prompt) given here.
   const dir = join(root, "target", "usechat-route");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, "route.mjs");
-  const routeCode = ROUTE.replace('"citeproof/ai"', JSON.stringify(pathToFileURL(join(pkgDir, "ai.js")).href));
-  writeFileSync(file, `const { retrieve, model, prompt } = globalThis.__recipe;\n${routeCode}`);
+  writeFileSync(join(dir, "rag.mjs"), "export const { retrieve, model, prompt } = globalThis.__recipe;\n");
+  assert.ok(ROUTE.includes('from "./rag.js";'), "the route imports your rag.js");
+  const routeCode = ROUTE.replace('"citeproof/ai"', JSON.stringify(pathToFileURL(join(pkgDir, "ai.js")).href)).replace('"./rag.js"', '"./rag.mjs"');
+  writeFileSync(file, routeCode);
   globalThis.__recipe = { retrieve: async () => SOURCES, model: model(), prompt: (sources) => `Cite these ${sources.length} sources as [n].` };
   ({ POST } = await import(pathToFileURL(file).href));
   const dist = buildReactApp("usechat-app", APP, { entry: "main.tsx" });

@@ -98,7 +98,7 @@ pub fn validate_request(
 }
 
 /// Spec 003's one repair instruction naming each failed citation; `ctx.input` adds the
-/// ids the model may cite.
+/// ids the model may cite (without it, or with no sources, the prompt names none).
 #[wasm_bindgen(js_name = repairPrompt)]
 pub fn repair_prompt(
     #[wasm_bindgen(unchecked_param_type = "Report")] report: JsValue,
