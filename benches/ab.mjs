@@ -7,6 +7,12 @@
 //
 //   node benches/ab.mjs <old pkg dir> [<new pkg dir>, default pkg/]
 //   node benches/ab.mjs <pkg dir> <pkg dir> <pkg dir> ...   (ratios to the first)
+//   node benches/ab.mjs --repeat <job> <n> <pkg dir>      (one job n times, untimed)
+//
+// `--repeat` is for counting instructions where the machine's load makes wall time
+// useless: `valgrind --tool=callgrind node benches/ab.mjs --repeat stream 40 pkg`, less
+// the same with n = 0 (the process and the data set up), per build. Jobs: parse, stream,
+// validate (without support), defaults.
 //
 // An old build: `git worktree add /tmp/old <commit> && ln -s "$PWD/node_modules"
 // /tmp/old/node_modules && (cd /tmp/old && node scripts/build-pkg.mjs node --out /tmp/old-pkg)`.
@@ -19,9 +25,10 @@ import { join, resolve } from "node:path";
 import { dataset, median, root } from "./common.mjs";
 
 const require = createRequire(import.meta.url);
-const dirs = process.argv.slice(2);
+const repeat = process.argv[2] === "--repeat" ? process.argv.slice(3, 5) : undefined;
+const dirs = process.argv.slice(repeat ? 5 : 2);
 if (dirs.length === 0) throw new Error("usage: node benches/ab.mjs <old pkg dir> [<new pkg dir> ...]");
-if (dirs.length === 1) dirs.push(join(root, "pkg"));
+if (dirs.length === 1 && !repeat) dirs.push(join(root, "pkg"));
 const builds = dirs.map((dir) => require(join(resolve(dir), "node", "citeproof.js")));
 const typical = JSON.parse(readFileSync(join(root, "target", "bench-typical-request.json"), "utf8"));
 
@@ -34,23 +41,31 @@ for (let at = 0; at < long.length; at += 20) deltas.push(long.slice(at, at + 20)
 
 /** Each job runs `calls` units per sample; a sample's time is divided by `calls`. */
 const jobs = [
-  ["parse, the 153 real answers (µs per answer)", answers.length, (citeproof) => {
+  ["parse", "parse, the 153 real answers (µs per answer)", answers.length, (citeproof) => {
     for (const answer of answers) citeproof.parseCitations(answer);
   }],
-  ["stream, 10 KB in 20-character pushes (µs per push)", deltas.length, (citeproof) => {
+  ["stream", "stream, 10 KB in 20-character pushes (µs per push)", deltas.length, (citeproof) => {
     const stream = new citeproof.CitationStream({ sources: rows[0].sources });
     for (const delta of deltas) stream.push(delta);
     stream.free();
   }],
-  ["typical validate, misattributionMargin: false (µs)", 40, (citeproof) => {
+  ["validate", "typical validate, misattributionMargin: false (µs)", 40, (citeproof) => {
     for (let i = 0; i < 40; i++) citeproof.validate(typical, { misattributionMargin: false });
   }],
-  ["typical validate, defaults (µs)", 8, (citeproof) => {
+  ["defaults", "typical validate, defaults (µs)", 8, (citeproof) => {
     for (let i = 0; i < 8; i++) citeproof.validate(typical, {});
   }],
 ];
 
-for (const [name, calls, job] of jobs) {
+if (repeat) {
+  const [key, times] = repeat;
+  const found = jobs.find(([k]) => k === key);
+  if (!found || !(Number(times) >= 0)) throw new Error(`--repeat <${jobs.map(([k]) => k).join("|")}> <n> <pkg dir>`);
+  for (let i = 0; i < Number(times); i++) found[3](builds[0]);
+  process.exit(0);
+}
+
+for (const [, name, calls, job] of jobs) {
   for (const build of builds) for (let i = 0; i < 20; i++) job(build);
   const samples = builds.map(() => []);
   for (let round = 0; round < 40; round++) {

@@ -32,9 +32,9 @@
 // writes from this the union types of wasm/js/types.d.ts (`export type <key>` for those
 // with a `doc`; the others are written inline where `union(key)` is used below), the
 // match of `policy` in the options reader, and the tables of names the package's plain
-// JS reads (pkg/providers/adapt.js, pkg/edge/read.js). tests/wire_contract.rs checks each list against the
-// names the Rust enum's variants cross as (serde's, or its `name()`), all of them, in
-// declaration order (`Provider`: in `Provider::ALL`'s).
+// JS reads (pkg/providers/adapt.js, pkg/edge/read.js). tests/wire_contract.rs checks
+// each list against the names the Rust enum's variants cross as (serde's, or its
+// `name()`), all of them, in declaration order (`Provider`: in `Provider::ALL`'s).
 export const enums = {
   MarkerKind: {
     rust: "citeproof::model::MarkerKind",
@@ -406,8 +406,8 @@ export const listRefusals = [
 ];
 
 // The tags that say what comes next on a tape, each table numbered in order from its
-// first number: `{ rust, first, doc, names, type? }`, a name `[NAME, doc]`. gen-schema writes
-// them into wasm/src/wire/contract.rs (as `<TABLE>_<NAME>` constants of type `rust`, or
+// first number: `{ rust, first, doc, names, type? }`, a name `[NAME, doc]`. gen-schema
+// writes them into wasm/src/wire/contract.rs (as `<TABLE>_<NAME>` constants of type `rust`, or
 // as an enum of that name) and as constants `<TABLE>_<NAME>` into the generated block of
 // the JS file `js` that reads or writes them (exported from untrusted.js); both halves
 // use them by name. A table with `type` announces values whose JS `type` field is the
@@ -500,7 +500,6 @@ export const tags = {
   },
 };
 
-
 /** The JS `type` of the values the tag `table`'s `name` announces (a table with `type`). */
 export function tagType(table, name) {
   if (!tags[table].type || !tags[table].names.some(([n]) => n === name)) throw new Error(`no typed tag ${table}_${name}`);
@@ -509,10 +508,10 @@ export function tagType(table, name) {
 
 // The TypeScript of the values of the tables with `type` (their readers in tape.js and
 // writers in wasm/src/wire/to_js/tape.rs are written by hand), for the generated block
-// of wasm/js/types.d.ts: per union its tag table, its doc, and per tag its fields
-// `[name, ts, { optional?, doc? }]` after `type`, written inline; or (`named`) per tag an
-// interface `{ name, doc, fields }` or an intersection `{ name, doc, and }` with
-// another type, then the union of them.
+// of wasm/js/types.d.ts: per union its tag table and, per tag, its fields
+// `[name, ts, { optional?, doc? }]` after `type`, written inline (`variants`); or
+// (`named`) per tag an interface `{ name, doc, fields }` or an intersection
+// `{ name, doc, and }` with another type, then the union of them.
 export const taggedTypes = {
   Segment: {
     tags: "SEGMENT",
