@@ -3,8 +3,9 @@
 // for size), the browser core without the provider adapters, edge helpers and
 // regex-lite (JS in the package: pkg/providers/, pkg/edge/, and markerPatterns run by the
 // JS engine that pkg/patterns.js registers); then per
-// output wasm-bindgen, wasm-opt, and a trim to what the package's conditional exports need
-// (docs/architecture.md §9):
+// output wasm-bindgen, the table slots of closure shims nothing calls emptied
+// (`dropUnusedClosureShims`), wasm-opt, and a trim to what the package's conditional
+// exports need (docs/architecture.md §9):
 //
 //   node/          everything, nodejs target   (Node: `citeproof`, `citeproof/full`)
 //   web/           everything, web target      (workerd, Deno, `citeproof/web`)
@@ -29,6 +30,7 @@ import { copyFileSync, cpSync, readFileSync, readdirSync, renameSync, rmSync, wr
 import { dirname, join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import binaryen from "binaryen";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const targets = { web: "web", bundler: "bundler", node: "nodejs" };
@@ -138,6 +140,7 @@ for (const { dir, target, build } of outputs) {
     ...(recoverable.has(target) ? ["--experimental-reset-state-function"] : []),
   ]);
   const wasm = join(out, "citeproof_bg.wasm");
+  dropUnusedClosureShims(wasm);
   // `--converge` repeats -Oz until it stops shrinking the module (smaller for a few
   // seconds more); `--strip-producers` drops the toolchain's name tag.
   run("wasm-opt", ["-Oz", "--converge", "--strip-producers", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", wasm, "-o", wasm]);
@@ -154,6 +157,39 @@ for (const { dir, target, build } of outputs) {
   if (recoverable.has(target)) await wrap(target, out);
   if (target === "bundler") guardWasmImport(out);
   exportPlainJs(target, out, build);
+}
+
+/**
+ * Empties the table slots of wasm-bindgen's closure shims (`invoke`), so that wasm-opt
+ * removes the shims and what only they call. Each closure type that any linked import
+ * describes (js-sys's `Promise::then`, `Array::for_each`, …) puts its shim's address in
+ * the function table, through a describe function that wasm-bindgen runs and deletes;
+ * the address stays in the table, so wasm-opt keeps about 40 shims that nothing calls.
+ * None can be called through the table: the table is not exported, and no code left
+ * holds a shim's index (it was only in the describe functions). JS calls the closures it
+ * gets through the exports wasm-bindgen generates for them, which call their shim
+ * directly. Each emptied slot holds a function that traps (`unreachable`).
+ * −564 B gzip -9 on the browser core (docs/perf-log.md, "The browser core's dead closure
+ * shims"). Needs the name section, which wasm-bindgen keeps.
+ */
+function dropUnusedClosureShims(wasm) {
+  const shim = /^wasm_bindgen::convert::closures::_::invoke::h[0-9a-f]{16}$/;
+  const module = binaryen.readBinary(readFileSync(wasm));
+  const empty = "citeproof::emptied_table_slot";
+  module.addFunction(empty, binaryen.none, binaryen.none, [], module.unreachable());
+  const segments = Array.from({ length: module.getNumElementSegments() }, (_, i) =>
+    binaryen.getElementSegmentInfo(module.getElementSegmentByIndex(i)),
+  );
+  for (const { name, table, offset, data } of segments) {
+    const start = binaryen.getExpressionInfo(offset);
+    if (start.id !== binaryen.ConstId) throw new Error(`${wasm}: element segment ${name} at a computed offset`);
+    module.removeElementSegment(name);
+    const slots = data.map((func) => (shim.test(func) ? empty : func));
+    module.addActiveElementSegment(table, name, slots, module.i32.const(start.value));
+  }
+  if (!module.validate()) throw new Error(`${wasm}: invalid after emptying the closure shims' table slots`);
+  writeFileSync(wasm, module.emitBinary());
+  module.dispose();
 }
 
 /**
