@@ -28,8 +28,10 @@ use crate::model::Status;
 
 /// Upper bounds (seconds) of the duration histogram's buckets (docs/architecture.md §7).
 pub const DURATION_BUCKETS: [f64; 7] = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1];
-/// The same bounds as the `le` labels print them.
-const BUCKET_LABELS: [&str; 7] = ["0.0001", "0.0005", "0.001", "0.005", "0.01", "0.05", "0.1"];
+/// The same bounds as the `le` labels print them (the wire contract's `durationBuckets`,
+/// which the JS metrics read).
+pub const DURATION_BUCKET_LABELS: [&str; 7] =
+    ["0.0001", "0.0005", "0.001", "0.005", "0.01", "0.05", "0.1"];
 
 /// Counts of validations by status, hallucinated citations, and a duration histogram;
 /// of the answers as they ended (after any repair) and as the model first wrote them.
@@ -134,7 +136,7 @@ impl Metrics {
         );
         out.push_str("# TYPE citation_validation_duration_seconds histogram\n");
         let mut cumulative = 0;
-        for (i, le) in BUCKET_LABELS.iter().enumerate() {
+        for (i, le) in DURATION_BUCKET_LABELS.iter().enumerate() {
             cumulative += self.buckets[i];
             let _ = writeln!(
                 out,

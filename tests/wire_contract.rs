@@ -20,6 +20,7 @@ use std::fmt;
 use std::process::Command;
 
 use citeproof::audit::{audit_status, validation_status};
+use citeproof::metrics::{DURATION_BUCKET_LABELS, DURATION_BUCKETS};
 use citeproof::model::{
     Finding, FindingCode, Input, MarkerKind, MatchKind, Mode, Options, Policy, Segment, Severity,
     Status,
@@ -436,6 +437,23 @@ fn each_enum_the_contract_lists_has_the_rust_enums_names_in_order() {
         enums.contains_key("MarkerKind"),
         "the contract lists no MarkerKind"
     );
+}
+
+#[test]
+fn the_duration_buckets_the_contract_lists_are_the_metrics_ones() {
+    let script = "import { durationBuckets } from './wasm/js/schema.mjs';
+console.log(JSON.stringify(durationBuckets));";
+    let json =
+        node(&["--input-type=module", "-e", script]).unwrap_or_else(|error| panic!("{error}"));
+    let labels: Vec<String> = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        labels, DURATION_BUCKET_LABELS,
+        "wasm/js/schema.mjs's durationBuckets"
+    );
+    // Each label prints its bound.
+    for (label, bound) in DURATION_BUCKET_LABELS.iter().zip(DURATION_BUCKETS) {
+        assert_eq!(label.parse::<f64>().unwrap(), bound, "{label}");
+    }
 }
 
 /// The contract's tag tables whose values carry a JS `type` (`tags` with `type` in

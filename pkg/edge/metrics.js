@@ -1,9 +1,8 @@
 // Prometheus counters for the reports of one page or process, in plain JS for browsers
 // (src/metrics.rs, which says what each counter means; docs/architecture.md §9).
-import { STATUSES, readReport } from "./read.js";
+import { DURATION_BUCKETS as BUCKETS, STATUSES, readReport } from "./read.js";
 
-/** Upper bounds (seconds) of the duration histogram's buckets, as the `le` labels print them. */
-const BUCKETS = ["0.0001", "0.0005", "0.001", "0.005", "0.01", "0.05", "0.1"];
+/** Upper bounds (seconds) of the duration histogram's buckets (`BUCKETS`: as the `le` labels print them). */
 const BOUNDS = BUCKETS.map(Number);
 
 /** 2^64: the counters are u64 in Rust, whose release build wraps on overflow. */

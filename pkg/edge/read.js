@@ -24,6 +24,7 @@ export const STATUSES = ["pass", "warn", "fail"];
 const STATUSES_EXPECTED = '"pass", "warn" or "fail"';
 export const AUDIT_STATUS = { pass: "PASS", warn: "REVIEW", fail: "REJECT" };
 export const AUDIT_CITATION_STATUS = { true: "VALID", false: "INVALID" };
+export const DURATION_BUCKETS = ["0.0001", "0.0005", "0.001", "0.005", "0.01", "0.05", "0.1"];
 // </generated>
 
 /** What errors call `MAX_LIST_ITEMS` (read.rs's `LIST_CEILING`). */

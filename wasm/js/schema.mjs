@@ -512,6 +512,12 @@ export function tagType(table, name) {
 // `[name, ts, { optional?, doc? }]` after `type`, written inline (`variants`); or
 // (`named`) per tag an interface `{ name, doc, fields }` or an intersection
 // `{ name, doc, and }` with another type, then the union of them.
+// The upper bounds (seconds) of the edge metrics' duration histogram, as its `le` labels
+// print them (`citeproof::metrics::DURATION_BUCKET_LABELS`): pkg/edge/metrics.js reads
+// them from the generated block of pkg/edge/read.js; tests/wire_contract.rs checks them
+// against the Rust table.
+export const durationBuckets = ["0.0001", "0.0005", "0.001", "0.005", "0.01", "0.05", "0.1"];
+
 export const taggedTypes = {
   Segment: {
     tags: "SEGMENT",
