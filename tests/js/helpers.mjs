@@ -1,5 +1,5 @@
 // Shared helpers for the JS tests: paths, a static file server on 127.0.0.1, Chromium.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { dirname, extname, join, normalize } from "node:path";
@@ -22,11 +22,14 @@ const types = {
 
 /**
  * Serves the built app `dist`, opens it in `browser` and waits for `count` chips:
- * `{ page, badges, close }`, `badges` being each chip's `[text, data-valid]`.
+ * `{ page, badges, errors, close }`, `badges` being each chip's `[text, data-valid]` and
+ * `errors` the page's uncaught errors so far.
  */
 export async function openChips(browser, dist, count) {
   const server = await serveStatic(dist);
   const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
   const close = async () => {
     await page.close();
     await server.close();
@@ -35,11 +38,39 @@ export async function openChips(browser, dist, count) {
     await page.goto(`${server.url}/index.html`);
     const badges = page.locator(".citeproof-chip__badge");
     await badges.nth(count - 1).waitFor({ timeout: 15000 });
-    return { page, badges: await badges.evaluateAll((all) => all.map((b) => [b.textContent, b.dataset.valid])), close };
+    return { page, badges: await badges.evaluateAll((all) => all.map((b) => [b.textContent, b.dataset.valid])), errors, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/**
+ * Type-checks `code` as `file` of the stock `npm create vite` react-ts template (its own
+ * tsconfig.app.json, vendored: strict under TypeScript 7), the package's types as its
+ * exports give them: tsc's exit status and output.
+ */
+export function typeCheckAsTemplate(name, code, file = "main.tsx") {
+  const dir = join(root, "target", name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, file), code);
+  const config = {
+    extends: join(root, "tests", "fixtures", "create-vite-react-ts", "tsconfig.app.json"),
+    compilerOptions: {
+      paths: {
+        citeproof: [join(pkgDir, "bundler", "citeproof.d.ts")],
+        "citeproof/react": [join(pkgDir, "react.d.ts")],
+        "citeproof/react/hooks": [join(pkgDir, "react-hooks.d.ts")],
+        "citeproof/remark": [join(pkgDir, "remark.d.ts")],
+      },
+    },
+    files: [file],
+    include: [],
+  };
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config));
+  const run = spawnSync(join(root, "node_modules", ".bin", "tsc"), ["-p", join(dir, "tsconfig.json")], { cwd: dir, encoding: "utf8" });
+  return { status: run.status, output: run.stdout + run.stderr };
 }
 
 /**

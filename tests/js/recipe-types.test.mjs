@@ -6,34 +6,9 @@
 // Vite and run in Chromium by markdown-chips.test.mjs and react-hooks.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
-import { pkgDir, recipe, root } from "./helpers.mjs";
+import { recipe, typeCheckAsTemplate } from "./helpers.mjs";
 
-/** Type-checks `code` as the template's `src/main.tsx`; tsc's exit status and output. */
-function typeCheck(name, code) {
-  const dir = join(root, "target", `recipe-types-${name}`);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "main.tsx"), code);
-  const config = {
-    extends: join(root, "tests", "fixtures", "create-vite-react-ts", "tsconfig.app.json"),
-    compilerOptions: {
-      paths: {
-        citeproof: [join(pkgDir, "bundler", "citeproof.d.ts")],
-        "citeproof/react": [join(pkgDir, "react.d.ts")],
-        "citeproof/react/hooks": [join(pkgDir, "react-hooks.d.ts")],
-        "citeproof/remark": [join(pkgDir, "remark.d.ts")],
-      },
-    },
-    files: ["main.tsx"],
-    include: [],
-  };
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config));
-  const run = spawnSync(join(root, "node_modules", ".bin", "tsc"), ["-p", join(dir, "tsconfig.json")], { cwd: dir, encoding: "utf8" });
-  return { status: run.status, output: run.stdout + run.stderr };
-}
+const typeCheck = (name, code) => typeCheckAsTemplate(`recipe-types-${name}`, code);
 
 /** `text` with `from` replaced, which must occur in it. */
 function without(text, from, to = "") {

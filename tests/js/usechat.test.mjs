@@ -23,13 +23,12 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
 import { extname, join, normalize } from "node:path";
 import { convertToModelMessages, createUIMessageStreamResponse, simulateReadableStream, streamText } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import { buildReactApp, launchChromium, pkgDir, root } from "./helpers.mjs";
+import { buildReactApp, launchChromium, pkgDir, root, typeCheckAsTemplate } from "./helpers.mjs";
 
 const { citationChips, validate } = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
 
@@ -259,33 +258,16 @@ for (const route of ["", "?raw"]) {
 }
 
 test("the README's page, as written, type-checks as the react-ts template's src/App.tsx (strict, TS 7)", () => {
-  const dir = join(root, "target", "usechat-types");
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "App.tsx"), PAGE);
   // The template's own tsconfig.app.json (create-vite 9.3.0, vendored; TS 7 is strict by
   // default), the page in place of its src/; types from pkg/ as the package's exports
   // give them, ai, @ai-sdk/react, streamdown and vite/client from node_modules.
-  const config = {
-    extends: join(root, "tests", "fixtures", "create-vite-react-ts", "tsconfig.app.json"),
-    compilerOptions: {
-      paths: {
-        citeproof: [join(pkgDir, "bundler", "citeproof.d.ts")],
-        "citeproof/react/hooks": [join(pkgDir, "react-hooks.d.ts")],
-        "citeproof/remark": [join(pkgDir, "remark.d.ts")],
-      },
-    },
-    files: ["App.tsx"],
-    include: [],
-  };
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config));
-  const tsc = () => spawnSync(join(root, "node_modules", ".bin", "tsc"), ["-p", join(dir, "tsconfig.json")], { cwd: dir, encoding: "utf8" });
-  const checked = tsc();
-  assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+  const checked = typeCheckAsTemplate("usechat-types", PAGE, "App.tsx");
+  assert.equal(checked.status, 0, checked.output);
   // The check has teeth: the page untyped, as it was, fails as the newcomer's did.
-  writeFileSync(join(dir, "App.tsx"), PAGE.replace(/\(\{ message, status \}: [^)]*\)/, "({ message, status })").replace('(p.type === "text" ? p.text : "")', "p.text"));
-  const untyped = tsc();
-  assert.match(untyped.stdout, /TS7031/);
-  assert.match(untyped.stdout, /TS2339/);
+  const untypedPage = PAGE.replace(/\(\{ message, status \}: [^)]*\)/, "({ message, status })").replace('(p.type === "text" ? p.text : "")', "p.text");
+  const untyped = typeCheckAsTemplate("usechat-types", untypedPage, "App.tsx");
+  assert.match(untyped.output, /TS7031/);
+  assert.match(untyped.output, /TS2339/);
 });
 
 test("the README's page as written: a question typed in its form and sent, the answer comes with its chips", async () => {
