@@ -25,11 +25,11 @@ fn support_scoring_keeps_its_cross_validated_auroc_on_the_expertqa_pairs() {
     let isolated = eval::score_rows(&rows, Setup::Isolated, shipped).0;
     let folds = eval::per_fold(&rows, [&in_request, &isolated]);
     // Floors, in the order of `eval::CELLS`: in-request swap, isolated swap, in-request
-    // loose, isolated loose (CV means 0.954, 0.905, 0.601, 0.614). Loose fell from
-    // 0.653 / 0.643 when the cited-length prior went (issue 35): it fitted ExpertQA,
-    // where complete claims cite longer evidence, and ranked below token recall on
-    // every AttributionBench dataset.
-    let floors = [0.93, 0.88, 0.58, 0.59];
+    // loose, isolated loose (CV means 0.950, 0.905, 0.626, 0.631). Loose fell from
+    // 0.653 / 0.643 to 0.601 / 0.614 when the cited-length prior went (issue 35: it
+    // fitted ExpertQA, where complete claims cite longer evidence, and ranked below
+    // token recall on every AttributionBench dataset); missing names brought it back up.
+    let floors = [0.93, 0.88, 0.60, 0.61];
     for (k, (&(setup, task), floor)) in eval::CELLS.iter().zip(floors).enumerate() {
         let (mean, sd) = eval::mean_sd(&folds[k]);
         assert!(

@@ -32,6 +32,7 @@ mod words;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use crate::casefold::fold_case;
 use crate::model::Span;
 use sets::{ABSENT, Collector, HashList, Members, Postings, Vocabulary};
 use words::{for_each_gram, pair_hash, tokens};
@@ -54,19 +55,21 @@ pub struct SupportParams {
     pub absolute_share: f64,
     /// Steepness of the final squash `1 − e^(−k·raw)` into 0–1.
     pub squash: f64,
-    /// Factor per claim number missing from the passage.
-    pub missing_number: f64,
+    /// Factor per specific term of the claim missing from the passage: a number, or a
+    /// name (a word written with a capital letter, other than the claim's first word:
+    /// "Paris", "WHO", "Curie").
+    pub missing_specific: f64,
 }
 
 impl Default for SupportParams {
     fn default() -> SupportParams {
         SupportParams {
-            idf_weight: 0.4,
+            idf_weight: 0.3,
             chargram_weight: 0.3,
-            pair_weight: 0.3,
+            pair_weight: 0.4,
             absolute_share: 0.7,
             squash: 3.0,
-            missing_number: 0.8,
+            missing_specific: 0.8,
         }
     }
 }
@@ -93,6 +96,12 @@ pub const CANDIDATE_POSTINGS: usize = 256;
 /// repeating a claim's common word is not scanned sentence by sentence for every claim
 /// citing it).
 pub const EVIDENCE_POSTINGS: usize = 1024;
+
+/// Missing numbers and names of a claim that lower its score, at most: two already say
+/// the passage lacks what the claim states. Counting every one sank claims that list
+/// many names ("the American Heart Association, the World Health Organization, …") or
+/// figures far below passages of other topics (docs/support.md, "Names and numbers").
+pub const MISSING_SPECIFIC_COUNTED: usize = 2;
 
 /// The first `MAX_CLAIM_BYTES` of `claim` (all of it when shorter), cut at a character
 /// boundary.
@@ -179,6 +188,14 @@ impl Profile {
             sentence_terms: Postings::new(sentences.terms),
         }
     }
+}
+
+/// Whether `word` starts with a capital letter (a name, when it is not the claim's
+/// first word): a letter case folding changes. Through the folding table the scorer
+/// already has, not `char::is_uppercase` (its Unicode table cost the browser core
+/// 577 B gzip).
+fn starts_upper_case(word: &str) -> bool {
+    word.chars().next().is_some_and(|c| fold_case(c) != c)
 }
 
 /// The lists a source's hashes gather in before they become its [`Profile`]'s sets: one
@@ -289,8 +306,9 @@ impl<'t, 'b> Sentences<'t, 'b> {
 /// The claim side of a comparison, computed once per claim.
 /// Items are keys for [`HashList::contains`] (see [`SupportScorer::key`]).
 struct ClaimProfile {
-    /// Distinct content terms: hash, key, weight, is a number.
-    terms: Vec<(u64, u64, f64, bool)>,
+    /// Distinct content terms: hash, key, weight, and the factor the score takes when
+    /// the passage lacks the term (1 but for numbers and names).
+    terms: Vec<(u64, u64, f64, f64)>,
     total_weight: f64,
     pairs: Vec<u64>,
     grams: Vec<u64>,
@@ -432,22 +450,36 @@ impl<'a> SupportScorer<'a> {
     fn claim_profile(&self, claim: &str) -> ClaimProfile {
         let claim = scored_part(claim);
         let docs = self.profiles.len() as f64;
-        let mut terms: Vec<(u64, u64, f64, bool)> = Vec::new();
+        let mut terms: Vec<(u64, u64, f64, f64)> = Vec::new();
         let mut seen_terms = HashList::with_room(claim.len() / 2 + 1);
         let mut pairs = Vec::new();
         let mut previous: Option<u64> = None;
+        let mut gap_start = 0;
         for token in tokens(claim) {
             let h = token.hash;
             if !token.stop && seen_terms.insert(h) {
                 // Document frequency: how many sources hold the term.
                 let key = self.key(h);
                 let df = self.holders.get(key).len() as f64;
-                terms.push((h, key, (1.0 + (docs + 1.0) / (df + 0.5)).ln(), token.number));
+                let weight = (1.0 + (docs + 1.0) / (df + 0.5)).ln();
+                let specific = token.number
+                    || (previous.is_some()
+                        && !claim.as_bytes()[gap_start..token.start]
+                            .iter()
+                            .any(|b| matches!(b, b'.' | b'!' | b'?' | b':' | b'\n'))
+                        && starts_upper_case(&claim[token.start..]));
+                let if_missing = if specific {
+                    self.params.missing_specific
+                } else {
+                    1.0
+                };
+                terms.push((h, key, weight, if_missing));
             }
             if let Some(p) = previous {
                 pairs.push(self.key(pair_hash(p, h)));
             }
             previous = Some(h);
+            gap_start = token.end;
         }
         // Each distinct 5-gram once, in order of appearance (no sort: a generic sort
         // costs kilobytes of wasm).
@@ -611,11 +643,15 @@ impl<'a> SupportScorer<'a> {
     fn score(&self, profile: &ClaimProfile, i: usize, absolute: f64, best: f64) -> f64 {
         let params = &self.params;
         let p = &self.profiles[i];
-        let missing_numbers = profile
+        // Each number or name of the claim the passage lacks multiplies by the factor, up
+        // to the first [`MISSING_SPECIFIC_COUNTED`].
+        let missing: f64 = profile
             .terms
             .iter()
-            .filter(|(_, key, _, number)| *number && !p.terms.contains(key))
-            .count();
+            .filter(|&&(_, key, _, if_missing)| if_missing != 1.0 && !p.terms.contains(&key))
+            .map(|&(_, _, _, if_missing)| if_missing)
+            .take(MISSING_SPECIFIC_COUNTED)
+            .product();
         // Contrast needs something to contrast against: with one source, the overlap is
         // the absolute blend alone.
         let overlap = if self.contrasted {
@@ -624,7 +660,7 @@ impl<'a> SupportScorer<'a> {
         } else {
             absolute
         };
-        let raw = overlap * params.missing_number.powi(missing_numbers as i32);
+        let raw = overlap * missing;
         // A monotone squash into 0–1 (ranking unchanged).
         let score = 1.0 - (-params.squash * raw).exp();
         (score.clamp(0.0, 1.0) * 1000.0).round() / 1000.0
@@ -739,6 +775,66 @@ mod tests {
         let right = scorer.support("The reactor reached criticality in 1942.", 0);
         let wrong = scorer.support("The reactor reached criticality in 1952.", 0);
         assert!(right.score > wrong.score, "{right:?} {wrong:?}");
+    }
+
+    #[test]
+    fn a_missing_name_lowers_support_and_a_claims_first_word_is_no_name() {
+        let sources = ["The reactor in Chicago reached criticality under Fermi."];
+        let scorer = SupportScorer::new(&sources);
+        let named = scorer.support("Fermi's reactor in Chicago reached criticality.", 0);
+        let misnamed = scorer.support("Szilard's reactor in Chicago reached criticality.", 0);
+        assert!(named.score > misnamed.score, "{named:?} {misnamed:?}");
+        // The same words, the unknown one first (capitalised as any first word) or not
+        // at all: no name is missing, so the scores are the same as lower-case ones.
+        let params = SupportParams {
+            missing_specific: 1.0,
+            ..SupportParams::default()
+        };
+        let plain = SupportScorer::new(&sources).with_params(params);
+        for claim in [
+            "Criticality was reached in Chicago.",
+            "Slowly the reactor went critical.",
+        ] {
+            assert_eq!(
+                scorer.support(claim, 0).score,
+                plain.support(claim, 0).score,
+                "{claim}"
+            );
+        }
+        // After a sentence end inside the claim a capital starts a sentence, not a name.
+        let two = "The reactor went critical. Slowly it ran.";
+        assert_eq!(scorer.support(two, 0).score, plain.support(two, 0).score);
+    }
+
+    #[test]
+    fn missing_names_and_numbers_count_up_to_two() {
+        let sources = ["Health bodies publish guidance on diets and exercise."];
+        let scorer = SupportScorer::new(&sources);
+        let params = |missing_specific| SupportParams {
+            missing_specific,
+            ..SupportParams::default()
+        };
+        let plain = SupportScorer::new(&sources).with_params(params(1.0));
+        let score = |claim: &str| {
+            (
+                scorer.support(claim, 0).score,
+                plain.support(claim, 0).score,
+            )
+        };
+        let (two, two_plain) = score("Health bodies such as Alpha and Beta publish guidance.");
+        let (four, four_plain) =
+            score("Health bodies such as Alpha, Beta, Gamma and Delta publish guidance.");
+        let squash = |s: f64| -(1.0 - s).ln() / SupportParams::default().squash;
+        let factor = |on: f64, off: f64| squash(on) / squash(off);
+        // Two missing names: the factor twice; four: still twice (rounding aside).
+        assert!(
+            (factor(two, two_plain) - 0.64).abs() < 0.02,
+            "{two} {two_plain}"
+        );
+        assert!(
+            (factor(four, four_plain) - 0.64).abs() < 0.02,
+            "{four} {four_plain}"
+        );
     }
 
     #[test]
