@@ -7,9 +7,10 @@
 //! words weighted by inverse document frequency over the request's sources (lightly
 //! stemmed), character 5-grams (robust to inflection and compounding), and word pairs in
 //! order — and the blend is set against the best blend any retrieved source reaches, so
-//! an on-topic passage that says something else scores low. A number in the claim that
-//! the passage lacks costs. The constants were chosen on ExpertQA and held out on
-//! AttributionBench (`cargo run --release --example support_eval`, docs/support.md).
+//! an on-topic passage that says something else scores low. A number or a name in the
+//! claim that the passage lacks costs. The constants were chosen over ExpertQA and
+//! AttributionBench's datasets, each held out in turn (`cargo run --release --example
+//! support_eval`, docs/support.md).
 //!
 //! ```
 //! use citeproof::support::SupportScorer;
@@ -639,7 +640,7 @@ impl<'a> SupportScorer<'a> {
     }
 
     /// The score of source `i` from its blend (`absolute`) and the best blend of any
-    /// source: contrast and missing numbers, squashed into 0–1.
+    /// source: contrast and missing numbers and names, squashed into 0–1.
     fn score(&self, profile: &ClaimProfile, i: usize, absolute: f64, best: f64) -> f64 {
         let params = &self.params;
         let p = &self.profiles[i];
