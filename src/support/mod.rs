@@ -82,7 +82,8 @@ impl Default for SupportParams {
 pub const MAX_CLAIM_BYTES: usize = 2000;
 
 /// Sources a claim is compared with besides the ones it cites: the 8 that share the
-/// most inverse-document-frequency weight of its content terms. The contrast and
+/// most inverse-document-frequency weight of its content terms (of those sharing at
+/// least [`CANDIDATE_SHARE`] of what the best one shares). The contrast and
 /// `misattributed` look at these, never at every source, so scoring a request costs
 /// its claims times a constant, not claims × sources.
 pub const CANDIDATES: usize = 8;
@@ -91,6 +92,12 @@ pub const CANDIDATES: usize = 8;
 /// a term whose postings do not fit is skipped: a term held by hundreds of sources says
 /// little about which one supports the claim.
 pub const CANDIDATE_POSTINGS: usize = 256;
+
+/// The least share of the IDF weight the best-sharing source shares that another source
+/// must share to be a candidate: a source holding only a claim's common words (its year
+/// of a hundred) is not the better source of a claim another source matches in its rare
+/// words, and blending it costs a profile read per claim that grows with the request.
+pub const CANDIDATE_SHARE: f64 = 0.5;
 
 /// (term, sentence) postings the search for a citation's evidence sentence reads at
 /// most, rarest terms first, skipping a term whose postings do not fit (a long source
@@ -390,6 +397,10 @@ pub struct SupportScorer<'a> {
     holders: Postings,
     /// At least two sources have text: a claim's blend is set against the best one.
     contrasted: bool,
+    /// Scores are blended with a judge's or an embedder's, which may rank best a source
+    /// saying the claim in other words: the candidates are the [`CANDIDATES`] sharing
+    /// most, however little (no [`CANDIDATE_SHARE`]).
+    pub(crate) blended: bool,
     params: SupportParams,
     /// Per source or sentence of a source, the weight a [`SupportScorer::tally`] has
     /// summed so far (zero between tallies): one table for the scorer, so a search costs
@@ -429,6 +440,7 @@ impl<'a> SupportScorer<'a> {
             vocabulary: keep,
             holders: Postings::new(&held),
             contrasted,
+            blended: false,
             params: SupportParams::default(),
             scratch: RefCell::new(vec![0.0; items]),
         }
@@ -502,8 +514,9 @@ impl<'a> SupportScorer<'a> {
     }
 
     /// The [`CANDIDATES`] sources sharing the most IDF weight of the claim's content
-    /// terms (ties: the earlier source), read from at most [`CANDIDATE_POSTINGS`]
-    /// postings, rarest terms first.
+    /// terms (ties: the earlier source), each at least [`CANDIDATE_SHARE`] of what the
+    /// first shares unless the scores are `blended`, read from at most
+    /// [`CANDIDATE_POSTINGS`] postings, rarest terms first.
     fn candidates(&self, claim: &ClaimProfile) -> Vec<usize> {
         let lists: Vec<&[u32]> = claim
             .terms
@@ -528,7 +541,13 @@ impl<'a> SupportScorer<'a> {
             top.insert(at, item);
             top.truncate(CANDIDATES);
         }
-        top.into_iter().map(|(source, _)| source as usize).collect()
+        // The first kept shares the most: the others need their share of it.
+        let share = if self.blended { 0.0 } else { CANDIDATE_SHARE };
+        let enough = top.first().map_or(0.0, |&(_, most)| share * most);
+        top.into_iter()
+            .take_while(|&(_, shared)| shared >= enough)
+            .map(|(source, _)| source as usize)
+            .collect()
     }
 
     /// Sums, per item (a source or a sentence), the weight of each of `lists` holding
@@ -905,6 +924,37 @@ mod tests {
             best, 1234,
             "the source with the claim's rare term is a candidate"
         );
+    }
+
+    #[test]
+    fn a_source_sharing_only_a_common_word_is_no_candidate() {
+        // Each year is held by 1 in 100 sources: a source holding only the claim's year
+        // shares less than half the weight its own source shares (item150 and 1950).
+        let mut sources: Vec<String> = (0..300)
+            .map(|i| {
+                format!(
+                    "Passage {i}: the value of item{i} rose in {}.",
+                    1900 + i % 100
+                )
+            })
+            .collect();
+        let claim = "The value of item150 rose in 1950.";
+        let scorer = SupportScorer::for_claims(&sources, &[claim]);
+        let scored: Vec<usize> = scorer
+            .score_cited(claim, &[150])
+            .iter()
+            .map(|&(i, _)| i)
+            .collect();
+        assert_eq!(scored, [150], "sources 50 and 250 share only 1950");
+        // A source that shares the rare term too is one.
+        sources[7] = "Item150 rose in 1950, the report says.".to_string();
+        let scorer = SupportScorer::for_claims(&sources, &[claim]);
+        let scored: Vec<usize> = scorer
+            .score_cited(claim, &[150])
+            .iter()
+            .map(|&(i, _)| i)
+            .collect();
+        assert_eq!(scored, [150, 7]);
     }
 
     #[test]

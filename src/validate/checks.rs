@@ -342,10 +342,15 @@ pub(super) fn check_support(
             claims.extend(c.claim.map(|span| &answer[span.range()]));
         }
     }
+    let mut scorer = SupportScorer::for_claims(&texts, &claims);
+    // Blended with a judge's or an embedder's scores, a source sharing few of the claim's
+    // words may still be its source: every source sharing any stays a candidate (the
+    // judge is handed every pair anyway).
+    scorer.blended = !external.is_empty();
     let run = ClaimRun {
         answer,
         texts: &texts,
-        scorer: SupportScorer::for_claims(&texts, &claims),
+        scorer,
         index,
         options,
         external,
