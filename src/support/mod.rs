@@ -198,12 +198,15 @@ impl Profile {
     }
 }
 
-/// Whether `word` starts with a capital letter (a name, when it is not the claim's
-/// first word): a letter case folding changes. Through the folding table the scorer
-/// already has, not `char::is_uppercase` (its Unicode table cost the browser core
-/// 577 B gzip).
-fn starts_upper_case(word: &str) -> bool {
-    word.chars().next().is_some_and(|c| fold_case(c) != c)
+/// Whether a claim's word (`word` starts with it), after `gap` from the previous word,
+/// is a name: it starts with a capital letter and no sentence ends in the gap (`.`, `!`,
+/// `?`, `:`, a line break). A capital is a letter case folding changes: through the
+/// folding table the scorer already has, not `char::is_uppercase` (its Unicode table
+/// cost the browser core 577 B gzip).
+fn is_name(gap: &str, word: &str) -> bool {
+    !gap.bytes()
+        .any(|b| matches!(b, b'.' | b'!' | b'?' | b':' | b'\n'))
+        && word.chars().next().is_some_and(|c| fold_case(c) != c)
 }
 
 /// The lists a source's hashes gather in before they become its [`Profile`]'s sets: one
@@ -314,9 +317,8 @@ impl<'t, 'b> Sentences<'t, 'b> {
 /// The claim side of a comparison, computed once per claim.
 /// Items are keys for [`HashList::contains`] (see [`SupportScorer::key`]).
 struct ClaimProfile {
-    /// Distinct content terms: hash, key, weight, and the factor the score takes when
-    /// the passage lacks the term (1 but for numbers and names).
-    terms: Vec<(u64, u64, f64, f64)>,
+    /// Distinct content terms: hash, key, weight, is a number or a name.
+    terms: Vec<(u64, u64, f64, bool)>,
     total_weight: f64,
     pairs: Vec<u64>,
     grams: Vec<u64>,
@@ -463,7 +465,7 @@ impl<'a> SupportScorer<'a> {
     fn claim_profile(&self, claim: &str) -> ClaimProfile {
         let claim = scored_part(claim);
         let docs = self.profiles.len() as f64;
-        let mut terms: Vec<(u64, u64, f64, f64)> = Vec::new();
+        let mut terms: Vec<(u64, u64, f64, bool)> = Vec::new();
         let mut seen_terms = HashList::with_room(claim.len() / 2 + 1);
         let mut pairs = Vec::new();
         let mut previous: Option<u64> = None;
@@ -477,16 +479,8 @@ impl<'a> SupportScorer<'a> {
                 let weight = (1.0 + (docs + 1.0) / (df + 0.5)).ln();
                 let specific = token.number
                     || (previous.is_some()
-                        && !claim.as_bytes()[gap_start..token.start]
-                            .iter()
-                            .any(|b| matches!(b, b'.' | b'!' | b'?' | b':' | b'\n'))
-                        && starts_upper_case(&claim[token.start..]));
-                let if_missing = if specific {
-                    self.params.missing_specific
-                } else {
-                    1.0
-                };
-                terms.push((h, key, weight, if_missing));
+                        && is_name(&claim[gap_start..token.start], &claim[token.start..]));
+                terms.push((h, key, weight, specific));
             }
             if let Some(p) = previous {
                 pairs.push(self.key(pair_hash(p, h)));
@@ -665,13 +659,12 @@ impl<'a> SupportScorer<'a> {
         let p = &self.profiles[i];
         // Each number or name of the claim the passage lacks multiplies by the factor, up
         // to the first [`MISSING_SPECIFIC_COUNTED`].
-        let missing: f64 = profile
+        let missing = profile
             .terms
             .iter()
-            .filter(|&&(_, key, _, if_missing)| if_missing != 1.0 && !p.terms.contains(&key))
-            .map(|&(_, _, _, if_missing)| if_missing)
+            .filter(|&&(_, key, _, specific)| specific && !p.terms.contains(&key))
             .take(MISSING_SPECIFIC_COUNTED)
-            .product();
+            .count();
         // Contrast needs something to contrast against: with one source, the overlap is
         // the absolute blend alone.
         let overlap = if self.contrasted {
@@ -680,7 +673,7 @@ impl<'a> SupportScorer<'a> {
         } else {
             absolute
         };
-        let raw = overlap * missing;
+        let raw = overlap * params.missing_specific.powi(missing as i32);
         // A monotone squash into 0–1 (ranking unchanged).
         let score = 1.0 - (-params.squash * raw).exp();
         (score.clamp(0.0, 1.0) * 1000.0).round() / 1000.0
@@ -797,6 +790,14 @@ mod tests {
         assert!(right.score > wrong.score, "{right:?} {wrong:?}");
     }
 
+    /// A scorer of `sources` that ignores missing numbers and names (factor 1).
+    fn without_specifics<'a>(sources: &'a [&'a str]) -> SupportScorer<'a> {
+        SupportScorer::new(sources).with_params(SupportParams {
+            missing_specific: 1.0,
+            ..SupportParams::default()
+        })
+    }
+
     #[test]
     fn a_missing_name_lowers_support_and_a_claims_first_word_is_no_name() {
         let sources = ["The reactor in Chicago reached criticality under Fermi."];
@@ -806,11 +807,7 @@ mod tests {
         assert!(named.score > misnamed.score, "{named:?} {misnamed:?}");
         // The same words, the unknown one first (capitalised as any first word) or not
         // at all: no name is missing, so the scores are the same as lower-case ones.
-        let params = SupportParams {
-            missing_specific: 1.0,
-            ..SupportParams::default()
-        };
-        let plain = SupportScorer::new(&sources).with_params(params);
+        let plain = without_specifics(&sources);
         for claim in [
             "Criticality was reached in Chicago.",
             "Slowly the reactor went critical.",
@@ -830,11 +827,7 @@ mod tests {
     fn missing_names_and_numbers_count_up_to_two() {
         let sources = ["Health bodies publish guidance on diets and exercise."];
         let scorer = SupportScorer::new(&sources);
-        let params = |missing_specific| SupportParams {
-            missing_specific,
-            ..SupportParams::default()
-        };
-        let plain = SupportScorer::new(&sources).with_params(params(1.0));
+        let plain = without_specifics(&sources);
         let score = |claim: &str| {
             (
                 scorer.support(claim, 0).score,

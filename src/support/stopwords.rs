@@ -1,5 +1,5 @@
-//! The function words support scoring leaves out of a text's content terms, looked up by
-//! the hash of the lower-cased word.
+//! The function words (and commonest content words) support scoring leaves out of a
+//! text's content terms, looked up by the hash of the lower-cased word.
 
 use super::words::hash;
 
@@ -50,7 +50,10 @@ static STOPWORD_TABLE: [u32; STOPWORD_SLOTS] = {
     table
 };
 
-/// Function words that carry no claim content (sorted for binary search).
+/// Function words, and 32 of the commonest English content words ("one", "new",
+/// "people", "including", …: an isolated request's one passage gives no document
+/// frequencies to weigh them down; docs/support.md), left out of content terms (sorted
+/// for binary search).
 pub(super) const STOPWORDS: &[&str] = &[
     "a",
     "about",
