@@ -8,6 +8,7 @@
 use serde::Serialize;
 
 use crate::model::{Finding, FindingCode, Input, Report, Severity, Source, Status, decimal};
+use crate::substr::Substr;
 
 /// Ids and times the caller supplies for an audit record.
 #[derive(Clone, Debug, Default)]
@@ -128,7 +129,7 @@ impl ReportFacts {
                 .citations
                 .iter()
                 .map(|c| CitationFacts {
-                    claim: c.claim.map(|s| input.answer[s.range()].to_string()),
+                    claim: c.claim.map(|s| input.answer.sub(s.range()).to_string()),
                     source: c.source_position,
                     label: c.label.clone(),
                     declared: c.declared,

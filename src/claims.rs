@@ -18,6 +18,7 @@
 
 use crate::byteset::{ByteSet, lines};
 use crate::model::Span;
+use crate::substr::Substr;
 
 /// One claim of an answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,14 +126,14 @@ pub fn split_claims(answer: &str, markers: &[Span]) -> Vec<Claim> {
 }
 
 fn split_sentences(answer: &str, line: Span, markers: &[Span], claims: &mut Vec<Claim>) {
-    let text = &answer[line.range()];
+    let text = answer.sub(line.range());
     let mut sentence_start = 0;
     // Where to look for the next terminator; a byte scan, since nearly every byte is
     // none (the CJK terminators all start with 0xE3 or 0xEF).
     let mut from = 0;
     loop {
         let at = TERMINATOR_STARTS.find(text.as_bytes(), from, text.len());
-        let Some(c) = text[at..].chars().next() else {
+        let Some(c) = text.sub(at..).chars().next() else {
             break;
         };
         from = at + c.len_utf8();
@@ -140,7 +141,8 @@ fn split_sentences(answer: &str, line: Span, markers: &[Span], claims: &mut Vec<
             continue;
         }
         // Runs of terminators and closing quotes/brackets stay with the sentence.
-        let closers = text[from..]
+        let closers = text
+            .sub(from..)
             .chars()
             .take_while(|c| {
                 matches!(
@@ -152,11 +154,12 @@ fn split_sentences(answer: &str, line: Span, markers: &[Span], claims: &mut Vec<
             .sum::<usize>();
         from += closers;
         let end = from;
-        let rest = &text[end..];
+        let rest = text.sub(end..);
         let at_boundary =
             rest.is_empty() || rest.starts_with(char::is_whitespace) || rest.starts_with('[');
         let ascii_end = c.is_ascii();
-        if ascii_end && (!at_boundary || is_abbreviation(&text[..at]) || is_inside_number(text, at))
+        if ascii_end
+            && (!at_boundary || is_abbreviation(text.sub(..at)) || is_inside_number(text, at))
         {
             continue;
         }
@@ -165,7 +168,7 @@ fn split_sentences(answer: &str, line: Span, markers: &[Span], claims: &mut Vec<
         let mut trailing = absolute_end;
         let after = markers.partition_point(|m| m.start < absolute_end);
         for m in markers[after..].iter().take_while(|m| m.end <= line.end) {
-            if !answer[trailing..m.start].trim().is_empty() {
+            if !answer.sub(trailing..m.start).trim().is_empty() {
                 break;
             }
             trailing = m.end;
@@ -188,13 +191,13 @@ fn split_sentences(answer: &str, line: Span, markers: &[Span], claims: &mut Vec<
 }
 
 fn push_claim(claims: &mut Vec<Claim>, answer: &str, span: Span) {
-    let raw = &answer[span.range()];
+    let raw = answer.sub(span.range());
     let trimmed_start = raw.len() - raw.trim_start().len();
     let span = Span::new(
         span.start + trimmed_start,
         span.start + raw.trim_end().len(),
     );
-    let text = &answer[span.range()];
+    let text = answer.sub(span.range());
     let is_question = text
         .trim_end_matches(|c: char| c == ']' || c.is_ascii_digit() || c == '[')
         .ends_with(['?', '？']);
@@ -247,11 +250,11 @@ pub fn context_of(answer: &str, marker: Span) -> Option<Span> {
     let bytes = answer.as_bytes();
     let mut end = marker.start.min(answer.len());
     for _ in 0..STEPS {
-        end = answer[..end].trim_end().len();
+        end = answer.sub(..end).trim_end().len();
         // Back to the line break or sentence end before the stretch's own last
         // character (which may be its terminator), at most `LOOK_BACK` characters.
         let mut start = 0;
-        for (n, (at, c)) in answer[..end].char_indices().rev().enumerate().skip(1) {
+        for (n, (at, c)) in answer.sub(..end).char_indices().rev().enumerate().skip(1) {
             let next = bytes.get(at + c.len_utf8());
             let boundary = c == '\n'
                 || c == '。'
@@ -261,7 +264,7 @@ pub fn context_of(answer: &str, marker: Span) -> Option<Span> {
                 break;
             }
         }
-        let segment = &answer[start..end];
+        let segment = answer.sub(start..end);
         if segment.chars().any(char::is_alphabetic) {
             let lead = segment.len() - segment.trim_start().len();
             return Some(Span::new(start + lead, end));
@@ -284,7 +287,7 @@ fn is_abbreviation(before: &str) -> bool {
         .take(LONGEST + 1)
         .last()
         .map_or(before.len(), |(at, _)| at);
-    let word = &before[word_start..];
+    let word = before.sub(word_start..);
     // Lower-cased on the stack: every abbreviation is ASCII and at most `LONGEST` bytes,
     // so a longer word is none.
     let mut lowered = [0u8; LONGEST];
@@ -298,8 +301,8 @@ fn is_abbreviation(before: &str) -> bool {
 }
 
 fn is_inside_number(text: &str, dot: usize) -> bool {
-    let before = text[..dot].chars().next_back();
-    let after = text[dot + 1..].chars().next();
+    let before = text.sub(..dot).chars().next_back();
+    let after = text.sub(dot + 1..).chars().next();
     before.is_some_and(|c| c.is_ascii_digit()) && after.is_some_and(|c| c.is_ascii_digit())
 }
 

@@ -20,6 +20,7 @@
 //! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+#![cfg_attr(not(test), warn(clippy::string_slice))]
 
 #[cfg(feature = "edge")]
 pub mod audit;
@@ -39,6 +40,7 @@ pub mod prompt;
 pub mod providers;
 mod rewrite;
 pub mod stream;
+mod substr;
 pub mod support;
 pub mod validate;
 

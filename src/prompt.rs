@@ -2,6 +2,7 @@
 //! structured output (specs 002, 003, 004).
 
 use crate::model::Source;
+use crate::substr::Substr;
 
 /// Spec 002's numbered context: `[1] text (Source: title)`, blank-line separated, each
 /// text cut to at most `max_chars` characters (never inside a character).
@@ -28,7 +29,7 @@ pub fn format_context(sources: &[Source], max_chars: usize) -> String {
             .map_or(text.len(), |(at, _)| at);
         let label = source.label(i);
         let title = source.title.as_deref().unwrap_or("Untitled");
-        out.push_str(&format!("[{label}] {} (Source: {title})", &text[..cut]));
+        out.push_str(&format!("[{label}] {} (Source: {title})", text.sub(..cut)));
     }
     out
 }

@@ -6,6 +6,7 @@
 //! stream over each part of the text it releases: both produce the same bytes.
 
 use crate::model::{Marker, MarkerKind, Options, Policy, Refs, Segment, Source, Span};
+use crate::substr::Substr;
 
 /// What validation decided about one marker: each ref as written, and the retrieved
 /// source (position in `sources`) it resolved to, if any.
@@ -124,7 +125,7 @@ impl Rewriter {
     /// Copies the answer's text up to `end` (no marker may start before it).
     pub fn text_until(&mut self, answer: &str, end: usize) {
         if end > self.last {
-            self.out.push_str(&answer[self.last..end]);
+            self.out.push_str(answer.sub(self.last..end));
             self.last = end;
         }
     }
@@ -145,13 +146,13 @@ impl Rewriter {
         let all_valid = kept_count == fate.refs.len() && !fate.refs.is_empty();
         let keep = self.flag || kept_count > 0;
         let start = marker.span.start.max(self.last);
-        let mut before = &answer[self.last..start];
+        let mut before = answer.sub(self.last..start);
         let mut skip_after = 0;
         if !keep {
             if let Some(trimmed) = before.strip_suffix(' ') {
                 before = trimmed;
-            } else if (start == 0 || answer[..start].ends_with('\n'))
-                && answer[marker.span.end..].starts_with(' ')
+            } else if (start == 0 || answer.sub(..start).ends_with('\n'))
+                && answer.sub(marker.span.end..).starts_with(' ')
             {
                 skip_after = 1;
             }
@@ -228,7 +229,7 @@ impl Rewriter {
     fn close_text_segment(&mut self) {
         if self.out.len() > self.text_start {
             self.segments.push(Segment::Text {
-                text: self.out[self.text_start..].to_string(),
+                text: self.out.sub(self.text_start..).to_string(),
             });
         }
     }
@@ -282,12 +283,17 @@ fn relabel(marker: &Marker<'_>, labels: &[String]) -> String {
         MarkerKind::Cjk => raw.find('†').unwrap_or(raw.len()),
         _ => raw.len(),
     };
-    let head = &raw[..limit];
+    let head = raw.sub(..limit);
     let (Some(first), Some(last)) = (
         head.find(|c: char| c.is_ascii_digit()),
         head.rfind(|c: char| c.is_ascii_digit()),
     ) else {
         return raw.to_string();
     };
-    format!("{}{}{}", &raw[..first], labels.join(", "), &raw[last + 1..])
+    format!(
+        "{}{}{}",
+        raw.sub(..first),
+        labels.join(", "),
+        raw.sub(last + 1..)
+    )
 }

@@ -22,6 +22,7 @@ mod myers;
 
 use crate::casefold::fold_case;
 use crate::model::{MatchKind, QuoteLocation, Span};
+use crate::substr::Substr;
 use myers::BitPattern;
 
 /// Locates `quote` in `source`; approximate matches may have up to
@@ -164,7 +165,8 @@ impl<'a> Normalized<'a> {
                     char::from(folded)
                 }
                 None => {
-                    let c = text[at..]
+                    let c = text
+                        .sub(at..)
                         .chars()
                         .next()
                         .unwrap_or(char::REPLACEMENT_CHARACTER);
@@ -202,7 +204,7 @@ impl<'a> Normalized<'a> {
     fn end_of(&self, i: usize) -> usize {
         let start = self.starts[i];
         let mut end = start;
-        for (at, c) in self.text[start..].char_indices() {
+        for (at, c) in self.text.sub(start..).char_indices() {
             if at == 0 || (self.chars[i] == ' ' && c.is_whitespace()) {
                 end = start + at + c.len_utf8();
             } else if self.chars[i] != ' ' || !matches!(c, '*' | '_') {

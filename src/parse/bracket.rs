@@ -7,6 +7,7 @@
 //! [`find_in_line`]).
 
 use crate::model::{Labels, MarkerKind, Refs};
+use crate::substr::Substr;
 
 /// Most source labels one marker may expand to; `[1-100000]` is not a citation.
 pub const MAX_REFS: usize = 1000;
@@ -148,12 +149,12 @@ pub fn number_list(body: &str) -> Option<Labels> {
 
 fn labeled(body: &str) -> Option<Labels> {
     let word_len = body.bytes().take_while(u8::is_ascii_alphabetic).count();
-    let word = &body[..word_len];
+    let word = body.sub(..word_len);
     if !LABEL_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
         return None;
     }
     // An abbreviating period may follow the word: `[Ref. 4]`, `[Refs. 2, 5]`.
-    let after_word = &body[word_len..];
+    let after_word = body.sub(word_len..);
     let rest = after_word
         .strip_prefix('.')
         .unwrap_or(after_word)
@@ -187,10 +188,10 @@ fn leading_number(text: &str) -> Option<(u32, &str)> {
     if digits == 0 || digits > 9 {
         return None;
     }
-    let rest = &text[digits..];
+    let rest = text.sub(digits..);
     match rest.as_bytes().first() {
         Some(b) if b.is_ascii_alphanumeric() || *b == b'.' || *b == b'_' => None,
-        _ => Some((text[..digits].parse().ok()?, rest)),
+        _ => Some((text.sub(..digits).parse().ok()?, rest)),
     }
 }
 
@@ -208,7 +209,7 @@ fn strip_separator(text: &str) -> Option<&str> {
 fn strip_word<'a>(text: &'a str, word: &str) -> Option<&'a str> {
     let head = text.get(..word.len())?;
     head.eq_ignore_ascii_case(word)
-        .then(|| text[word.len()..].trim_start_matches(' '))
+        .then(|| text.sub(word.len()..).trim_start_matches(' '))
 }
 
 /// The first `target` at or after `pos` on the same line, within [`MAX_BODY`] bytes.

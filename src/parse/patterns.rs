@@ -126,6 +126,8 @@ pub(super) mod regex_lite_engine {
 
     use regex_lite::Regex;
 
+    use crate::substr::Substr;
+
     use super::{MarkerPatterns, PatternFault, PatternSearch};
     use crate::error::Error;
 
@@ -189,7 +191,12 @@ pub(super) mod regex_lite_engine {
             if !found.is_empty() {
                 return Some(found.range());
             }
-            at = found.end() + text[found.end()..].chars().next().map_or(1, char::len_utf8);
+            at = found.end()
+                + text
+                    .sub(found.end()..)
+                    .chars()
+                    .next()
+                    .map_or(1, char::len_utf8);
         }
         None
     }
@@ -223,7 +230,10 @@ pub(super) mod regex_lite_engine {
                 return None;
             };
             let regex = &self.patterns[self.last];
-            let refs = regex.captures(&text[span.clone()])?.name("refs")?.range();
+            let refs = regex
+                .captures(text.sub(span.clone()))?
+                .name("refs")?
+                .range();
             Some(span.start + refs.start..span.start + refs.end)
         }
     }

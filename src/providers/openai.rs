@@ -28,6 +28,7 @@ use super::{Builder, Json, bad};
 use crate::error::Error;
 use crate::model::{Source, Span};
 use crate::offsets::Unit;
+use crate::substr::Substr;
 
 /// The units OpenAI's offsets are tried in.
 const UNITS: [Unit; 3] = [Unit::CodePoint, Unit::Utf16, Unit::Utf8];
@@ -311,12 +312,12 @@ fn from_chunks(chunks: &[Json], out: &mut Builder) {
                 text = Some(text.map_or(range.clone(), |t| t.start..range.end));
             }
             Streamed::Chunk(chunk) => {
-                message.extend(text.take().map(|t| text_chunk(&content[t])));
+                message.extend(text.take().map(|t| text_chunk(content.sub(t))));
                 message.push(chunk.clone());
             }
         }
     }
-    message.extend(text.map(|t| text_chunk(&content[t])));
+    message.extend(text.map(|t| text_chunk(content.sub(t))));
     chunked(&message, out);
 }
 

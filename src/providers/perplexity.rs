@@ -17,6 +17,7 @@
 use super::{Builder, Json, bad, web_source};
 use crate::error::Error;
 use crate::model::Source;
+use crate::substr::Substr;
 
 /// Chat-completion `choices` with a top-level `search_results` or `citations` list; or
 /// a list of stream chunks, one of which has one.
@@ -109,7 +110,7 @@ fn after_reasoning(content: &str) -> &str {
         return content;
     };
     match thinking.find("</think>") {
-        Some(end) => thinking[end + "</think>".len()..].trim_start(),
+        Some(end) => thinking.sub(end + "</think>".len()..).trim_start(),
         None => content,
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::model::{Finding, FindingCode, Severity, Span};
 use crate::offsets::{OffsetMap, Unit};
+use crate::substr::Substr;
 
 /// What the provider says its span holds.
 #[derive(Clone, Copy)]
@@ -39,7 +40,7 @@ pub fn settle(
 ) -> Settled {
     let map = OffsetMap::new(part);
     let holds = |span: Span, strict: bool| {
-        let text = &part[span.range()];
+        let text = part.sub(span.range());
         match expect {
             Expect::Text(expected) => text == expected,
             Expect::Link(url) if strict => {

@@ -54,6 +54,7 @@ use crate::model::{
 };
 use crate::parse::{DefinitionReader, Markers, Resume, Undecided};
 use crate::rewrite::{MarkerFate, Rewriter, chip_spans};
+use crate::substr::Substr;
 use crate::validate::{Lookup, OwnedIndex, Validator};
 
 mod checkpoint;
@@ -301,7 +302,7 @@ impl CitationStream {
             self.input.model_version = self.input.model_version.take().or(declared.model_version);
         }
         let report = self.validator.validate(&self.input)?;
-        let released = &self.rewriter.output()[..self.released];
+        let released = self.rewriter.output().sub(..self.released);
         let cleaned = report.cleaned_answer.as_str();
         // A marker released as it read then, its text the same either way, may have
         // been decided otherwise (its chip sent or not): a stream that revises says so.
@@ -341,7 +342,7 @@ impl CitationStream {
     // Inline across crates: the JS binding reads it for every event of every push.
     #[inline]
     pub fn released(&self) -> &str {
-        &self.rewriter.output()[..self.released]
+        self.rewriter.output().sub(..self.released)
     }
 
     /// Scans from the last settled point (or, after a provisional release, from the
@@ -399,8 +400,11 @@ impl CitationStream {
         let mut released_chips = Vec::new();
         let scan_from = match rewound {
             Some(checkpoint) => {
-                released_tail
-                    .push_str(&self.rewriter.output()[checkpoint.mark.output_len()..self.released]);
+                released_tail.push_str(
+                    self.rewriter
+                        .output()
+                        .sub(checkpoint.mark.output_len()..self.released),
+                );
                 released_chips = self
                     .rewriter
                     .chips_since(Some(&checkpoint.mark), self.released);
@@ -632,7 +636,8 @@ impl CitationStream {
         let mut resent_from = decided_through;
         match redecision.rewound {
             Some(checkpoint)
-                if !output[checkpoint.mark.output_len()..]
+                if !output
+                    .sub(checkpoint.mark.output_len()..)
                     .starts_with(&redecision.released_tail)
                     || self
                         .rewriter
@@ -642,12 +647,12 @@ impl CitationStream {
                 let start = checkpoint.mark.output_len();
                 events.push(StreamEvent::Revise(Revision {
                     span: Span::new(start, self.released),
-                    text: output[start..].to_string(),
+                    text: output.sub(start..).to_string(),
                     answer_start: checkpoint.mark.position(),
                 }));
                 resent_from = checkpoint.mark.position();
             }
-            _ => text = output[self.released.min(output.len())..].to_string(),
+            _ => text = output.sub(self.released.min(output.len())..).to_string(),
         }
         events.extend(
             fresh

@@ -35,6 +35,7 @@ use std::collections::HashMap;
 
 use crate::casefold::fold_case;
 use crate::model::Span;
+use crate::substr::Substr;
 use sets::{ABSENT, Collector, HashList, Members, Postings, Vocabulary};
 use words::{for_each_gram, pair_hash, tokens};
 
@@ -121,7 +122,7 @@ fn scored_part(claim: &str) -> &str {
     while !claim.is_char_boundary(end) {
         end -= 1;
     }
-    &claim[..end]
+    claim.sub(..end)
 }
 
 /// The order postings are read in, rarest first: each term's band (its number of
@@ -280,10 +281,11 @@ impl<'t, 'b> Sentences<'t, 'b> {
             _ => false,
         });
         if let Some(at) = terminator {
-            let gap = &self.text[self.gap_start..token.start];
+            let gap = self.text.sub(self.gap_start..token.start);
             // The sentence ends after its terminators and closing quotes or brackets;
             // what else the gap holds (an emoji, a bullet) is left out.
-            let closers = gap[at..]
+            let closers = gap
+                .sub(at..)
                 .chars()
                 // A `matches!`, not `"…".contains(c)`: `str::contains` of a non-ASCII
                 // char searches with std's Two-Way searcher, 2.3 KB of wasm otherwise
@@ -479,7 +481,7 @@ impl<'a> SupportScorer<'a> {
                 let weight = (1.0 + (docs + 1.0) / (df + 0.5)).ln();
                 let specific = token.number
                     || (previous.is_some()
-                        && is_name(&claim[gap_start..token.start], &claim[token.start..]));
+                        && is_name(claim.sub(gap_start..token.start), claim.sub(token.start..)));
                 terms.push((h, key, weight, specific));
             }
             if let Some(p) = previous {
@@ -768,7 +770,7 @@ impl<'a> SupportScorer<'a> {
                 }
             });
         let best = *profile.sentences.get(best as usize)?;
-        let sentence = &text[best.range()];
+        let sentence = text.sub(best.range());
         let lead = sentence.len() - sentence.trim_start().len();
         Some(Span::new(
             best.start + lead,

@@ -2,6 +2,7 @@
 
 use super::stopwords::is_stopword_hash;
 use crate::casefold::fold_case;
+use crate::substr::Substr;
 
 /// Character n-gram length.
 pub(super) const GRAM: usize = 5;
@@ -196,7 +197,7 @@ pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
         let (hash, stop, number) = if ascii && n <= buf.len() {
             ascii_term(&mut buf, n, number)
         } else {
-            term(&text[start..at])
+            term(text.sub(start..at))
         };
         Some(Token {
             hash,
@@ -282,7 +283,7 @@ fn char_at(text: &str, at: usize) -> (char, usize) {
     if b < 0x80 {
         (b as char, 1)
     } else {
-        let c = text[at..].chars().next().unwrap_or('\u{fffd}');
+        let c = text.sub(at..).chars().next().unwrap_or('\u{fffd}');
         (c, c.len_utf8())
     }
 }

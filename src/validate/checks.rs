@@ -6,6 +6,7 @@ use crate::model::{
     AddFinding, DeclaredCitation, Finding, FindingCode, Loose, MatchKind, Options, QuoteLocation,
     Severity, Source, Span, decimal,
 };
+use crate::substr::Substr;
 
 use super::resolve::{SourceIndex, invalid_field};
 use super::{UNSUPPORTED_PENALTY, round3};
@@ -175,7 +176,7 @@ fn span_is_in_answer(span: &str, answer: &str, partial_chars: usize) -> bool {
         .char_indices()
         .nth(partial_chars)
         .map_or(span.len(), |(i, _)| i);
-    find_exact(answer, &span[..cut]).is_some()
+    find_exact(answer, span.sub(..cut)).is_some()
 }
 
 /// Locates the quote in the source's text and checks its length and line range.
@@ -339,7 +340,7 @@ pub(super) fn check_support(
     for (c, p) in citations.iter().zip(positions) {
         if scorable(c, *p) && c.claim.is_some() && c.claim != last {
             last = c.claim;
-            claims.extend(c.claim.map(|span| &answer[span.range()]));
+            claims.extend(c.claim.map(|span| answer.sub(span.range())));
         }
     }
     let mut scorer = SupportScorer::for_claims(&texts, &claims);
@@ -439,7 +440,7 @@ impl ClaimRun<'_> {
     /// cosines, a judge's probabilities) that scored it, by their weights (the lexical
     /// score's is 1).
     fn scores(&self, claim: crate::model::Span, cited: &[usize]) -> Vec<(usize, f64)> {
-        let text = &self.answer[claim.range()];
+        let text = self.answer.sub(claim.range());
         let mut scores = self.scorer.score_cited(text, cited);
         let tables: Vec<(&[f64], f64)> = (self.external.iter())
             .filter_map(|e| Some((e.get(text)?, e.weight())))
@@ -459,10 +460,10 @@ impl ClaimRun<'_> {
     fn evidence(&self, claim: crate::model::Span, p: usize) -> Option<Evidence> {
         let span = self
             .scorer
-            .supporting_sentence(&self.answer[claim.range()], p)?;
+            .supporting_sentence(self.answer.sub(claim.range()), p)?;
         Some(Evidence {
             span,
-            text: self.texts[p][span.range()].to_string(),
+            text: self.texts[p].sub(span.range()).to_string(),
         })
     }
 

@@ -31,6 +31,7 @@ use crate::claims::split_claims;
 use crate::error::{Error, ErrorCode};
 use crate::model::{Input, Options, Report, decimal};
 use crate::parse::Parser;
+use crate::substr::Substr;
 use crate::support::ExternalSupport;
 
 use phases::{
@@ -132,7 +133,7 @@ impl Validator {
             .into_iter()
             .filter(|c| !c.markers.is_empty())
         {
-            let text = &input.answer[claim.span.range()];
+            let text = input.answer.sub(claim.span.range());
             if !texts.iter().any(|t| t == text) {
                 texts.push(text.to_string());
             }

@@ -3,6 +3,7 @@
 //! use, cover the claims, score support, decide the gate, rewrite the answer, gather the
 //! findings (docs/architecture.md).
 
+use crate::substr::Substr;
 use std::collections::HashSet;
 
 use super::checks::{CitationChecks, check_fields, check_quote, check_support};
@@ -211,7 +212,7 @@ pub(super) fn cover_claims(
                 || !c.markers.is_empty()
                 || declared_spans
                     .iter()
-                    .any(|s| find_exact(&answer[c.span.range()], s).is_some())
+                    .any(|s| find_exact(answer.sub(c.span.range()), s).is_some())
                 || exact_spans.overlaps(c.span)
         })
         .collect();

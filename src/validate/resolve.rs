@@ -1,6 +1,7 @@
 //! Which retrieved source does each citation mean? Membership in *this* request's
 //! retrieved set: labels, ids, chunk and doc ids, titles, chapter + section.
 
+use crate::substr::Substr;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
@@ -253,7 +254,7 @@ pub fn marker_uses(markers: &[Marker<'_>], index: &SourceIndex<'_>, answer: &str
     for (mi, marker) in markers.iter().enumerate() {
         let first_use = uses.len();
         let adjacent = previous
-            .filter(|(end, _)| answer[*end..marker.span.start].trim().is_empty())
+            .filter(|(end, _)| answer.sub(*end..marker.span.start).trim().is_empty())
             .map_or(0..0, |(_, uses)| uses);
         for (label, resolved) in index.resolve_marker(marker) {
             let mut findings = Vec::new();

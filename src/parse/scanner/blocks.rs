@@ -20,6 +20,7 @@ use crate::parse::markdown::{
     is_heading_or_break, list_item_indent, list_markers_open, may_be_list_markers,
     skip_list_markers, task_box_end,
 };
+use crate::substr::Substr;
 
 impl<'t> Markers<'_, 't> {
     /// Handles the start of a line: fences, definition lines and task boxes.
@@ -202,7 +203,7 @@ impl<'t> Markers<'_, 't> {
             return None;
         };
         let ids = &self.source_ids;
-        let (refs, kind) = square(&self.text[p + 1..close], &|id: &str| ids.contains(id))?;
+        let (refs, kind) = square(self.text.sub(p + 1..close), &|id: &str| ids.contains(id))?;
         self.pos = close + 1;
         Some(self.marker(p, close + 1, refs, kind))
     }

@@ -16,6 +16,7 @@ const PRIVATE_USE_STOP: char = '\u{E201}';
 use crate::parse::html::Read;
 use crate::parse::link::{Inner, inline_link_end, link_label_end, link_text_close};
 use crate::parse::markdown::NeedMore;
+use crate::substr::Substr;
 
 impl<'t> Markers<'_, 't> {
     /// The next match of the caller's patterns at or after `from`; `None` when there
@@ -50,7 +51,7 @@ impl<'t> Markers<'_, 't> {
     #[inline(never)]
     pub(super) fn custom_marker(&mut self, found: Range<usize>) -> Marker<'t> {
         let (start, end) = (found.start, found.end);
-        let raw = &self.text[found];
+        let raw = self.text.sub(found);
         let refs_text = self
             .search
             .as_mut()
@@ -117,7 +118,7 @@ impl<'t> Markers<'_, 't> {
         if ws == 0 || chapter_len == 0 {
             return Ok(None);
         }
-        let chapter = &self.text[q + ws..q + ws + chapter_len];
+        let chapter = self.text.sub(q + ws..q + ws + chapter_len);
         q += ws + chapter_len;
         if bytes.get(q) != Some(&b',') {
             return Ok(None);
@@ -135,7 +136,7 @@ impl<'t> Markers<'_, 't> {
         if ws == 0 || digits == 0 || digits > 9 {
             return Ok(None);
         }
-        let Ok(section) = self.text[q + ws..q + ws + digits].parse() else {
+        let Ok(section) = self.text.sub(q + ws..q + ws + digits).parse() else {
             return Ok(None);
         };
         Ok(Some((chapter, section, q + ws + digits)))
@@ -151,7 +152,7 @@ impl<'t> Markers<'_, 't> {
             }
             return None;
         };
-        let refs = bracket::parenthetical(&self.text[p + 1..close])?;
+        let refs = bracket::parenthetical(self.text.sub(p + 1..close))?;
         self.pos = close + 1;
         Some(self.marker(p, close + 1, Refs::Numbers(refs), MarkerKind::Parenthetical))
     }
@@ -163,7 +164,9 @@ impl<'t> Markers<'_, 't> {
         // Only the first MAX_BODY bytes (plus the closer) are searched, so a run of
         // openers costs linear time.
         let window = floor_char_boundary(self.text, from + MAX_BODY + close.len_utf8());
-        let found = self.text[from..window]
+        let found = self
+            .text
+            .sub(from..window)
             .find(close)
             .filter(|&n| n <= MAX_BODY);
         if found.is_none() && self.open && from + MAX_BODY + close.len_utf8() > self.bytes.len() {
@@ -178,7 +181,7 @@ impl<'t> Markers<'_, 't> {
         let open = "【".len();
         self.pos += open;
         let body_len = self.body_len(p, open, '】')?;
-        let (refs, kind) = bracket::lenticular(&self.text[p + open..p + open + body_len])?;
+        let (refs, kind) = bracket::lenticular(self.text.sub(p + open..p + open + body_len))?;
         let end = p + open + body_len + "】".len();
         self.pos = end;
         Some(self.marker(p, end, refs, kind))
@@ -190,7 +193,7 @@ impl<'t> Markers<'_, 't> {
         let open = PRIVATE_USE_START.len_utf8();
         self.pos += open;
         let body_len = self.body_len(p, open, PRIVATE_USE_STOP)?;
-        let refs = bracket::private_use(&self.text[p + open..p + open + body_len])?;
+        let refs = bracket::private_use(self.text.sub(p + open..p + open + body_len))?;
         let end = p + open + body_len + PRIVATE_USE_STOP.len_utf8();
         self.pos = end;
         Some(self.marker(p, end, refs, MarkerKind::PrivateUse))
@@ -202,7 +205,7 @@ impl<'t> Markers<'_, 't> {
         let open = "［".len();
         self.pos += open;
         let body_len = self.body_len(p, open, '］')?;
-        let refs = bracket::number_list(&self.text[p + open..p + open + body_len])?;
+        let refs = bracket::number_list(self.text.sub(p + open..p + open + body_len))?;
         let end = p + open + body_len + "］".len();
         self.pos = end;
         Some(self.marker(p, end, Refs::Numbers(refs), MarkerKind::Numeric))
@@ -264,7 +267,7 @@ impl<'t> Markers<'_, 't> {
                 return None;
             }
         }
-        let body = &self.text[p + 1..close];
+        let body = self.text.sub(p + 1..close);
         let plain_text = !body.contains('[');
         if plain_text {
             let ids = &self.source_ids;
@@ -341,7 +344,7 @@ impl<'t> Markers<'_, 't> {
                 }
                 _ => {}
             }
-            let body = &self.text[p + 1..close];
+            let body = self.text.sub(p + 1..close);
             if label_position && self.is_defined(body, true) {
                 self.pos = after; // `[text][1]` with a definition `[1]: …`: a link label
                 return None;
@@ -373,7 +376,7 @@ impl<'t> Markers<'_, 't> {
                 _ => {}
             }
         }
-        let text = &self.text[p + 1..close];
+        let text = self.text.sub(p + 1..close);
         let plain_text = !text.contains('[');
         if bytes.get(after) == Some(&b'[') {
             return match self.reference_label_after(after, plain_text) {
@@ -407,7 +410,7 @@ impl<'t> Markers<'_, 't> {
         }
         match link_label_end(self.bytes, at) {
             Read::End(end) => {
-                let label = &self.text[at + 1..end - 1];
+                let label = self.text.sub(at + 1..end - 1);
                 let numeric = bracket::number_list(label).is_some();
                 if !numeric && self.is_defined(label, false) {
                     Read::End(end)
@@ -430,7 +433,7 @@ impl<'t> Markers<'_, 't> {
                 Some(b'(') => inline_link_end(bytes, after),
                 Some(b'[') => self.reference_label_after(after, false),
                 _ => {
-                    let text = &self.text[open + 1..close];
+                    let text = self.text.sub(open + 1..close);
                     let shortcut = !text.contains('[')
                         && bracket::number_list(text).is_none()
                         && self.is_defined(text, false);
@@ -455,7 +458,7 @@ impl<'t> Markers<'_, 't> {
         let Some(inner_close) = find_bracket_close(bytes, p + 2) else {
             return self.need_more_if(self.search_open(p + 2, MAX_BODY));
         };
-        let Some(refs) = bracket::number_list(&self.text[p + 2..inner_close]) else {
+        let Some(refs) = bracket::number_list(self.text.sub(p + 2..inner_close)) else {
             return Ok(None);
         };
         for (at, expected) in [(inner_close + 1, b']'), (inner_close + 2, b'(')] {

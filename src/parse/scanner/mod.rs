@@ -27,6 +27,7 @@ use super::markdown::{code_span_end, paragraph_through, starts_url, url_end};
 use super::{Parser, PatternSearch};
 use crate::byteset::ByteSet;
 use crate::model::{Marker, MarkerKind, Refs, Span};
+use crate::substr::Substr;
 use state::SourceIds;
 
 /// Bytes at which something may start; everything else is skipped in bulk. `0xE3`,
@@ -283,7 +284,7 @@ impl<'p, 't> Markers<'p, 't> {
             span: Span::new(start, end),
             refs,
             kind,
-            raw: &self.text[start..end],
+            raw: self.text.sub(start..end),
         }
     }
 
@@ -299,7 +300,7 @@ impl<'p, 't> Markers<'p, 't> {
             // The unfinished last line defines nothing yet: what follows on it may still
             // make or unmake a definition.
             DefinitionSource::Stream(reader, last_line) => {
-                reader.defines(&self.text[..*last_line], &label, shaped)
+                reader.defines(self.text.sub(..*last_line), &label, shaped)
             }
         }
     }

@@ -18,9 +18,12 @@ pub fn shown(kind: &str, string: Option<&str>, number: Option<f64>) -> String {
     match (string, number) {
         (Some(text), _) => {
             let cut = text.char_indices().nth(40).map_or(text.len(), |(at, _)| at);
+            // `get`, not `[..cut]`: the cut is at a char, and std's slicing panic path
+            // would escape chars with Unicode tables (src/substr.rs).
+            let head = text.get(..cut).unwrap_or(text);
             let more = if cut < text.len() { "…" } else { "" };
             // Quoted by hand: `{:?}` would bring in the Unicode tables of Rust's escaping.
-            format!("{kind} \"{}\"{more}", &text[..cut])
+            format!("{kind} \"{head}\"{more}")
         }
         (None, Some(n)) => format!("{kind} {}", citeproof::model::decimal(n)),
         (None, None) => kind.to_string(),
