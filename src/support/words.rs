@@ -125,6 +125,7 @@ pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) -> usize {
 }
 
 /// One word: its normalised term, whether it is a stopword, whether it is a number.
+#[derive(Clone, Debug)]
 pub(super) struct Token {
     /// Hash of the normalised term (lower case, stemmed; numbers without commas).
     pub hash: u64,
