@@ -165,9 +165,7 @@ impl Profile {
             previous = Some(h);
         }
         sentences.finish();
-        let mut gram_count = 0;
-        for_each_gram(text, |g| {
-            gram_count += 1;
+        let gram_count = for_each_gram(text, |g| {
             grams.add(g);
         });
         Profile {
