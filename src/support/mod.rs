@@ -30,7 +30,7 @@ mod sets;
 mod stopwords;
 mod words;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use crate::casefold::fold_case;
@@ -183,9 +183,7 @@ impl Profile {
             previous = Some(h);
         }
         sentences.finish();
-        let mut gram_count = 0;
-        for_each_gram(text, |g| {
-            gram_count += 1;
+        let gram_count = for_each_gram(text, |g| {
             grams.add(g);
         });
         Profile {
@@ -220,25 +218,60 @@ struct Buffers {
     sentence_terms: Vec<(u64, u32)>,
 }
 
-/// Every term, word pair and 5-gram hash of `claims`.
-fn vocabulary(claims: &[&str]) -> Vocabulary {
-    let mut hashes = Vec::new();
-    for claim in claims {
+/// What scoring reads of a claim (its first [`MAX_CLAIM_BYTES`]), read once: its
+/// distinct content words in order of first appearance, its word pairs in order, and its
+/// distinct 5-grams in order of first appearance, as hashes. A scorer built for known
+/// claims reads each when it builds its vocabulary and keeps it for the claim's scores
+/// and evidence sentences, so a claim is tokenised once per request, not three times.
+#[derive(Clone, Debug)]
+struct ClaimWords {
+    /// Each content term's hash, and whether it is specific (a number or a name).
+    terms: Vec<(u64, bool)>,
+    pairs: Vec<u64>,
+    grams: Vec<u64>,
+}
+
+impl ClaimWords {
+    /// Reads `claim`, adding every hash kept to `vocabulary`.
+    fn read(claim: &str, vocabulary: &mut Vec<u64>) -> ClaimWords {
         let claim = scored_part(claim);
+        let mut terms = Vec::new();
+        let mut seen_terms = HashList::with_room(claim.len() / 2 + 1);
+        let mut pairs = Vec::new();
         let mut previous: Option<u64> = None;
+        let mut gap_start = 0;
         for token in tokens(claim) {
-            hashes.push(token.hash);
-            if let Some(p) = previous {
-                hashes.push(pair_hash(p, token.hash));
+            let h = token.hash;
+            if !token.stop && seen_terms.insert(h) {
+                let specific = token.number
+                    || (previous.is_some()
+                        && is_name(claim.sub(gap_start..token.start), claim.sub(token.start..)));
+                terms.push((h, specific));
+                vocabulary.push(h);
             }
-            previous = Some(token.hash);
+            if let Some(p) = previous {
+                pairs.push(pair_hash(p, h));
+                vocabulary.push(pair_hash(p, h));
+            }
+            previous = Some(h);
+            gap_start = token.end;
         }
-        // Through `dyn`, as in `claim_profile`: the claims share one copy of the 5-gram
-        // loop (the sources keep their own, inlined, where the time goes).
-        let push: &mut dyn FnMut(u64) = &mut |g| hashes.push(g);
-        for_each_gram(claim, push);
+        // Each distinct 5-gram once, in order of appearance (no sort: a generic sort
+        // costs kilobytes of wasm).
+        let mut grams = Vec::new();
+        let mut seen = HashList::with_room(claim.len());
+        for_each_gram(claim, |g| {
+            if seen.insert(g) {
+                grams.push(g);
+                vocabulary.push(g);
+            }
+        });
+        ClaimWords {
+            terms,
+            pairs,
+            grams,
+        }
     }
-    Vocabulary::new(hashes)
 }
 
 /// The sentences of a text, split as its words go by: in the gaps between words at `.`,
@@ -397,6 +430,10 @@ pub struct SupportScorer<'a> {
     profiles: Vec<Profile>,
     /// For a scorer built for known claims: their hashes, whose slots key the profiles.
     vocabulary: Option<Vocabulary>,
+    /// The known claims, each with its words as read for the vocabulary, in the order
+    /// given; `cursor` is the one asked about last (claims are asked about in order).
+    claims: Vec<(&'a str, ClaimWords)>,
+    cursor: Cell<usize>,
     /// Content term key → the sources holding it (its document frequency is their count).
     holders: Postings,
     /// At least two sources have text: a claim's blend is set against the best one.
@@ -415,17 +452,29 @@ pub struct SupportScorer<'a> {
 impl<'a> SupportScorer<'a> {
     /// Profiles every source text (an empty text supports nothing).
     pub fn new<S: AsRef<str>>(sources: &'a [S]) -> SupportScorer<'a> {
-        SupportScorer::profile(sources, None)
+        SupportScorer::profile(sources, None, Vec::new())
     }
 
     /// A scorer that will only be asked about `claims`: each source keeps only what
     /// those claims contain, which makes profiling several times cheaper. Scores are the
-    /// same as [`SupportScorer::new`]'s for these claims.
-    pub fn for_claims<S: AsRef<str>>(sources: &'a [S], claims: &[&str]) -> SupportScorer<'a> {
-        SupportScorer::profile(sources, Some(vocabulary(claims)))
+    /// same as [`SupportScorer::new`]'s for these claims. Each claim is read once, here:
+    /// asked about in the order given, a claim costs no second reading.
+    pub fn for_claims<S: AsRef<str>>(sources: &'a [S], claims: &[&'a str]) -> SupportScorer<'a> {
+        // Every content term, word pair and 5-gram hash of the claims (stopwords are
+        // never content terms, so theirs are left out).
+        let mut vocabulary = Vec::new();
+        let mut known = Vec::with_capacity(claims.len());
+        for &claim in claims {
+            known.push((claim, ClaimWords::read(claim, &mut vocabulary)));
+        }
+        SupportScorer::profile(sources, Some(Vocabulary::new(vocabulary)), known)
     }
 
-    fn profile<S: AsRef<str>>(sources: &'a [S], keep: Option<Vocabulary>) -> SupportScorer<'a> {
+    fn profile<S: AsRef<str>>(
+        sources: &'a [S],
+        keep: Option<Vocabulary>,
+        claims: Vec<(&'a str, ClaimWords)>,
+    ) -> SupportScorer<'a> {
         let sources: Vec<&str> = sources.iter().map(AsRef::as_ref).collect();
         let mut buffers = Buffers::default();
         let profiles: Vec<Profile> = sources
@@ -442,6 +491,8 @@ impl<'a> SupportScorer<'a> {
             sources,
             profiles,
             vocabulary: keep,
+            claims,
+            cursor: Cell::new(0),
             holders: Postings::new(&held),
             contrasted,
             blended: false,
@@ -464,48 +515,45 @@ impl<'a> SupportScorer<'a> {
         }
     }
 
+    /// The words of `claim`: those read when the scorer was built when it is the known
+    /// claim asked about last or the next one, else read now (into `fresh`). Known means
+    /// the same `&str` (address and length): comparing texts would cost a whole claim per
+    /// call, and a sentence citing 4,000 sources is asked about 4,000 times.
+    fn words<'s>(&'s self, claim: &str, fresh: &'s mut Option<ClaimWords>) -> &'s ClaimWords {
+        let at = self.cursor.get();
+        match (at..self.claims.len().min(at + 2)).find(|&k| std::ptr::eq(self.claims[k].0, claim)) {
+            Some(k) => {
+                self.cursor.set(k);
+                &self.claims[k].1
+            }
+            None => fresh.insert(ClaimWords::read(claim, &mut Vec::new())),
+        }
+    }
+
+    /// The keys of `hashes` (see [`SupportScorer::key`]).
+    fn keys(&self, hashes: &[u64]) -> Vec<u64> {
+        hashes.iter().map(|&h| self.key(h)).collect()
+    }
+
     fn claim_profile(&self, claim: &str) -> ClaimProfile {
-        let claim = scored_part(claim);
+        let mut fresh = None;
+        let words = self.words(claim, &mut fresh);
         let docs = self.profiles.len() as f64;
-        let mut terms: Vec<(u64, u64, f64, bool)> = Vec::new();
-        let mut seen_terms = HashList::with_room(claim.len() / 2 + 1);
-        let mut pairs = Vec::new();
-        let mut previous: Option<u64> = None;
-        let mut gap_start = 0;
-        for token in tokens(claim) {
-            let h = token.hash;
-            if !token.stop && seen_terms.insert(h) {
+        let terms: Vec<(u64, u64, f64, bool)> = (words.terms.iter())
+            .map(|&(h, specific)| {
                 // Document frequency: how many sources hold the term.
                 let key = self.key(h);
                 let df = self.holders.get(key).len() as f64;
                 let weight = (1.0 + (docs + 1.0) / (df + 0.5)).ln();
-                let specific = token.number
-                    || (previous.is_some()
-                        && is_name(claim.sub(gap_start..token.start), claim.sub(token.start..)));
-                terms.push((h, key, weight, specific));
-            }
-            if let Some(p) = previous {
-                pairs.push(self.key(pair_hash(p, h)));
-            }
-            previous = Some(h);
-            gap_start = token.end;
-        }
-        // Each distinct 5-gram once, in order of appearance (no sort: a generic sort
-        // costs kilobytes of wasm).
-        let mut grams = Vec::new();
-        let mut seen = HashList::with_room(claim.len());
-        let distinct: &mut dyn FnMut(u64) = &mut |g| {
-            if seen.insert(g) {
-                grams.push(self.key(g));
-            }
-        };
-        for_each_gram(claim, distinct);
+                (h, key, weight, specific)
+            })
+            .collect();
         let total_weight = terms.iter().map(|(_, _, w, _)| w).sum();
         ClaimProfile {
             terms,
             total_weight,
-            pairs,
-            grams,
+            pairs: self.keys(&words.pairs),
+            grams: self.keys(&words.grams),
         }
     }
 
@@ -738,11 +786,9 @@ impl<'a> SupportScorer<'a> {
     /// assert_eq!(scorer.supporting_sentence("Cats purr.", 0), None);
     /// ```
     pub fn supporting_sentence(&self, claim: &str, i: usize) -> Option<Span> {
-        let mut seen = HashList::with_room(claim.len().min(MAX_CLAIM_BYTES) / 2 + 1);
-        let terms: Vec<u64> = tokens(scored_part(claim))
-            .filter(|t| !t.stop && seen.insert(t.hash))
-            .map(|t| t.hash)
-            .collect();
+        let mut fresh = None;
+        let words = self.words(claim, &mut fresh);
+        let terms: Vec<u64> = words.terms.iter().map(|&(h, _)| h).collect();
         self.sentence_of(&terms, i)
     }
 
@@ -896,6 +942,38 @@ mod tests {
             // each sentence, which are all the choice counts.
             assert_eq!(full.support_all(claim), known.support_all(claim), "{claim}");
         }
+    }
+
+    #[test]
+    fn a_known_claim_scores_alike_asked_in_order_out_of_order_or_as_a_copy() {
+        let sources = [
+            "The reactor reached criticality in December 1942 in Chicago under Fermi.",
+            "Berlin is the capital of Germany; 3.7 million people live there.",
+            "Fermi moved to Chicago in 1942 and led the reactor team.",
+        ];
+        let claims = [
+            "The reactor reached criticality in 1942.",
+            "Berlin has 3.7 million people.",
+            "Fermi led the team in Chicago.",
+        ];
+        let read = |scorer: &SupportScorer, claim: &str| {
+            let scored = scorer.score_cited(claim, &[0]);
+            let evidence: Vec<_> = (0..sources.len())
+                .map(|i| scorer.supporting_sentence(claim, i))
+                .collect();
+            (scored, evidence)
+        };
+        let scorer = SupportScorer::for_claims(&sources, &claims);
+        // In order (each claim's words as read for the vocabulary), then backwards and as
+        // copies (read again, but for the last claim itself): the same scores and
+        // sentences.
+        let in_order: Vec<_> = claims.iter().map(|c| read(&scorer, c)).collect();
+        for (k, claim) in claims.iter().enumerate().rev() {
+            assert_eq!(read(&scorer, claim), in_order[k], "{claim}");
+            let copy = String::from(*claim);
+            assert_eq!(read(&scorer, &copy), in_order[k], "{claim}");
+        }
+        assert!(in_order[0].0[0].1 > 0.5 && in_order[0].1[0].is_some());
     }
 
     #[test]

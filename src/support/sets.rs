@@ -17,7 +17,7 @@ pub(super) struct HashList {
 }
 
 impl HashList {
-    /// The set of `items`, in a table at most half full.
+    /// The set of `items`, in a table at most two thirds full.
     pub(super) fn from(items: &[u64]) -> HashList {
         let mut set = HashList::with_room(items.len());
         for &item in items {
@@ -26,10 +26,12 @@ impl HashList {
         set
     }
 
-    /// An empty set with room for `items` items (the table never grows).
+    /// An empty set with room for `items` items (the table never grows): a power of two
+    /// of slots, at least 1.5 per item. (Two per item zeroed more than the shorter
+    /// probes saved: +12 K instructions on a typical request, docs/perf-log.md.)
     pub(super) fn with_room(items: usize) -> HashList {
         HashList {
-            slots: vec![0; (items * 2).next_power_of_two().max(8)],
+            slots: vec![0; (items + items / 2).next_power_of_two().max(8)],
         }
     }
 

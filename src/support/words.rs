@@ -70,8 +70,9 @@ pub(super) fn pair_hash(a: u64, b: u64) -> u64 {
 }
 
 /// Calls `f` with the hash of every 5-character window of `text` folded to lower case
-/// with single spaces; returns the number of characters of `text`. The window hash is a
-/// polynomial rolling hash (one multiply-add per character), then mixed.
+/// with single spaces; returns the number of windows (0 when the text is too short to
+/// compare). The window hash is a polynomial rolling hash (one multiply-add per
+/// character), then mixed.
 pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) -> usize {
     /// The base of the rolling hash and its fifth power (to drop the oldest character).
     const BASE: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -84,7 +85,6 @@ pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) -> usize {
     let mut filled = 0usize;
     let mut rolling: u64 = 0;
     let mut last_space = true;
-    let mut chars = 0;
     let bytes = text.as_bytes();
     let mut at = 0;
     while at < bytes.len() {
@@ -104,7 +104,6 @@ pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) -> usize {
                 (c.is_whitespace(), u32::from(fold_case(c)))
             }
         };
-        chars += 1;
         if space && last_space {
             continue;
         }
@@ -122,7 +121,7 @@ pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) -> usize {
             f(mix(rolling));
         }
     }
-    chars
+    filled.saturating_sub(GRAM - 1)
 }
 
 /// One word: its normalised term, whether it is a stopword, whether it is a number.
@@ -346,10 +345,15 @@ mod tests {
             "x\u{1c}y\u{85}z",
         ] {
             let mut got = Vec::new();
-            let chars = for_each_gram(text, |g| got.push(g));
-            assert_eq!(chars, text.chars().count());
+            let windows = for_each_gram(text, |g| got.push(g));
+            assert_eq!(windows, got.len());
             assert_eq!(got, by_chars(text), "{text:?}");
         }
+        // Runs of whitespace count once, leading whitespace not at all: "a b " is too
+        // short for a 5-gram, "a b c" is one, "abc def" three.
+        assert_eq!(for_each_gram("  a \t b\n", |_| {}), 0);
+        assert_eq!(for_each_gram("a  b\tc", |_| {}), 1);
+        assert_eq!(for_each_gram("abc \r\n def", |_| {}), 3);
     }
 
     #[test]
