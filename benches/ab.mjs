@@ -12,7 +12,7 @@
 // `--repeat` is for counting instructions where the machine's load makes wall time
 // useless: `valgrind --tool=callgrind node benches/ab.mjs --repeat stream 40 pkg`, less
 // the same with n = 0 (the process and the data set up), per build. Jobs: parse, stream,
-// validate (without support), defaults.
+// validate (without support), defaults, support (claim support opted in).
 //
 // An old build: `git worktree add /tmp/old <commit> && ln -s "$PWD/node_modules"
 // /tmp/old/node_modules && (cd /tmp/old && node scripts/build-pkg.mjs node --out /tmp/old-pkg)`.
@@ -54,6 +54,9 @@ const jobs = [
   }],
   ["defaults", "typical validate, defaults (µs)", 8, (citeproof) => {
     for (let i = 0; i < 8; i++) citeproof.validate(typical, {});
+  }],
+  ["support", "typical validate, claim support opted in (misattributionMargin: 0.25) (µs)", 8, (citeproof) => {
+    for (let i = 0; i < 8; i++) citeproof.validate(typical, { misattributionMargin: 0.25 });
   }],
 ];
 
