@@ -37,7 +37,7 @@ fn print_row(name: &str, per_fold: &[Vec<f64>; 4]) {
 }
 
 /// The grid the cross-validation chooses from: blend weights, the absolute share of
-/// contrast and the missing-specific-term factor.
+/// contrast, the missing-specific-term factor and the common-term factor.
 fn candidates() -> Vec<SupportParams> {
     let base = SupportParams::default();
     let mut grid = Vec::new();
@@ -51,14 +51,17 @@ fn candidates() -> Vec<SupportParams> {
     ] {
         for absolute_share in [0.3, 0.5, 0.7] {
             for missing_specific in [0.8, 0.6] {
-                grid.push(SupportParams {
-                    idf_weight,
-                    chargram_weight,
-                    pair_weight,
-                    absolute_share,
-                    missing_specific,
-                    ..base
-                });
+                for common_term in [0.5, 1.0] {
+                    grid.push(SupportParams {
+                        idf_weight,
+                        chargram_weight,
+                        pair_weight,
+                        absolute_share,
+                        missing_specific,
+                        common_term,
+                        ..base
+                    });
+                }
             }
         }
     }

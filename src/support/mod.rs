@@ -26,6 +26,7 @@
 //! assert_eq!(scorer.best_source(claim), Some(0));
 //! ```
 
+mod common_words;
 mod sets;
 mod stopwords;
 mod words;
@@ -37,6 +38,7 @@ use crate::casefold::fold_case;
 use crate::model::Span;
 use crate::substr::Substr;
 use sets::{ABSENT, Collector, HashList, Members, Postings, Vocabulary};
+use stopwords::CommonTerms;
 use words::{for_each_gram, pair_hash, tokens};
 
 /// The constants of the support score. [`SupportParams::default`] is what citeproof
@@ -61,17 +63,22 @@ pub struct SupportParams {
     /// name (a word written with a capital letter, other than the claim's first word:
     /// "Paris", "WHO", "Curie").
     pub missing_specific: f64,
+    /// Factor on the weight of a claim's term that is one of the 1,000 commonest English
+    /// content words ("think", "game", "point", …): a stand-in for the document
+    /// frequencies an isolated request (one passage) cannot give (docs/support.md).
+    pub common_term: f64,
 }
 
 impl Default for SupportParams {
     fn default() -> SupportParams {
         SupportParams {
-            idf_weight: 0.3,
+            idf_weight: 0.4,
             chargram_weight: 0.3,
-            pair_weight: 0.4,
+            pair_weight: 0.3,
             absolute_share: 0.7,
             squash: 3.0,
             missing_specific: 0.8,
+            common_term: 0.5,
         }
     }
 }
@@ -436,6 +443,8 @@ pub struct SupportScorer<'a> {
     cursor: Cell<usize>,
     /// Content term key → the sources holding it (its document frequency is their count).
     holders: Postings,
+    /// The common English words, whose weight in a claim `common_term` scales.
+    common: CommonTerms,
     /// At least two sources have text: a claim's blend is set against the best one.
     contrasted: bool,
     /// Scores are blended with a judge's or an embedder's, which may rank best a source
@@ -494,6 +503,7 @@ impl<'a> SupportScorer<'a> {
             claims,
             cursor: Cell::new(0),
             holders: Postings::new(&held),
+            common: CommonTerms::new(),
             contrasted,
             blended: false,
             params: SupportParams::default(),
@@ -544,7 +554,12 @@ impl<'a> SupportScorer<'a> {
                 // Document frequency: how many sources hold the term.
                 let key = self.key(h);
                 let df = self.holders.get(key).len() as f64;
-                let weight = (1.0 + (docs + 1.0) / (df + 0.5)).ln();
+                let common = if self.common.contains(h) {
+                    self.params.common_term
+                } else {
+                    1.0
+                };
+                let weight = (1.0 + (docs + 1.0) / (df + 0.5)).ln() * common;
                 (h, key, weight, specific)
             })
             .collect();
@@ -844,6 +859,33 @@ mod tests {
             missing_specific: 1.0,
             ..SupportParams::default()
         })
+    }
+
+    #[test]
+    fn a_passage_holding_only_a_claims_common_words_supports_it_less() {
+        // "think", "game", "point" and "work" are among the 1,000 common words,
+        // "glaze", "kiln", "porcelain" and "cobalt" are not: each passage alone (an
+        // isolated request, where document frequencies weigh every word alike) holds one
+        // half of the claim's content words.
+        let claim = "Potters think the game point of cobalt porcelain glaze work is the kiln.";
+        let common = ["They think the game point of the work is what matters."];
+        let rare = ["A cobalt glaze on porcelain is fired in a kiln."];
+        let support = |passage: &[&str; 1], factor: f64| {
+            let params = SupportParams {
+                common_term: factor,
+                ..SupportParams::default()
+            };
+            SupportScorer::new(passage)
+                .with_params(params)
+                .support(claim, 0)
+                .score
+        };
+        assert!(support(&common, 0.5) < support(&common, 1.0));
+        assert!(support(&rare, 0.5) > support(&rare, 1.0));
+        assert!(
+            support(&rare, 0.5) - support(&common, 0.5)
+                > support(&rare, 1.0) - support(&common, 1.0)
+        );
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! The function words (and commonest content words) support scoring leaves out of a
-//! text's content terms, looked up by the hash of the lower-cased word.
+//! text's content terms, looked up by the hash of the lower-cased word; and the 1,000
+//! commonest English content words, whose weight in a claim it lowers, looked up by the
+//! hash of the term.
 
+use super::common_words::COMMON_WORDS;
 use super::words::hash;
 
 /// True when `word_hash` is the hash of a lower-case function word. Compares hashes,
@@ -49,6 +52,90 @@ static STOPWORD_TABLE: [u32; STOPWORD_SLOTS] = {
     }
     table
 };
+
+/// The 1,000 commonest English content words ([`COMMON_WORDS`], as terms), by 16 bits
+/// of their hash: sorted, read out of [`COMMON_GAPS`] once per scorer. Only a claim's
+/// terms are looked up, a binary search each. A rarer term is taken for a common one
+/// when its top 16 bits are one of the thousand's, 1.5 % of terms, whose weight is then
+/// lowered as a common word's is.
+#[derive(Clone, Debug)]
+pub(super) struct CommonTerms(Vec<u16>);
+
+impl CommonTerms {
+    /// The fingerprints, from their gaps.
+    pub(super) fn new() -> CommonTerms {
+        let mut fingerprints = Vec::with_capacity(COMMON_WORDS.len());
+        let mut at = 0u16;
+        for &gap in &COMMON_GAPS {
+            at += u16::from(gap);
+            if gap != u8::MAX {
+                fingerprints.push(at);
+            }
+        }
+        CommonTerms(fingerprints)
+    }
+
+    /// True when `term_hash` is (probably) the hash of a common word's term.
+    pub(super) fn contains(&self, term_hash: u64) -> bool {
+        self.0.binary_search(&common_fingerprint(term_hash)).is_ok()
+    }
+}
+
+/// What [`CommonTerms`] keeps of a term hash: its top 16 bits.
+const fn common_fingerprint(term_hash: u64) -> u16 {
+    (term_hash >> 48) as u16
+}
+
+/// The distinct fingerprints of [`COMMON_WORDS`] in order, as the gaps between them (the
+/// first from 0), a byte each: 255 adds 255 and ends no fingerprint. About 1,000 bytes,
+/// computed by the compiler; sorted 16-bit values as such took 2,000 bytes that gzip
+/// could not shrink (the browser core +2.2 KB instead of +1.2 KB).
+static COMMON_GAPS: [u8; COMMON_GAPS_LEN] = {
+    let mut gaps = [0; COMMON_GAPS_LEN];
+    common_gaps(&mut gaps);
+    gaps
+};
+
+/// How many bytes [`COMMON_GAPS`] takes.
+const COMMON_GAPS_LEN: usize = common_gaps(&mut []);
+
+/// Writes the gaps of [`COMMON_GAPS`] into `out` when it has room (the compiler calls
+/// it once with none, to count them); returns how many there are.
+const fn common_gaps(out: &mut [u8]) -> usize {
+    // Insertion sort of the fingerprints: a thousand items, in the compiler.
+    let mut sorted = [0u16; COMMON_WORDS.len()];
+    let mut i = 0;
+    while i < COMMON_WORDS.len() {
+        let key = common_fingerprint(hash(COMMON_WORDS[i].as_bytes()));
+        let mut at = i;
+        while at > 0 && sorted[at - 1] > key {
+            sorted[at] = sorted[at - 1];
+            at -= 1;
+        }
+        sorted[at] = key;
+        i += 1;
+    }
+    let (mut len, mut previous, mut i) = (0, 0u16, 0);
+    while i < sorted.len() {
+        if i == 0 || sorted[i] != sorted[i - 1] {
+            let mut gap = sorted[i] - previous;
+            while gap >= 255 {
+                if len < out.len() {
+                    out[len] = 255;
+                }
+                len += 1;
+                gap -= 255;
+            }
+            if len < out.len() {
+                out[len] = gap as u8;
+            }
+            len += 1;
+            previous = sorted[i];
+        }
+        i += 1;
+    }
+    len
+}
 
 /// Function words, and 32 of the commonest English content words ("one", "new",
 /// "people", "including", …: an isolated request's one passage gives no document
@@ -245,5 +332,56 @@ mod tests {
             }
         }
         assert!(words > 100_000, "{words} words read");
+    }
+
+    #[test]
+    fn every_common_word_is_its_own_term_and_found_by_the_table() {
+        let common = CommonTerms::new();
+        for word in COMMON_WORDS {
+            let token = super::super::words::tokens(word).next().expect("a word");
+            assert_eq!(
+                token.hash,
+                hash(word.as_bytes()),
+                "{word} is stemmed further"
+            );
+            assert!(!token.stop, "{word} is a stopword");
+            assert!(common.contains(token.hash), "{word}");
+        }
+        assert!(
+            common.0.windows(2).all(|w| w[0] < w[1]),
+            "sorted, each once"
+        );
+        // Fingerprints shared by two words are kept once.
+        let mut fingerprints: Vec<u16> = COMMON_WORDS
+            .iter()
+            .map(|w| common_fingerprint(hash(w.as_bytes())))
+            .collect();
+        fingerprints.sort_unstable();
+        fingerprints.dedup();
+        assert_eq!(common.0, fingerprints);
+    }
+
+    #[test]
+    fn few_distinct_terms_of_real_passages_are_taken_for_common_words_by_chance() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/expertqa/support-val.jsonl"
+        );
+        let text = std::fs::read_to_string(path).expect("the ExpertQA pairs in the repository");
+        let listed: std::collections::HashSet<u64> =
+            COMMON_WORDS.iter().map(|w| hash(w.as_bytes())).collect();
+        let terms: std::collections::HashSet<u64> = super::super::words::tokens(&text)
+            .filter(|t| !t.stop && !t.number && !listed.contains(&t.hash))
+            .map(|t| t.hash)
+            .collect();
+        let common = CommonTerms::new();
+        let taken = terms.iter().filter(|&&h| common.contains(h)).count();
+        // 1,000 of 65,536 fingerprints: about 1.5 % by chance.
+        let share = taken as f64 / terms.len() as f64;
+        assert!(
+            terms.len() > 5_000 && share < 0.025,
+            "{taken} of {} terms",
+            terms.len()
+        );
     }
 }
