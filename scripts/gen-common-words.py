@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes src/support/common_words.rs: the 1,000 commonest English content words, which
-claim support weighs down (docs/support.md, "The common words").
+claim support weighs down (docs/support.md, "Names and numbers, and the common words").
 
 The frequencies are spaCy's English lexeme probabilities from the PyPI package
 spacy-lookups-data 1.0.5 (MIT licence, file spacy_lookups_data/data/en_lexeme_prob.json.gz),

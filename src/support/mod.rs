@@ -43,7 +43,7 @@ use words::{for_each_gram, pair_hash, tokens};
 
 /// The constants of the support score. [`SupportParams::default`] is what citeproof
 /// ships: the grid's best over ExpertQA, HAGRID, AttrScore-GenSearch and BEGIN, which
-/// every leave-one-dataset-out fold but one also chose (docs/support.md); a caller with
+/// four of the eight leave-one-out folds also chose (docs/support.md); a caller with
 /// labelled pairs of their own can fit others and pass them to
 /// [`SupportScorer::with_params`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -168,7 +168,7 @@ struct Profile {
 
 impl Profile {
     /// The profile of `text`; with `keep`, only the hashes in it (the vocabulary of the
-    /// claims a scorer will be asked about) are recorded, as bits. `buffers` are the
+    /// claims a scorer will be asked about) are recorded, by their vocabulary keys. `buffers` are the
     /// lists the hashes gather in, kept from source to source.
     fn new(text: &str, keep: Option<&Vocabulary>, buffers: &mut Buffers) -> Profile {
         let (mut terms, mut pairs, mut grams) = (
@@ -466,8 +466,9 @@ impl<'a> SupportScorer<'a> {
 
     /// A scorer that will only be asked about `claims`: each source keeps only what
     /// those claims contain, which makes profiling several times cheaper. Scores are the
-    /// same as [`SupportScorer::new`]'s for these claims. Each claim is read once, here:
-    /// asked about in the order given, a claim costs no second reading.
+    /// same as [`SupportScorer::new`]'s for these claims. Each claim is read once, here,
+    /// and borrowed for the scorer's life: asked about in the order given, a claim costs
+    /// no second reading.
     pub fn for_claims<S: AsRef<str>>(sources: &'a [S], claims: &[&'a str]) -> SupportScorer<'a> {
         // Every content term, word pair and 5-gram hash of the claims (stopwords are
         // never content terms, so theirs are left out).
@@ -882,10 +883,7 @@ mod tests {
         };
         assert!(support(&common, 0.5) < support(&common, 1.0));
         assert!(support(&rare, 0.5) > support(&rare, 1.0));
-        assert!(
-            support(&rare, 0.5) - support(&common, 0.5)
-                > support(&rare, 1.0) - support(&common, 1.0)
-        );
+        assert!(support(&rare, 0.5) > support(&common, 0.5));
     }
 
     #[test]

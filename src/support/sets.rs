@@ -12,7 +12,7 @@
 /// table. Building it is one pass with no sort; a lookup is a probe or two.
 #[derive(Clone, Debug)]
 pub(super) struct HashList {
-    /// Slots hold `hash | 1`-style non-zero keys; 0 marks an empty slot.
+    /// Slots hold the items (the item 0 as 1, see [`HashList::key`]); 0 marks an empty slot.
     slots: Vec<u64>,
 }
 
@@ -48,7 +48,7 @@ impl HashList {
     /// 35's storm: 170,890 hashes, 21,558 distinct) took 4 MB, whose probes left the
     /// cache, so the time per claim grew with the request. It starts with room for a
     /// quarter of the items: a source's own terms (few repeats) grow it once or twice,
-    /// where growing from nothing took a typical request 2.6 % longer (docs/perf-log.md).
+    /// where growing from nothing took a typical request 8.6 % longer (docs/perf-log.md).
     pub(super) fn distinct(items: impl ExactSizeIterator<Item = u64>) -> HashList {
         let mut set = HashList::with_room(items.len() / 4);
         let mut len = 0;

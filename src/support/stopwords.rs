@@ -30,7 +30,7 @@ const fn fingerprint(word_hash: u64) -> u32 {
     (word_hash >> 32) as u32 | 1
 }
 
-/// Slots for the [`STOPWORDS`]: at most about half full.
+/// Slots for the [`STOPWORDS`]: at most two thirds full (163 words now).
 const STOPWORD_SLOTS: usize = 256;
 
 /// [`STOPWORDS`] by [`fingerprint`], each in the first free slot from its hash's.
@@ -64,15 +64,7 @@ pub(super) struct CommonTerms(Vec<u16>);
 impl CommonTerms {
     /// The fingerprints, from their gaps.
     pub(super) fn new() -> CommonTerms {
-        let mut fingerprints = Vec::with_capacity(COMMON_WORDS.len());
-        let mut at = 0u16;
-        for &gap in &COMMON_GAPS {
-            at += u16::from(gap);
-            if gap != u8::MAX {
-                fingerprints.push(at);
-            }
-        }
-        CommonTerms(fingerprints)
+        CommonTerms(fingerprints_of(&COMMON_GAPS))
     }
 
     /// True when `term_hash` is (probably) the hash of a common word's term.
@@ -86,23 +78,21 @@ const fn common_fingerprint(term_hash: u64) -> u16 {
     (term_hash >> 48) as u16
 }
 
-/// The distinct fingerprints of [`COMMON_WORDS`] in order, as the gaps between them (the
-/// first from 0), a byte each: 255 adds 255 and ends no fingerprint. About 1,000 bytes,
-/// computed by the compiler; sorted 16-bit values as such took 2,000 bytes that gzip
-/// could not shrink (the browser core +2.2 KB instead of +1.2 KB).
+/// The distinct fingerprints of [`COMMON_WORDS`] in order, as [`gaps_of`] writes them:
+/// about 1,000 bytes, computed by the compiler. Sorted 16-bit values as such took 2,000
+/// bytes that gzip could not shrink (the browser core +2.2 KB instead of +1.4 KB).
 static COMMON_GAPS: [u8; COMMON_GAPS_LEN] = {
     let mut gaps = [0; COMMON_GAPS_LEN];
-    common_gaps(&mut gaps);
+    gaps_of(&sorted_common_fingerprints(), &mut gaps);
     gaps
 };
 
 /// How many bytes [`COMMON_GAPS`] takes.
-const COMMON_GAPS_LEN: usize = common_gaps(&mut []);
+const COMMON_GAPS_LEN: usize = gaps_of(&sorted_common_fingerprints(), &mut []);
 
-/// Writes the gaps of [`COMMON_GAPS`] into `out` when it has room (the compiler calls
-/// it once with none, to count them); returns how many there are.
-const fn common_gaps(out: &mut [u8]) -> usize {
-    // Insertion sort of the fingerprints: a thousand items, in the compiler.
+/// The fingerprints of [`COMMON_WORDS`], sorted (an insertion sort of a thousand items,
+/// run by the compiler).
+const fn sorted_common_fingerprints() -> [u16; COMMON_WORDS.len()] {
     let mut sorted = [0u16; COMMON_WORDS.len()];
     let mut i = 0;
     while i < COMMON_WORDS.len() {
@@ -115,6 +105,13 @@ const fn common_gaps(out: &mut [u8]) -> usize {
         sorted[at] = key;
         i += 1;
     }
+    sorted
+}
+
+/// Writes the distinct values of `sorted` as the gaps between them (the first from 0),
+/// a byte each, into `out` when it has room; returns how many bytes that takes. A byte
+/// 255 adds 255 and ends no value, so a gap of 255 is the bytes 255, 0.
+const fn gaps_of(sorted: &[u16], out: &mut [u8]) -> usize {
     let (mut len, mut previous, mut i) = (0, 0u16, 0);
     while i < sorted.len() {
         if i == 0 || sorted[i] != sorted[i - 1] {
@@ -135,6 +132,19 @@ const fn common_gaps(out: &mut [u8]) -> usize {
         i += 1;
     }
     len
+}
+
+/// The values [`gaps_of`] wrote.
+fn fingerprints_of(gaps: &[u8]) -> Vec<u16> {
+    let mut values = Vec::with_capacity(gaps.len());
+    let mut at = 0u16;
+    for &gap in gaps {
+        at += u16::from(gap);
+        if gap != u8::MAX {
+            values.push(at);
+        }
+    }
+    values
 }
 
 /// Function words, and 32 of the commonest English content words ("one", "new",
@@ -359,6 +369,18 @@ mod tests {
         fingerprints.sort_unstable();
         fingerprints.dedup();
         assert_eq!(common.0, fingerprints);
+    }
+
+    #[test]
+    fn gaps_give_back_the_distinct_values_across_runs_of_255() {
+        let sorted = [0, 0, 254, 255, 510, 511, 765, 1020, 65_535];
+        let mut gaps = [0u8; 600];
+        let len = gaps_of(&sorted, &mut gaps);
+        assert_eq!(len, gaps_of(&sorted, &mut []), "counted as written");
+        assert_eq!(&gaps[..5], &[0, 254, 1, 255, 0]);
+        let mut distinct = sorted.to_vec();
+        distinct.dedup();
+        assert_eq!(fingerprints_of(&gaps[..len]), distinct);
     }
 
     #[test]
