@@ -869,8 +869,8 @@ mod tests {
         // isolated request, where document frequencies weigh every word alike) holds one
         // half of the claim's content words.
         let claim = "Potters think the game point of cobalt porcelain glaze work is the kiln.";
-        let common = ["They think the game point of the work is what matters."];
-        let rare = ["A cobalt glaze on porcelain is fired in a kiln."];
+        let common = ["Work, game, point: what we think."];
+        let rare = ["Kiln, glaze, porcelain, cobalt."];
         let support = |passage: &[&str; 1], factor: f64| {
             let params = SupportParams {
                 common_term: factor,
@@ -883,7 +883,10 @@ mod tests {
         };
         assert!(support(&common, 0.5) < support(&common, 1.0));
         assert!(support(&rare, 0.5) > support(&rare, 1.0));
-        assert!(support(&rare, 0.5) > support(&common, 0.5));
+        // Each passage holds four of the claim's content words, out of order: alike with
+        // every word weighed alike, apart when the common ones weigh half.
+        assert!((support(&rare, 1.0) - support(&common, 1.0)).abs() < 0.05);
+        assert!(support(&rare, 0.5) - support(&common, 0.5) > 0.1);
     }
 
     #[test]
