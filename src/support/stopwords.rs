@@ -321,6 +321,15 @@ pub(super) const STOPWORDS: &[&str] = &[
 mod tests {
     use super::*;
 
+    /// The text of the ExpertQA pairs in the repository: real passages and claims.
+    fn expertqa_pairs() -> String {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/expertqa/support-val.jsonl"
+        );
+        std::fs::read_to_string(path).expect("the ExpertQA pairs in the repository")
+    }
+
     #[test]
     fn stopwords_are_listed_once_in_order() {
         assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
@@ -328,11 +337,7 @@ mod tests {
 
     #[test]
     fn no_word_of_real_passages_is_taken_for_a_stopword_by_its_fingerprint() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/data/expertqa/support-val.jsonl"
-        );
-        let text = std::fs::read_to_string(path).expect("the ExpertQA pairs in the repository");
+        let text = expertqa_pairs();
         let mut words = 0;
         for word in text.split(|c: char| !c.is_alphanumeric()) {
             let word = word.to_lowercase();
@@ -385,11 +390,7 @@ mod tests {
 
     #[test]
     fn few_distinct_terms_of_real_passages_are_taken_for_common_words_by_chance() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/data/expertqa/support-val.jsonl"
-        );
-        let text = std::fs::read_to_string(path).expect("the ExpertQA pairs in the repository");
+        let text = expertqa_pairs();
         let listed: std::collections::HashSet<u64> =
             COMMON_WORDS.iter().map(|w| hash(w.as_bytes())).collect();
         let terms: std::collections::HashSet<u64> = super::super::words::tokens(&text)
