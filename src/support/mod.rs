@@ -37,7 +37,7 @@ use std::collections::HashMap;
 use crate::casefold::fold_case;
 use crate::model::Span;
 use crate::substr::Substr;
-use sets::{ABSENT, Collector, HashList, Members, Postings, Vocabulary};
+use sets::{Collector, HashList, Members, Postings, Vocabulary};
 use stopwords::CommonTerms;
 use words::{for_each_gram, pair_hash, tokens};
 
@@ -227,57 +227,94 @@ struct Buffers {
 
 /// What scoring reads of a claim (its first [`MAX_CLAIM_BYTES`]), read once: its
 /// distinct content words in order of first appearance, its word pairs in order, and its
-/// distinct 5-grams in order of first appearance, as hashes. A scorer built for known
-/// claims reads each when it builds its vocabulary and keeps it for the claim's scores
-/// and evidence sentences, so a claim is tokenised once per request, not three times.
+/// distinct 5-grams in order of first appearance. A scorer built for known claims reads
+/// each when it builds its vocabulary and keeps it for the claim's scores and evidence
+/// sentences, so a claim is tokenised once per request, not three times, and its keys
+/// (see [`ClaimWords::key_in`]) are found once.
 #[derive(Clone, Debug)]
 struct ClaimWords {
     /// Each content term's hash, and whether it is specific (a number or a name).
     terms: Vec<(u64, bool)>,
-    pairs: Vec<u64>,
-    grams: Vec<u64>,
+    /// The keys of the word pairs, of the 5-grams from `grams_at`, of the content terms
+    /// (in the order of `terms`) from `terms_at`: one list, so a claim's keys are one
+    /// allocation and one loop.
+    keys: Vec<u64>,
+    grams_at: usize,
+    terms_at: usize,
 }
 
 impl ClaimWords {
-    /// Reads `claim`, adding every hash kept to `vocabulary`.
+    /// Reads `claim`, adding its hashes to `vocabulary`. Its keys are its hashes until
+    /// [`ClaimWords::key_in`].
     fn read(claim: &str, vocabulary: &mut Vec<u64>) -> ClaimWords {
         let claim = scored_part(claim);
-        let mut terms = Vec::new();
-        let mut seen_terms = HashList::with_room(claim.len() / 2 + 1);
-        let mut pairs = Vec::new();
+        // The claim's terms and 5-grams seen so far (one table: a term's hash and a
+        // 5-gram's are as unlikely to meet as any two).
+        let mut seen = HashList::with_room(claim.len());
+        // A word and the gap after it take two bytes or more, a 5-gram one: the lists
+        // never grow.
+        let words = claim.len().div_ceil(2);
+        let mut terms = Vec::with_capacity(words);
+        let mut keys = Vec::with_capacity(2 * words + claim.len());
         let mut previous: Option<u64> = None;
         let mut gap_start = 0;
         for token in tokens(claim) {
             let h = token.hash;
-            if !token.stop && seen_terms.insert(h) {
+            if !token.stop && seen.insert(h) {
                 let specific = token.number
                     || (previous.is_some()
                         && is_name(claim.sub(gap_start..token.start), claim.sub(token.start..)));
                 terms.push((h, specific));
-                vocabulary.push(h);
             }
             if let Some(p) = previous {
-                pairs.push(pair_hash(p, h));
-                vocabulary.push(pair_hash(p, h));
+                let pair = pair_hash(p, h);
+                keys.push(pair);
             }
             previous = Some(h);
             gap_start = token.end;
         }
         // Each distinct 5-gram once, in order of appearance (no sort: a generic sort
         // costs kilobytes of wasm).
-        let mut grams = Vec::new();
-        let mut seen = HashList::with_room(claim.len());
+        let grams_at = keys.len();
         for_each_gram(claim, |g| {
             if seen.insert(g) {
-                grams.push(g);
-                vocabulary.push(g);
+                keys.push(g);
             }
         });
+        let terms_at = keys.len();
+        keys.extend(terms.iter().map(|&(h, _)| h));
+        vocabulary.extend_from_slice(&keys);
         ClaimWords {
             terms,
-            pairs,
-            grams,
+            keys,
+            grams_at,
+            terms_at,
         }
+    }
+
+    /// Turns each hash into its key in `vocabulary` (as [`Collector`] records it;
+    /// `ABSENT` when it has none): how a scorer built for known claims asks the profiles
+    /// about it. Without a vocabulary the hashes are the keys.
+    /// (Out of line: its callers are once per claim, and the full module is 0.3 KB
+    /// smaller.)
+    #[inline(never)]
+    fn key_in(&mut self, vocabulary: &Vocabulary) {
+        for h in &mut self.keys {
+            *h = vocabulary.key_of_claims(*h);
+        }
+    }
+
+    fn pairs(&self) -> &[u64] {
+        &self.keys[..self.grams_at]
+    }
+
+    fn grams(&self) -> &[u64] {
+        &self.keys[self.grams_at..self.terms_at]
+    }
+
+    /// The keys of the content terms, in the order of `terms`.
+    fn term_keys(&self) -> &[u64] {
+        &self.keys[self.terms_at..]
     }
 }
 
@@ -357,13 +394,13 @@ impl<'t, 'b> Sentences<'t, 'b> {
 }
 
 /// The claim side of a comparison, computed once per claim.
-/// Items are keys for [`HashList::contains`] (see [`SupportScorer::key`]).
-struct ClaimProfile {
+/// Items are keys for [`Members::contains`] (see [`ClaimWords::key_in`]).
+struct ClaimProfile<'w> {
     /// Distinct content terms: hash, key, weight, is a number or a name.
     terms: Vec<(u64, u64, f64, bool)>,
     total_weight: f64,
-    pairs: Vec<u64>,
-    grams: Vec<u64>,
+    pairs: &'w [u64],
+    grams: &'w [u64],
 }
 
 /// Support scores from outside the crate (an embedding model's cosine similarities, a
@@ -477,7 +514,11 @@ impl<'a> SupportScorer<'a> {
         for &claim in claims {
             known.push((claim, ClaimWords::read(claim, &mut vocabulary)));
         }
-        SupportScorer::profile(sources, Some(Vocabulary::new(vocabulary)), known)
+        let vocabulary = Vocabulary::new(vocabulary);
+        for (_, words) in &mut known {
+            words.key_in(&vocabulary);
+        }
+        SupportScorer::profile(sources, Some(vocabulary), known)
     }
 
     fn profile<S: AsRef<str>>(
@@ -517,15 +558,6 @@ impl<'a> SupportScorer<'a> {
         SupportScorer { params, ..self }
     }
 
-    /// How the profiles are asked about hash `h`: by the hash, or by its vocabulary key
-    /// (as [`Collector`] records it).
-    fn key(&self, h: u64) -> u64 {
-        match &self.vocabulary {
-            None => h,
-            Some(v) => v.key(h).unwrap_or(ABSENT),
-        }
-    }
-
     /// The words of `claim`: those read when the scorer was built when it is the known
     /// claim asked about last or the next one, else read now (into `fresh`). Known means
     /// the same `&str` (address and length): comparing texts would cost a whole claim per
@@ -537,23 +569,28 @@ impl<'a> SupportScorer<'a> {
                 self.cursor.set(k);
                 &self.claims[k].1
             }
-            None => fresh.insert(ClaimWords::read(claim, &mut Vec::new())),
+            None => {
+                let read = fresh.insert(ClaimWords::read(claim, &mut Vec::new()));
+                if let Some(vocabulary) = &self.vocabulary {
+                    read.key_in(vocabulary);
+                }
+                read
+            }
         }
     }
 
-    /// The keys of `hashes` (see [`SupportScorer::key`]).
-    fn keys(&self, hashes: &[u64]) -> Vec<u64> {
-        hashes.iter().map(|&h| self.key(h)).collect()
-    }
-
-    fn claim_profile(&self, claim: &str) -> ClaimProfile {
-        let mut fresh = None;
-        let words = self.words(claim, &mut fresh);
+    /// The claim side of `claim`'s comparisons (its words read into `fresh` unless the
+    /// scorer knows them).
+    fn claim_profile<'s>(
+        &'s self,
+        claim: &str,
+        fresh: &'s mut Option<ClaimWords>,
+    ) -> ClaimProfile<'s> {
+        let words = self.words(claim, fresh);
         let docs = self.profiles.len() as f64;
-        let terms: Vec<(u64, u64, f64, bool)> = (words.terms.iter())
-            .map(|&(h, specific)| {
+        let terms: Vec<(u64, u64, f64, bool)> = (words.terms.iter().zip(words.term_keys()))
+            .map(|(&(h, specific), &key)| {
                 // Document frequency: how many sources hold the term.
-                let key = self.key(h);
                 let df = self.holders.get(key).len() as f64;
                 let common = if self.common.contains(h) {
                     self.params.common_term
@@ -568,8 +605,8 @@ impl<'a> SupportScorer<'a> {
         ClaimProfile {
             terms,
             total_weight,
-            pairs: self.keys(&words.pairs),
-            grams: self.keys(&words.grams),
+            pairs: words.pairs(),
+            grams: words.grams(),
         }
     }
 
@@ -667,13 +704,14 @@ impl<'a> SupportScorer<'a> {
         };
         let params = &self.params;
         params.idf_weight * idf_share
-            + params.chargram_weight * share(&claim.grams, &p.grams)
-            + params.pair_weight * share(&claim.pairs, &p.pairs)
+            + params.chargram_weight * share(claim.grams, &p.grams)
+            + params.pair_weight * share(claim.pairs, &p.pairs)
     }
 
     /// How well source `i` supports `claim`, judged against all sources of the request.
     pub fn support(&self, claim: &str, i: usize) -> Support {
-        let profile = self.claim_profile(claim);
+        let mut fresh = None;
+        let profile = self.claim_profile(claim, &mut fresh);
         let best = (0..self.profiles.len())
             .map(|j| self.blend(&profile, j))
             .fold(0.0, f64::max);
@@ -698,7 +736,8 @@ impl<'a> SupportScorer<'a> {
     /// assert!(scored.iter().any(|&(i, s)| i == 1 && s > scored[0].1));
     /// ```
     pub fn score_cited(&self, claim: &str, cited: &[usize]) -> Vec<(usize, f64)> {
-        let profile = self.claim_profile(claim);
+        let mut fresh = None;
+        let profile = self.claim_profile(claim, &mut fresh);
         let mut among: Vec<usize> = cited
             .iter()
             .copied()
@@ -748,7 +787,8 @@ impl<'a> SupportScorer<'a> {
     /// Scores `claim` against every source: `scores[i]` for source `i`, with the passage
     /// sentence each rests on. Work grows with the number of sources.
     pub fn support_all(&self, claim: &str) -> Vec<Support> {
-        let profile = self.claim_profile(claim);
+        let mut fresh = None;
+        let profile = self.claim_profile(claim, &mut fresh);
         self.scores_of(&profile)
             .into_iter()
             .enumerate()
@@ -763,7 +803,8 @@ impl<'a> SupportScorer<'a> {
     /// gives without looking for the supporting sentences). Work grows with the number
     /// of sources; [`SupportScorer::score_cited`] is bounded.
     pub fn scores(&self, claim: &str) -> Vec<f64> {
-        self.scores_of(&self.claim_profile(claim))
+        let mut fresh = None;
+        self.scores_of(&self.claim_profile(claim, &mut fresh))
     }
 
     fn scores_of(&self, profile: &ClaimProfile) -> Vec<f64> {

@@ -46,11 +46,12 @@ impl HashList {
     /// times (every claim's "value") is kept in a table sized by what is distinct. Sized
     /// by the count with repeats, the vocabulary of 4,000 claims of a template (issue
     /// 35's storm: 170,890 hashes, 21,558 distinct) took 4 MB, whose probes left the
-    /// cache, so the time per claim grew with the request. It starts with room for a
-    /// quarter of the items: a source's own terms (few repeats) grow it once or twice,
-    /// where growing from nothing took a typical request 8.6 % longer (docs/perf-log.md).
-    pub(super) fn distinct(items: impl ExactSizeIterator<Item = u64>) -> HashList {
-        let mut set = HashList::with_room(items.len() / 4);
+    /// cache, so the time per claim grew with the request. It starts with room for
+    /// `room` items (see [`HashList::with_room`]): a quarter of the items for a source's
+    /// own terms (few repeats), which grow it once or twice, where growing from nothing
+    /// took a typical request 8.6 % longer (docs/perf-log.md).
+    pub(super) fn distinct(items: impl Iterator<Item = u64>, room: usize) -> HashList {
+        let mut set = HashList::with_room(room);
         let mut len = 0;
         for item in items {
             if set.insert(item) {
@@ -168,22 +169,23 @@ pub(super) struct Postings {
 impl Postings {
     /// The table of `pairs` (key, item).
     pub(super) fn new(pairs: &[(u64, u32)]) -> Postings {
-        let keys = HashList::distinct(pairs.iter().map(|&(key, _)| key));
+        let keys = HashList::distinct(pairs.iter().map(|&(key, _)| key), pairs.len() / 4);
+        // A counting sort in place: `offsets[slot]` counts the slot's items, then ends
+        // its run, then (filled from the back) starts it.
         let mut offsets = vec![0u32; keys.slots.len() + 1];
         for &(key, _) in pairs {
             if let Some(at) = keys.position(key) {
-                offsets[at + 1] += 1;
+                offsets[at] += 1;
             }
         }
         for at in 1..offsets.len() {
             offsets[at] += offsets[at - 1];
         }
-        let mut fill = offsets.clone();
         let mut items = vec![0u32; pairs.len()];
-        for &(key, item) in pairs {
+        for &(key, item) in pairs.iter().rev() {
             if let Some(at) = keys.position(key) {
-                items[fill[at] as usize] = item;
-                fill[at] += 1;
+                offsets[at] -= 1;
+                items[offsets[at] as usize] = item;
             }
         }
         Postings {
@@ -216,8 +218,15 @@ impl Vocabulary {
     /// Filter bits per hash in the set (false positives ≈ 1 in this many).
     const BITS_PER_ITEM: usize = 32;
 
+    /// Hashes the table has room for before it grows, at most (see [`Vocabulary::new`]).
+    const ROOM: usize = 8192;
+
     pub(super) fn new(hashes: Vec<u64>) -> Vocabulary {
-        let set = HashList::distinct(hashes.iter().copied());
+        // Room for every hash (a typical request's claims repeat few), so the table
+        // seldom grows, up to [`Vocabulary::ROOM`]: claims repeating a template grow it by
+        // what is distinct.
+        let room = hashes.len().min(Vocabulary::ROOM);
+        let set = HashList::distinct(hashes.iter().copied(), room);
         // Half the table's slots bound the distinct hashes from above.
         let words = (set.slots.len() / 2 * Vocabulary::BITS_PER_ITEM / 64)
             .next_power_of_two()
@@ -241,8 +250,23 @@ impl Vocabulary {
     /// table; the multiply is odd, so distinct slots keep distinct non-zero keys).
     #[inline(always)]
     pub(super) fn key(&self, h: u64) -> Option<u64> {
-        let slot = self.slot(h)? as u64 + 1;
-        Some(slot.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_right(32))
+        Some(Vocabulary::key_of_slot(self.slot(h)?))
+    }
+
+    /// [`Vocabulary::key`] without the filter in front, `ABSENT` for a hash not in the
+    /// vocabulary: for hashes the vocabulary was built from (a claim's), which pass it.
+    pub(super) fn key_of_claims(&self, h: u64) -> u64 {
+        match self.set.position(h) {
+            Some(slot) => Vocabulary::key_of_slot(slot),
+            None => ABSENT,
+        }
+    }
+
+    #[inline(always)]
+    fn key_of_slot(slot: usize) -> u64 {
+        (slot as u64 + 1)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_right(32)
     }
 
     /// The slot of `h` in the set (a small number unique to it), if `h` is in it.
@@ -265,7 +289,7 @@ mod tests {
         // 3 distinct of 10,000: room for a quarter (2,500 at 1.5 slots each), a quarter
         // of the table sized by the count with repeats.
         let items: Vec<u64> = (0..10_000).map(|i| [0, 7, u64::MAX][i % 3]).collect();
-        let set = HashList::distinct(items.iter().copied());
+        let set = HashList::distinct(items.iter().copied(), items.len() / 4);
         assert_eq!(set.slots.len(), 4_096);
         assert_eq!(HashList::from(&items).slots.len(), 16_384);
         assert!([0, 7, u64::MAX].iter().all(|h| set.contains(h)));
@@ -273,7 +297,7 @@ mod tests {
         // 1,000 distinct: grown from 512 slots to stay at most half full.
         let spread = |i: u64| i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let many: Vec<u64> = (0..1_000).map(spread).collect();
-        let set = HashList::distinct(many.iter().copied());
+        let set = HashList::distinct(many.iter().copied(), many.len() / 4);
         assert_eq!(set.slots.len(), 2_048);
         assert!(many.iter().all(|h| set.contains(h)));
     }
