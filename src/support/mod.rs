@@ -401,6 +401,8 @@ struct ClaimProfile<'w> {
     total_weight: f64,
     pairs: &'w [u64],
     grams: &'w [u64],
+    /// The claim's words, for its evidence sentences.
+    words: &'w ClaimWords,
 }
 
 /// Support scores from outside the crate (an embedding model's cosine similarities, a
@@ -607,6 +609,7 @@ impl<'a> SupportScorer<'a> {
             total_weight,
             pairs: words.pairs(),
             grams: words.grams(),
+            words,
         }
     }
 
@@ -844,23 +847,20 @@ impl<'a> SupportScorer<'a> {
     /// ```
     pub fn supporting_sentence(&self, claim: &str, i: usize) -> Option<Span> {
         let mut fresh = None;
-        let words = self.words(claim, &mut fresh);
-        let terms: Vec<u64> = words.terms.iter().map(|&(h, _)| h).collect();
-        self.sentence_of(&terms, i)
+        self.sentence_of(self.words(claim, &mut fresh), i)
     }
 
     fn best_sentence(&self, claim: &ClaimProfile, i: usize) -> Option<Span> {
-        let terms: Vec<u64> = claim.terms.iter().map(|(t, _, _, _)| *t).collect();
-        self.sentence_of(&terms, i)
+        self.sentence_of(claim.words, i)
     }
 
-    /// The sentence of source `i` holding most occurrences of the distinct `claim_terms`.
-    fn sentence_of(&self, claim_terms: &[u64], i: usize) -> Option<Span> {
+    /// The sentence of source `i` holding most occurrences of the claim's distinct
+    /// content terms.
+    fn sentence_of(&self, claim: &ClaimWords, i: usize) -> Option<Span> {
         let text = self.sources[i];
         let profile = &self.profiles[i];
-        let lists: Vec<&[u32]> = claim_terms
-            .iter()
-            .map(|&t| profile.sentence_terms.get(t))
+        let lists: Vec<&[u32]> = (claim.terms.iter())
+            .map(|&(t, _)| profile.sentence_terms.get(t))
             .collect();
         let hits = self.tally(&lists, &|_| 1.0, EVIDENCE_POSTINGS);
         let (_, best) = hits
