@@ -39,7 +39,7 @@ use crate::model::Span;
 use crate::substr::Substr;
 use sets::{ABSENT, Collector, HashList, Members, Postings, Vocabulary};
 use stopwords::CommonTerms;
-use words::{for_each_gram, pair_hash, tokens};
+use words::{Scanner, pair_hash};
 
 /// The constants of the support score. [`SupportParams::default`] is what citeproof
 /// ships: the grid's best over ExpertQA, HAGRID, AttrScore-GenSearch and BEGIN, which
@@ -178,7 +178,11 @@ impl Profile {
         );
         let mut sentences = Sentences::new(text, &mut buffers.sentence_terms);
         let mut previous: Option<u64> = None;
-        for token in tokens(text) {
+        let mut scanner = Scanner::new(text);
+        let mut gram = |g| {
+            grams.add(g);
+        };
+        while let Some(token) = scanner.next_token(&mut gram) {
             let h = token.hash;
             sentences.token(&token);
             if !token.stop && terms.add(h) {
@@ -189,10 +193,8 @@ impl Profile {
             }
             previous = Some(h);
         }
+        let gram_count = scanner.grams();
         sentences.finish();
-        let gram_count = for_each_gram(text, |g| {
-            grams.add(g);
-        });
         Profile {
             terms: terms.finish(),
             pairs: pairs.finish(),
@@ -247,7 +249,17 @@ impl ClaimWords {
         let mut pairs = Vec::new();
         let mut previous: Option<u64> = None;
         let mut gap_start = 0;
-        for token in tokens(claim) {
+        // Each distinct 5-gram once, in order of appearance (no sort: a generic sort
+        // costs kilobytes of wasm).
+        let mut grams = Vec::new();
+        let mut seen = HashList::with_room(claim.len());
+        let mut gram = |g| {
+            if seen.insert(g) {
+                grams.push(g);
+            }
+        };
+        let mut scanner = Scanner::new(claim);
+        while let Some(token) = scanner.next_token(&mut gram) {
             let h = token.hash;
             if !token.stop && seen_terms.insert(h) {
                 let specific = token.number
@@ -263,16 +275,7 @@ impl ClaimWords {
             previous = Some(h);
             gap_start = token.end;
         }
-        // Each distinct 5-gram once, in order of appearance (no sort: a generic sort
-        // costs kilobytes of wasm).
-        let mut grams = Vec::new();
-        let mut seen = HashList::with_room(claim.len());
-        for_each_gram(claim, |g| {
-            if seen.insert(g) {
-                grams.push(g);
-                vocabulary.push(g);
-            }
-        });
+        vocabulary.extend_from_slice(&grams);
         ClaimWords {
             terms,
             pairs,
