@@ -170,6 +170,7 @@ impl Profile {
     /// The profile of `text`; with `keep`, only the hashes in it (the vocabulary of the
     /// claims a scorer will be asked about) are recorded, by their vocabulary keys. `buffers` are the
     /// lists the hashes gather in, kept from source to source.
+    #[inline(never)]
     fn new(text: &str, keep: Option<&Vocabulary>, buffers: &mut Buffers) -> Profile {
         let (mut terms, mut pairs, mut grams) = (
             Collector::new(keep, &mut buffers.terms),
@@ -185,7 +186,7 @@ impl Profile {
         while let Some(token) = scanner.next_token(&mut gram) {
             let h = token.hash;
             sentences.token(&token);
-            if !token.stop && terms.add(h) {
+            if terms.add_if(h, || !token.is_stop()) {
                 sentences.term(h);
             }
             if let Some(p) = previous {
@@ -261,7 +262,7 @@ impl ClaimWords {
         let mut scanner = Scanner::new(claim);
         while let Some(token) = scanner.next_token(&mut gram) {
             let h = token.hash;
-            if !token.stop && seen_terms.insert(h) {
+            if !token.is_stop() && seen_terms.insert(h) {
                 let specific = token.number
                     || (previous.is_some()
                         && is_name(claim.sub(gap_start..token.start), claim.sub(token.start..)));

@@ -83,10 +83,30 @@ pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) -> usize {
 pub(super) struct Token {
     /// Hash of the normalised term (lower case, stemmed; numbers without commas).
     pub hash: u64,
-    pub stop: bool,
+    stop: Stop,
     pub number: bool,
     pub start: usize,
     pub end: usize,
+}
+
+impl Token {
+    /// Whether the word is a stopword. Looked up when asked: a source's words are asked
+    /// only when a claim has their term, which most do not.
+    #[inline]
+    pub(super) fn is_stop(&self) -> bool {
+        match self.stop {
+            Stop::Decided(stop) => stop,
+            Stop::IfListed(whole) => is_stopword_hash(whole),
+        }
+    }
+}
+
+/// Whether a word is a stopword: decided, or so when the stopword table lists the
+/// hash of the whole word.
+#[derive(Clone, Copy)]
+enum Stop {
+    Decided(bool),
+    IfListed(u64),
 }
 
 /// The words of `text` (a [`Scanner`]'s tokens), in order.
@@ -293,7 +313,8 @@ impl<'t> Scanner<'t> {
         let (hash, stop, number) = if ascii && n <= self.buf.len() {
             ascii_term(&mut self.buf, n, number)
         } else {
-            term(self.text.sub(range.clone()))
+            let (hash, stop, number) = term(self.text.sub(range.clone()));
+            (hash, Stop::Decided(stop), number)
         };
         Token {
             hash,
@@ -308,12 +329,16 @@ impl<'t> Scanner<'t> {
 /// The term of an ASCII word already lower-cased into `buf[..n]` (numbers without
 /// commas): its hash, whether it is a stopword, whether it is a number. The same result
 /// as [`term`] on the raw word.
-fn ascii_term(buf: &mut [u8; WORD_BUFFER], n: usize, number: bool) -> (u64, bool, bool) {
+fn ascii_term(buf: &mut [u8; WORD_BUFFER], n: usize, number: bool) -> (u64, Stop, bool) {
     let whole = hash_in_buffer(buf, n);
     if number {
-        return (whole, false, true);
+        return (whole, Stop::Decided(false), true);
     }
-    let stop = n < 2 || (n <= 10 && is_stopword_hash(whole));
+    let stop = match n {
+        0..2 => Stop::Decided(true),
+        2..=10 => Stop::IfListed(whole),
+        _ => Stop::Decided(false),
+    };
     let (keep, suffix) = stem_len(&buf[..n]);
     if keep == n {
         // Most words are not stemmed: the word's hash is its term's.
@@ -404,7 +429,7 @@ mod tests {
     fn term(raw: &str) -> (u64, bool, bool) {
         let token = tokens(raw).next().unwrap();
         assert_eq!(token.end, raw.len(), "{raw:?} is one word");
-        (token.hash, token.stop, token.number)
+        (token.hash, token.is_stop(), token.number)
     }
 
     #[test]
@@ -461,7 +486,10 @@ mod tests {
         for at in 0..GRAM {
             let mut changed = *b"tower";
             changed[at] = b'x';
-            assert_ne!(grams("tower")[0], grams(std::str::from_utf8(&changed).unwrap())[0]);
+            assert_ne!(
+                grams("tower")[0],
+                grams(std::str::from_utf8(&changed).unwrap())[0]
+            );
         }
         // The hash is invertible on codes: every window of a real passage that differs
         // from another has another hash.
@@ -522,7 +550,7 @@ mod tests {
             "",
         ] {
             let got: Vec<_> = tokens(text)
-                .map(|t| (t.start, t.end, t.hash, t.stop, t.number))
+                .map(|t| (t.start, t.end, t.hash, t.is_stop(), t.number))
                 .collect();
             assert_eq!(got, by_chars(text), "{text:?}");
         }
