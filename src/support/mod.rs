@@ -39,7 +39,7 @@ use crate::model::Span;
 use crate::substr::Substr;
 use sets::{Collector, HashList, Members, Postings, Vocabulary};
 use stopwords::CommonTerms;
-use words::{for_each_gram, pair_hash, tokens};
+use words::{Scanner, pair_hash};
 
 /// The constants of the support score. [`SupportParams::default`] is what citeproof
 /// ships: the grid's best over ExpertQA, HAGRID, AttrScore-GenSearch and BEGIN, which
@@ -170,6 +170,7 @@ impl Profile {
     /// The profile of `text`; with `keep`, only the hashes in it (the vocabulary of the
     /// claims a scorer will be asked about) are recorded, by their vocabulary keys. `buffers` are the
     /// lists the hashes gather in, kept from source to source.
+    #[inline(never)]
     fn new(text: &str, keep: Option<&Vocabulary>, buffers: &mut Buffers) -> Profile {
         let (mut terms, mut pairs, mut grams) = (
             Collector::new(keep, &mut buffers.terms),
@@ -178,10 +179,14 @@ impl Profile {
         );
         let mut sentences = Sentences::new(text, &mut buffers.sentence_terms);
         let mut previous: Option<u64> = None;
-        for token in tokens(text) {
+        let mut scanner = Scanner::new(text);
+        let mut gram = |g| {
+            grams.add(g);
+        };
+        while let Some(token) = scanner.next_token(&mut gram) {
             let h = token.hash;
             sentences.token(&token);
-            if !token.stop && terms.add(h) {
+            if terms.add_if(h, || !token.is_stop()) {
                 sentences.term(h);
             }
             if let Some(p) = previous {
@@ -189,10 +194,8 @@ impl Profile {
             }
             previous = Some(h);
         }
+        let gram_count = scanner.grams();
         sentences.finish();
-        let gram_count = for_each_gram(text, |g| {
-            grams.add(g);
-        });
         Profile {
             terms: terms.finish(),
             pairs: pairs.finish(),
@@ -258,9 +261,12 @@ impl ClaimWords {
         let mut keys = Vec::with_capacity(2 * words + claim.len());
         let mut previous: Option<u64> = None;
         let mut gap_start = 0;
-        for token in tokens(claim) {
+        // The 5-grams as the scan meets them, repeats and all (at most one a byte).
+        let mut grams = Vec::with_capacity(claim.len());
+        let mut scanner = Scanner::new(claim);
+        while let Some(token) = scanner.next_token(&mut |g| grams.push(g)) {
             let h = token.hash;
-            if !token.stop && seen.insert(h) {
+            if !token.is_stop() && seen.insert(h) {
                 let specific = token.number
                     || (previous.is_some()
                         && is_name(claim.sub(gap_start..token.start), claim.sub(token.start..)));
@@ -276,11 +282,7 @@ impl ClaimWords {
         // Each distinct 5-gram once, in order of appearance (no sort: a generic sort
         // costs kilobytes of wasm).
         let grams_at = keys.len();
-        for_each_gram(claim, |g| {
-            if seen.insert(g) {
-                keys.push(g);
-            }
-        });
+        keys.extend(grams.into_iter().filter(|&g| seen.insert(g)));
         let terms_at = keys.len();
         keys.extend(terms.iter().map(|&(h, _)| h));
         vocabulary.extend_from_slice(&keys);

@@ -140,14 +140,24 @@ impl<'v, 'b> Collector<'v, 'b> {
     /// Records `h`; true when it is kept (always without a vocabulary).
     #[inline(always)]
     pub(super) fn add(&mut self, h: u64) -> bool {
+        self.add_if(h, || true)
+    }
+
+    /// Records `h` when it is kept and `wanted()` (asked only then: most hashes of a
+    /// source are not in the vocabulary); true when recorded.
+    #[inline(always)]
+    pub(super) fn add_if(&mut self, h: u64, wanted: impl FnOnce() -> bool) -> bool {
         let key = match self.keep {
             None => Some(h),
             Some(vocabulary) => vocabulary.key(h),
         };
-        if let Some(key) = key {
-            self.keys.push(key);
+        match key {
+            Some(key) if wanted() => {
+                self.keys.push(key);
+                true
+            }
+            _ => false,
         }
-        key.is_some()
     }
 
     pub(super) fn finish(self) -> Members {

@@ -359,7 +359,7 @@ mod tests {
                 hash(word.as_bytes()),
                 "{word} is stemmed further"
             );
-            assert!(!token.stop, "{word} is a stopword");
+            assert!(!token.is_stop(), "{word} is a stopword");
             assert!(common.contains(token.hash), "{word}");
         }
         assert!(
@@ -394,7 +394,7 @@ mod tests {
         let listed: std::collections::HashSet<u64> =
             COMMON_WORDS.iter().map(|w| hash(w.as_bytes())).collect();
         let terms: std::collections::HashSet<u64> = super::super::words::tokens(&text)
-            .filter(|t| !t.stop && !t.number && !listed.contains(&t.hash))
+            .filter(|t| !t.is_stop() && !t.number && !listed.contains(&t.hash))
             .map(|t| t.hash)
             .collect();
         let common = CommonTerms::new();

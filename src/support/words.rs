@@ -70,153 +70,275 @@ pub(super) fn pair_hash(a: u64, b: u64) -> u64 {
 }
 
 /// Calls `f` with the hash of every 5-character window of `text` folded to lower case
-/// with single spaces; returns the number of windows (0 when the text is too short to
-/// compare). The window hash is a polynomial rolling hash (one multiply-add per
-/// character), then mixed.
+/// with single spaces (a [`Scanner`]'s 5-grams); returns the number of windows (0 when
+/// the text is too short to compare).
+#[cfg(test)]
 pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) -> usize {
-    /// The base of the rolling hash and its fifth power (to drop the oldest character).
-    const BASE: u64 = 0x9e37_79b9_7f4a_7c15;
-    const DROP: u64 = BASE
-        .wrapping_mul(BASE)
-        .wrapping_mul(BASE)
-        .wrapping_mul(BASE)
-        .wrapping_mul(BASE);
-    let mut window = [0u64; 8];
-    let mut filled = 0usize;
-    let mut rolling: u64 = 0;
-    let mut last_space = true;
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    while at < bytes.len() {
-        // ASCII (nearly every character of a source) without decoding or tables.
-        let (space, folded) = match bytes[at] {
-            b @ 0..0x80 => {
-                at += 1;
-                // `char::is_whitespace` for ASCII: `is_ascii_whitespace` plus U+000B.
-                (
-                    b.is_ascii_whitespace() || b == 0x0b,
-                    u32::from(b.to_ascii_lowercase()),
-                )
-            }
-            _ => {
-                let (c, len) = char_at(text, at);
-                at += len;
-                (c.is_whitespace(), u32::from(fold_case(c)))
-            }
-        };
-        if space && last_space {
-            continue;
-        }
-        last_space = space;
-        let code = u64::from(if space { u32::from(b' ') } else { folded }) + 1;
-        // The window's oldest code leaves as the new one enters: the codes are kept in
-        // a ring of eight (a mask, not a division by 5, finds a slot).
-        let oldest = window[filled.wrapping_sub(GRAM) % 8];
-        window[filled % 8] = code;
-        rolling = rolling
-            .wrapping_mul(BASE)
-            .wrapping_add(code.wrapping_sub(oldest.wrapping_mul(DROP)));
-        filled += 1;
-        if filled >= GRAM {
-            f(mix(rolling));
-        }
-    }
-    filled.saturating_sub(GRAM - 1)
+    let mut scanner = Scanner::new(text);
+    while scanner.next_token(&mut f).is_some() {}
+    scanner.grams()
 }
 
 /// One word: its normalised term, whether it is a stopword, whether it is a number.
 pub(super) struct Token {
     /// Hash of the normalised term (lower case, stemmed; numbers without commas).
     pub hash: u64,
-    pub stop: bool,
+    stop: Stop,
     pub number: bool,
     pub start: usize,
     pub end: usize,
 }
 
-/// The words of `text`: runs of letters and digits (a decimal point or thousands comma
-/// inside a number stays), lower-cased and lightly stemmed.
+impl Token {
+    /// Whether the word is a stopword. Looked up when asked: a source's words are asked
+    /// only when a claim has their term, which most do not.
+    #[inline]
+    pub(super) fn is_stop(&self) -> bool {
+        match self.stop {
+            Stop::Decided(stop) => stop,
+            Stop::IfListed(whole) => is_stopword_hash(whole),
+        }
+    }
+}
+
+/// Whether a word is a stopword: decided, or so when the stopword table lists the
+/// hash of the whole word.
+#[derive(Clone, Copy)]
+enum Stop {
+    Decided(bool),
+    IfListed(u64),
+}
+
+/// The words of `text` (a [`Scanner`]'s tokens), in order.
+#[cfg(test)]
 pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    let mut buf = [0u8; WORD_BUFFER];
-    std::iter::from_fn(move || {
-        while at < text.len() {
-            let b = bytes[at];
+    let mut scanner = Scanner::new(text);
+    std::iter::from_fn(move || scanner.next_token(&mut |_| {}))
+}
+
+/// ASCII bytes as a [`Scanner`] reads them: lower-cased, whitespace (`char::is_whitespace`:
+/// `is_ascii_whitespace` and U+000B) as a space, with the top bit set for a letter or
+/// digit. One table load classifies a byte for both the words and the 5-grams.
+const ASCII: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut b = 0u8;
+    while b < 128 {
+        table[b as usize] = if b.is_ascii_whitespace() || b == 0x0b {
+            b' '
+        } else if b.is_ascii_alphanumeric() {
+            b.to_ascii_lowercase() | 0x80
+        } else {
+            b
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The 5-gram window of a [`Scanner`]: the last five characters' codes, 12 bits each, in
+/// one `u64` (the newest in the low bits), entered with a shift and an or. A code is
+/// the folded character plus one when that fits 12 bits (every character below U+0FFF:
+/// Latin, Greek, Cyrillic, Hebrew, Arabic, the Indic scripts), else 12 bits of its
+/// hash, never 0: two characters of those (CJK, emoji) share a code about 1 time in
+/// 4,096. A window is full when its oldest code is not 0.
+#[derive(Clone, Copy)]
+struct Window {
+    codes: u64,
+    /// The last character entered was whitespace (true at the start: leading
+    /// whitespace is skipped).
+    last_space: bool,
+    /// Windows hashed so far.
+    count: usize,
+}
+
+impl Window {
+    /// The bits of the five codes.
+    const MASK: u64 = (1 << (12 * GRAM)) - 1;
+
+    /// Enters the folded character `folded` (a space for whitespace) and calls `f` with
+    /// the window's hash once five characters are in.
+    #[inline(always)]
+    fn enter(&mut self, folded: u32, f: &mut impl FnMut(u64)) {
+        let space = folded == u32::from(b' ');
+        if space && self.last_space {
+            return;
+        }
+        self.last_space = space;
+        let code = u64::from(folded) + 1;
+        let code = if code < 0x1000 {
+            code
+        } else {
+            (code.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52).max(1)
+        };
+        self.codes = (self.codes << 12 | code) & Window::MASK;
+        if self.codes >> (12 * (GRAM - 1)) != 0 {
+            self.count += 1;
+            f(window_hash(self.codes));
+        }
+    }
+}
+
+/// How a non-ASCII character enters the 5-gram window: folded to lower case, whitespace
+/// as a space.
+fn folded(c: char) -> u32 {
+    u32::from(if c.is_whitespace() { ' ' } else { fold_case(c) })
+}
+
+/// The hash of a window's codes: a xor-shift that brings the older codes into the low
+/// bits, a multiply that spreads them upwards, a xor-shift that brings the high bits
+/// down. Each step is invertible, so distinct windows have distinct hashes.
+#[inline(always)]
+fn window_hash(codes: u64) -> u64 {
+    let spread = (codes ^ (codes >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    spread ^ (spread >> 32)
+}
+
+/// Reads a text once, for its words and its 5-grams: each call of
+/// [`Scanner::next_token`] reads up to the end of the next word (a run of letters and
+/// digits; a decimal point or thousands comma inside a number stays), entering every
+/// character into the 5-gram window of the text folded to lower case with single
+/// spaces.
+///
+/// One pass, where words and 5-grams were read in two: each byte is loaded and
+/// classified once (one table load for ASCII, nearly every byte of a source).
+pub(super) struct Scanner<'t> {
+    text: &'t str,
+    /// Where the next call starts reading.
+    at: usize,
+    window: Window,
+    /// The word being read, lower-cased as it is read (commas of numbers left out):
+    /// ASCII words of up to 64 bytes, nearly all, need no second pass.
+    buf: [u8; WORD_BUFFER],
+}
+
+impl<'t> Scanner<'t> {
+    pub(super) fn new(text: &'t str) -> Scanner<'t> {
+        Scanner {
+            text,
+            at: 0,
+            window: Window {
+                codes: 0,
+                last_space: true,
+                count: 0,
+            },
+            buf: [0; WORD_BUFFER],
+        }
+    }
+
+    /// The 5-gram windows entered so far (all of the text's once
+    /// [`Scanner::next_token`] has returned `None`).
+    pub(super) fn grams(&self) -> usize {
+        self.window.count
+    }
+
+    /// The next word, lower-cased and lightly stemmed, calling `on_gram` with the hash
+    /// of each 5-gram window completed on the way; `None` at the end of the text (every
+    /// window entered).
+    #[inline(always)]
+    pub(super) fn next_token(&mut self, on_gram: &mut impl FnMut(u64)) -> Option<Token> {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let mut window = self.window;
+        let mut at = self.at;
+        // The gap: every character entered up to the first letter or digit.
+        let start = loop {
+            let Some(&b) = bytes.get(at) else {
+                (self.at, self.window) = (at, window);
+                return None;
+            };
             if b < 0x80 {
-                if b.is_ascii_alphanumeric() {
-                    break;
+                let class = ASCII[usize::from(b)];
+                if class >= 0x80 {
+                    break at;
                 }
+                window.enter(u32::from(class), on_gram);
                 at += 1;
+            } else {
+                let (c, len) = char_at(text, at);
+                if c.is_alphanumeric() {
+                    break at;
+                }
+                window.enter(folded(c), on_gram);
+                at += len;
+            }
+        };
+        // The word, up to the character that ends it (entered too).
+        let number = bytes[start].is_ascii_digit();
+        let (mut n, mut ascii) = (0, true);
+        let end = loop {
+            let Some(&b) = bytes.get(at) else {
+                break at;
+            };
+            if b >= 0x80 {
+                let (c, len) = char_at(text, at);
+                window.enter(folded(c), on_gram);
+                if !c.is_alphanumeric() {
+                    at += len;
+                    break at - len;
+                }
+                ascii = false;
+                at += len;
                 continue;
             }
-            let (c, len) = char_at(text, at);
-            if c.is_alphanumeric() {
-                break;
+            let class = ASCII[usize::from(b)];
+            let lower = class & 0x7f;
+            window.enter(u32::from(lower), on_gram);
+            at += 1;
+            let inside_number = class < 0x80
+                && (b == b'.' || b == b',')
+                && bytes[at - 2].is_ascii_digit()
+                && bytes.get(at).is_some_and(u8::is_ascii_digit);
+            if class < 0x80 && !inside_number {
+                break at - 1;
             }
-            at += len;
-        }
-        if at >= text.len() {
-            return None;
-        }
-        let start = at;
-        let number = bytes[start].is_ascii_digit();
-        // The word is lower-cased into `buf` as it is read (commas of numbers left out):
-        // ASCII words of up to 64 bytes, nearly all, need no second pass.
-        let mut n = 0;
-        let mut ascii = true;
-        while at < text.len() {
-            let b = bytes[at];
-            if b.is_ascii_alphanumeric() {
-                if let Some(slot) = buf.get_mut(n) {
-                    *slot = b.to_ascii_lowercase();
+            if !(number && b == b',') {
+                if let Some(slot) = self.buf.get_mut(n) {
+                    *slot = lower;
                 }
                 n += 1;
-                at += 1;
-                continue;
             }
-            let (c, len) = char_at(text, at);
-            let inside_number = (c == '.' || c == ',')
-                && bytes[at - 1].is_ascii_digit()
-                && bytes.get(at + 1).is_some_and(u8::is_ascii_digit);
-            if inside_number {
-                if !(number && c == ',') {
-                    if let Some(slot) = buf.get_mut(n) {
-                        *slot = b;
-                    }
-                    n += 1;
-                }
-            } else if c.is_alphanumeric() {
-                ascii = false;
-            } else {
-                break;
-            }
-            at += len;
-        }
-        let (hash, stop, number) = if ascii && n <= buf.len() {
-            ascii_term(&mut buf, n, number)
-        } else {
-            term(text.sub(start..at))
         };
-        Some(Token {
+        (self.at, self.window) = (at, window);
+        Some(self.token(start..end, n, number, ascii))
+    }
+
+    /// The token of the word at `range`, lower-cased into `buf[..n]` when `ascii`.
+    fn token(
+        &mut self,
+        range: std::ops::Range<usize>,
+        n: usize,
+        number: bool,
+        ascii: bool,
+    ) -> Token {
+        let (hash, stop, number) = if ascii && n <= self.buf.len() {
+            ascii_term(&mut self.buf, n, number)
+        } else {
+            let (hash, stop, number) = term(self.text.sub(range.clone()));
+            (hash, Stop::Decided(stop), number)
+        };
+        Token {
             hash,
             stop,
             number,
-            start,
-            end: at,
-        })
-    })
+            start: range.start,
+            end: range.end,
+        }
+    }
 }
 
 /// The term of an ASCII word already lower-cased into `buf[..n]` (numbers without
 /// commas): its hash, whether it is a stopword, whether it is a number. The same result
 /// as [`term`] on the raw word.
-fn ascii_term(buf: &mut [u8; WORD_BUFFER], n: usize, number: bool) -> (u64, bool, bool) {
+fn ascii_term(buf: &mut [u8; WORD_BUFFER], n: usize, number: bool) -> (u64, Stop, bool) {
     let whole = hash_in_buffer(buf, n);
     if number {
-        return (whole, false, true);
+        return (whole, Stop::Decided(false), true);
     }
-    let stop = n < 2 || (n <= 10 && is_stopword_hash(whole));
+    let stop = match n {
+        0..2 => Stop::Decided(true),
+        2..=10 => Stop::IfListed(whole),
+        _ => Stop::Decided(false),
+    };
     let (keep, suffix) = stem_len(&buf[..n]);
     if keep == n {
         // Most words are not stemmed: the word's hash is its term's.
@@ -307,18 +429,15 @@ mod tests {
     fn term(raw: &str) -> (u64, bool, bool) {
         let token = tokens(raw).next().unwrap();
         assert_eq!(token.end, raw.len(), "{raw:?} is one word");
-        (token.hash, token.stop, token.number)
+        (token.hash, token.is_stop(), token.number)
     }
 
     #[test]
     fn grams_of_ascii_and_other_text_match_a_char_by_char_reading() {
-        // The reading before the ASCII fast path, kept as the oracle: every char
-        // decoded, `char::is_whitespace`, `fold_case`, the same rolling hash.
+        // The oracle: every char decoded, `char::is_whitespace`, `fold_case`, the
+        // window's last five codes kept in a list and packed for the hash.
         fn by_chars(text: &str) -> Vec<u64> {
-            const BASE: u64 = 0x9e37_79b9_7f4a_7c15;
-            let drop = (0..4).fold(BASE, |p, _| p.wrapping_mul(BASE));
-            let (mut window, mut filled, mut rolling) = ([0u64; GRAM], 0, 0u64);
-            let (mut last_space, mut out) = (true, Vec::new());
+            let (mut codes, mut last_space, mut out) = (Vec::new(), true, Vec::new());
             for c in text.chars() {
                 let c = if c.is_whitespace() { ' ' } else { c };
                 if c == ' ' && last_space {
@@ -326,15 +445,13 @@ mod tests {
                 }
                 last_space = c == ' ';
                 let code = u64::from(u32::from(fold_case(c))) + 1;
-                let slot = filled % GRAM;
-                rolling = rolling
-                    .wrapping_mul(BASE)
-                    .wrapping_add(code)
-                    .wrapping_sub(window[slot].wrapping_mul(drop));
-                window[slot] = code;
-                filled += 1;
-                if filled >= GRAM {
-                    out.push(mix(rolling));
+                codes.push(if code < 0x1000 {
+                    code
+                } else {
+                    (code.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52).max(1)
+                });
+                if let Some(last) = codes.last_chunk::<GRAM>() {
+                    out.push(window_hash(last.iter().fold(0, |w, &c| w << 12 | c)));
                 }
             }
             out
@@ -354,6 +471,89 @@ mod tests {
         assert_eq!(for_each_gram("  a \t b\n", |_| {}), 0);
         assert_eq!(for_each_gram("a  b\tc", |_| {}), 1);
         assert_eq!(for_each_gram("abc \r\n def", |_| {}), 3);
+    }
+
+    #[test]
+    fn a_window_hash_depends_on_every_character_and_nothing_else() {
+        let grams = |text: &str| {
+            let mut got = Vec::new();
+            for_each_gram(text, |g| got.push(g));
+            got
+        };
+        // The same five characters hash alike wherever they stand, and each position
+        // counts: changing any one of them changes the hash.
+        assert_eq!(grams("tower")[0], grams("the tower")[4]);
+        for at in 0..GRAM {
+            let mut changed = *b"tower";
+            changed[at] = b'x';
+            assert_ne!(
+                grams("tower")[0],
+                grams(std::str::from_utf8(&changed).unwrap())[0]
+            );
+        }
+        // The hash is invertible on codes: every window of a real passage that differs
+        // from another has another hash.
+        let text = "The Eiffel Tower, completed in 1889, was the tallest structure \
+                    in the world until 1930; 東京タワー was finished in 1958 😀.";
+        let folded: Vec<char> = text.chars().flat_map(char::to_lowercase).collect();
+        let hashes = grams(text);
+        assert_eq!(hashes.len(), folded.len() - (GRAM - 1));
+        let mut seen = std::collections::HashMap::new();
+        for (window, &hash) in folded.windows(GRAM).zip(&hashes) {
+            assert_eq!(*seen.entry(hash).or_insert(window), window);
+        }
+        // Characters above U+0FFF get a code too (never 0, which marks an empty slot).
+        assert_eq!(grams("東京タワー").len(), 1);
+        assert_eq!(grams("😀😀😀😀").len(), 0);
+    }
+
+    #[test]
+    fn words_are_runs_of_letters_and_digits_read_like_the_general_path() {
+        // The oracle: char by char, a word is a run of alphanumeric chars, with a `.`
+        // or `,` between two ASCII digits inside it; each normalised by `term`.
+        fn by_chars(text: &str) -> Vec<(usize, usize, u64, bool, bool)> {
+            let bytes = text.as_bytes();
+            let inside = |at: usize, c: char| {
+                (c == '.' || c == ',')
+                    && at > 0
+                    && bytes[at - 1].is_ascii_digit()
+                    && bytes.get(at + 1).is_some_and(u8::is_ascii_digit)
+            };
+            let mut words = Vec::new();
+            let mut start = None;
+            for (at, c) in text.char_indices() {
+                match start {
+                    None if c.is_alphanumeric() => start = Some(at),
+                    Some(from) if !c.is_alphanumeric() && !inside(at, c) => {
+                        words.push((from, at));
+                        start = None;
+                    }
+                    _ => {}
+                }
+            }
+            words.extend(start.map(|from| (from, text.len())));
+            words
+                .into_iter()
+                .map(|(from, to)| {
+                    let (hash, stop, number) = super::term(&text[from..to]);
+                    (from, to, hash, stop, number)
+                })
+                .collect()
+        }
+        for text in [
+            "Growth was 3.5% in 2019, then 1,200 units (a1,2 and 1,,2; 3.5.7).",
+            "  Émile Zola ÉCRIT à Paris\u{a0}— 東京 😀 ΣΊΣΥΦΟΣ x\u{1c}y\u{85}z end",
+            "Studies REPORTED, the THE walking flies: lovely us 12,345.",
+            &format!("{} word", "x".repeat(70)),
+            "9.",
+            ",1",
+            "",
+        ] {
+            let got: Vec<_> = tokens(text)
+                .map(|t| (t.start, t.end, t.hash, t.is_stop(), t.number))
+                .collect();
+            assert_eq!(got, by_chars(text), "{text:?}");
+        }
     }
 
     #[test]
