@@ -170,7 +170,6 @@ impl Profile {
     /// The profile of `text`; with `keep`, only the hashes in it (the vocabulary of the
     /// claims a scorer will be asked about) are recorded, by their vocabulary keys. `buffers` are the
     /// lists the hashes gather in, kept from source to source.
-    #[inline(never)]
     fn new(text: &str, keep: Option<&Vocabulary>, buffers: &mut Buffers) -> Profile {
         let (mut terms, mut pairs, mut grams) = (
             Collector::new(keep, &mut buffers.terms),
