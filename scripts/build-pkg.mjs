@@ -82,7 +82,7 @@ const BROWSER_INLINE_THRESHOLD = 35;
 // `validate`, a function so big that V8's optimising compiler keeps the scan's state on
 // the stack. Capped at 300 (Binaryen's size unit, expressions), the full module's
 // `validate` with claim support costs 8 % fewer instructions and the module is 1.1 KB
-// smaller; the browser core, capped at 40, is 4.9 KB smaller for 1-2 % more
+// smaller; the browser core, capped at 40, is 4.9 KB smaller for 0.8-1.6 % more
 // instructions (docs/perf-log.md, "One-caller inlining").
 const ONE_CALLER_INLINE_MAX = { full: 300, core: 40 };
 

@@ -250,12 +250,12 @@ impl ClaimWords {
     /// [`ClaimWords::key_in`].
     fn read(claim: &str, vocabulary: &mut Vec<u64>) -> ClaimWords {
         let claim = scored_part(claim);
-        // The claim's terms and 5-grams seen so far (one table: a term's hash and a
-        // 5-gram's are as unlikely to meet as any two).
-        let mut seen = HashList::with_room(claim.len());
         // A word and the gap after it take two bytes or more, a 5-gram one: the lists
         // never grow.
         let words = claim.len().div_ceil(2);
+        // The claim's terms and 5-grams seen so far (one table: a term's hash and a
+        // 5-gram's are as unlikely to meet as any two).
+        let mut seen = HashList::with_room(words + claim.len());
         let mut terms = Vec::with_capacity(words);
         let mut keys = Vec::with_capacity(2 * words + claim.len());
         let mut previous: Option<u64> = None;
@@ -272,8 +272,7 @@ impl ClaimWords {
                 terms.push((h, specific));
             }
             if let Some(p) = previous {
-                let pair = pair_hash(p, h);
-                keys.push(pair);
+                keys.push(pair_hash(p, h));
             }
             previous = Some(h);
             gap_start = token.end;
@@ -285,6 +284,10 @@ impl ClaimWords {
         let terms_at = keys.len();
         keys.extend(terms.iter().map(|&(h, _)| h));
         vocabulary.extend_from_slice(&keys);
+        // Kept for the scorer's life: no more room than the claim's words take (room for
+        // the worst case is about twice that).
+        keys.shrink_to_fit();
+        terms.shrink_to_fit();
         ClaimWords {
             terms,
             keys,
@@ -296,7 +299,7 @@ impl ClaimWords {
     /// Turns each hash into its key in `vocabulary` (as [`Collector`] records it;
     /// `ABSENT` when it has none): how a scorer built for known claims asks the profiles
     /// about it. Without a vocabulary the hashes are the keys.
-    /// (Out of line: its callers are once per claim, and the full module is 0.3 KB
+    /// (Out of line: its callers are once per claim, and the full module is 240 B gzip
     /// smaller.)
     #[inline(never)]
     fn key_in(&mut self, vocabulary: &Vocabulary) {

@@ -4,7 +4,7 @@
 //!
 //! The probes are `#[inline]`, a hint and not `always`: the full module (opt-level 2)
 //! still inlines most of them, the size-built browser core keeps them as calls, 0.7 KB
-//! gzip smaller. Only what the 5-gram loop calls for every character of a source (the
+//! gzip smaller. Only what the scan of a source calls for every character (the
 //! vocabulary filter and the collector) is `always`: as calls, the core's `validate`
 //! with support took about 5 % longer (docs/perf-log.md, issue 35).
 
@@ -232,9 +232,10 @@ impl Vocabulary {
     const ROOM: usize = 8192;
 
     pub(super) fn new(hashes: Vec<u64>) -> Vocabulary {
-        // Room for every hash (a typical request's claims repeat few), so the table
-        // seldom grows, up to [`Vocabulary::ROOM`]: claims repeating a template grow it by
-        // what is distinct.
+        // Room for as many distinct hashes as there are hashes (a typical request's
+        // claims repeat few), up to [`Vocabulary::ROOM`]: the table, kept at most half
+        // full, grows at most once for claims that repeat nothing, and by what is
+        // distinct for claims repeating a template.
         let room = hashes.len().min(Vocabulary::ROOM);
         let set = HashList::distinct(hashes.iter().copied(), room);
         // Half the table's slots bound the distinct hashes from above.
@@ -264,7 +265,9 @@ impl Vocabulary {
     }
 
     /// [`Vocabulary::key`] without the filter in front, `ABSENT` for a hash not in the
-    /// vocabulary: for hashes the vocabulary was built from (a claim's), which pass it.
+    /// vocabulary: for a claim's hashes, which the vocabulary was built from (then the
+    /// filter always passes them) or, for a claim the scorer was not built for, mostly
+    /// are not (then the probe finds an empty slot soon).
     pub(super) fn key_of_claims(&self, h: u64) -> u64 {
         match self.set.position(h) {
             Some(slot) => Vocabulary::key_of_slot(slot),

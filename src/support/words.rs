@@ -90,8 +90,8 @@ pub(super) struct Token {
 }
 
 impl Token {
-    /// Whether the word is a stopword. Looked up when asked: a source's words are asked
-    /// only when a claim has their term, which most do not.
+    /// Whether the word is a stopword. Looked up when asked: with a vocabulary, a
+    /// source's words are asked only when a claim has their term, which most do not.
     #[inline]
     pub(super) fn is_stop(&self) -> bool {
         match self.stop {
@@ -105,7 +105,9 @@ impl Token {
 /// hash of the whole word.
 #[derive(Clone, Copy)]
 enum Stop {
+    /// Known from the word's length (or the general path, which looks it up at once).
     Decided(bool),
+    /// A stopword if the stopword table lists this hash of the whole word.
     IfListed(u64),
 }
 
@@ -139,8 +141,10 @@ const ASCII: [u8; 128] = {
 /// one `u64` (the newest in the low bits), entered with a shift and an or. A code is
 /// the folded character plus one when that fits 12 bits (every character below U+0FFF:
 /// Latin, Greek, Cyrillic, Hebrew, Arabic, the Indic scripts), else 12 bits of its
-/// hash, never 0: two characters of those (CJK, emoji) share a code about 1 time in
-/// 4,096. A window is full when its oldest code is not 0.
+/// hash, never 0. Those bits can equal any other character's code: CJK, Hangul, emoji
+/// and the typographic quotes and dashes of U+2000–U+206F take this path, and two
+/// windows that differ only in such a character share their codes, and so their hash,
+/// about 1 time in 4,096. A window is full when its oldest code is not 0.
 #[derive(Clone, Copy)]
 struct Window {
     codes: u64,
@@ -186,7 +190,7 @@ fn folded(c: char) -> u32 {
 
 /// The hash of a window's codes: a xor-shift that brings the older codes into the low
 /// bits, a multiply that spreads them upwards, a xor-shift that brings the high bits
-/// down. Each step is invertible, so distinct windows have distinct hashes.
+/// down. Each step is invertible, so windows with distinct codes have distinct hashes.
 #[inline(always)]
 fn window_hash(codes: u64) -> u64 {
     let spread = (codes ^ (codes >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -212,6 +216,7 @@ pub(super) struct Scanner<'t> {
 }
 
 impl<'t> Scanner<'t> {
+    /// A scanner at the start of `text`, its window empty.
     pub(super) fn new(text: &'t str) -> Scanner<'t> {
         Scanner {
             text,
@@ -435,7 +440,10 @@ mod tests {
     #[test]
     fn grams_of_ascii_and_other_text_match_a_char_by_char_reading() {
         // The oracle: every char decoded, `char::is_whitespace`, `fold_case`, the
-        // window's last five codes kept in a list and packed for the hash.
+        // window's last five codes kept in a list and packed for the hash. It shares the
+        // code of a character and `window_hash` with the scan, so it checks the reading
+        // (the ASCII table, whitespace runs, when a window is full); the hash itself is
+        // checked by the next test.
         fn by_chars(text: &str) -> Vec<u64> {
             let (mut codes, mut last_space, mut out) = (Vec::new(), true, Vec::new());
             for c in text.chars() {
@@ -460,6 +468,8 @@ mod tests {
             "Plain ASCII text, with  double\tspaces\r\nand\u{b}tabs.",
             "  Émile Zola ÉCRIT à Paris\u{a0}— 東京 😀 ΣΊΣΥΦΟΣ \u{2003}end ",
             "x\u{1c}y\u{85}z",
+            "e\u{301}t\u{301}\u{301} caf\u{e9}\r\n\r\n1,\u{301}",
+            "Ends in an emoji 😀",
         ] {
             let mut got = Vec::new();
             let windows = for_each_gram(text, |g| got.push(g));
@@ -504,7 +514,9 @@ mod tests {
         }
         // Characters above U+0FFF get a code too (never 0, which marks an empty slot).
         assert_eq!(grams("東京タワー").len(), 1);
-        assert_eq!(grams("😀😀😀😀").len(), 0);
+        assert_eq!(grams("😀😀😀😀😀").len(), 1);
+        // U+20A9's 12 bits of hash are 0: a window opening with it is full all the same.
+        assert_eq!(grams("₩1234").len(), 1);
     }
 
     #[test]
@@ -547,6 +559,11 @@ mod tests {
             &format!("{} word", "x".repeat(70)),
             "9.",
             ",1",
+            "1,",
+            "3. x",
+            "line one\r\nline two,\r\n3,5\r\n",
+            "\u{301}start, after\u{301} a mark 😀",
+            &format!("{},5 units", "1,234".repeat(15)),
             "",
         ] {
             let got: Vec<_> = tokens(text)
