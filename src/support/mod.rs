@@ -178,11 +178,8 @@ impl Profile {
         );
         let mut sentences = Sentences::new(text, &mut buffers.sentence_terms);
         let mut previous: Option<u64> = None;
-        let mut scanner = Scanner::new(text);
-        let mut gram = |g| {
-            grams.add(g);
-        };
-        while let Some(token) = scanner.next_token(&mut gram) {
+        let mut scanner = Scanner::new(text, std::mem::take(&mut buffers.codes));
+        while let Some(token) = scanner.next_token() {
             let h = token.hash;
             sentences.token(&token);
             if terms.add_if(h, || !token.is_stop()) {
@@ -193,7 +190,10 @@ impl Profile {
             }
             previous = Some(h);
         }
-        let gram_count = scanner.grams();
+        let gram_count = scanner.grams(|g| {
+            grams.add(g);
+        });
+        buffers.codes = scanner.into_codes();
         sentences.finish();
         Profile {
             terms: terms.finish(),
@@ -225,6 +225,8 @@ struct Buffers {
     pairs: Vec<u64>,
     grams: Vec<u64>,
     sentence_terms: Vec<(u64, u32)>,
+    /// The codes of a source's characters (see `words::Scanner`).
+    codes: Vec<u16>,
 }
 
 /// What scoring reads of a claim (its first [`MAX_CLAIM_BYTES`]), read once: its
@@ -260,10 +262,8 @@ impl ClaimWords {
         let mut keys = Vec::with_capacity(2 * words + claim.len());
         let mut previous: Option<u64> = None;
         let mut gap_start = 0;
-        // The 5-grams as the scan meets them, repeats and all (at most one a byte).
-        let mut grams = Vec::with_capacity(claim.len());
-        let mut scanner = Scanner::new(claim);
-        while let Some(token) = scanner.next_token(&mut |g| grams.push(g)) {
+        let mut scanner = Scanner::new(claim, Vec::new());
+        while let Some(token) = scanner.next_token() {
             let h = token.hash;
             if !token.is_stop() && seen.insert(h) {
                 let specific = token.number
@@ -280,7 +280,11 @@ impl ClaimWords {
         // Each distinct 5-gram once, in order of appearance (no sort: a generic sort
         // costs kilobytes of wasm).
         let grams_at = keys.len();
-        keys.extend(grams.into_iter().filter(|&g| seen.insert(g)));
+        scanner.grams(|g| {
+            if seen.insert(g) {
+                keys.push(g);
+            }
+        });
         let terms_at = keys.len();
         keys.extend(terms.iter().map(|&(h, _)| h));
         vocabulary.extend_from_slice(&keys);

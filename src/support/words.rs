@@ -73,10 +73,10 @@ pub(super) fn pair_hash(a: u64, b: u64) -> u64 {
 /// with single spaces (a [`Scanner`]'s 5-grams); returns the number of windows (0 when
 /// the text is too short to compare).
 #[cfg(test)]
-pub(super) fn for_each_gram(text: &str, mut f: impl FnMut(u64)) -> usize {
-    let mut scanner = Scanner::new(text);
-    while scanner.next_token(&mut f).is_some() {}
-    scanner.grams()
+pub(super) fn for_each_gram(text: &str, f: impl FnMut(u64)) -> usize {
+    let mut scanner = Scanner::new(text, Vec::new());
+    while scanner.next_token().is_some() {}
+    scanner.grams(f)
 }
 
 /// One word: its normalised term, whether it is a stopword, whether it is a number.
@@ -114,8 +114,8 @@ enum Stop {
 /// The words of `text` (a [`Scanner`]'s tokens), in order.
 #[cfg(test)]
 pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
-    let mut scanner = Scanner::new(text);
-    std::iter::from_fn(move || scanner.next_token(&mut |_| {}))
+    let mut scanner = Scanner::new(text, Vec::new());
+    std::iter::from_fn(move || scanner.next_token())
 }
 
 /// ASCII bytes as a [`Scanner`] reads them: lower-cased, whitespace (`char::is_whitespace`:
@@ -137,49 +137,39 @@ const ASCII: [u8; 128] = {
     table
 };
 
-/// The 5-gram window of a [`Scanner`]: the last five characters' codes, 12 bits each, in
-/// one `u64` (the newest in the low bits), entered with a shift and an or. A code is
-/// the folded character plus one when that fits 12 bits (every character below U+0FFF:
-/// Latin, Greek, Cyrillic, Hebrew, Arabic, the Indic scripts), else 12 bits of its
-/// hash, never 0. Those bits can equal any other character's code: CJK, Hangul, emoji
-/// and the typographic quotes and dashes of U+2000–U+206F take this path, and two
-/// windows that differ only in such a character share their codes, and so their hash,
-/// about 1 time in 4,096. A window is full when its oldest code is not 0.
-#[derive(Clone, Copy)]
-struct Window {
-    codes: u64,
-    /// The last character entered was whitespace (true at the start: leading
-    /// whitespace is skipped).
-    last_space: bool,
-    /// Windows hashed so far.
-    count: usize,
+/// The code of the folded character `folded` in a 5-gram window: the character plus one
+/// when that fits 12 bits (every character below U+0FFF: Latin, Greek, Cyrillic,
+/// Hebrew, Arabic, the Indic scripts), else 12 bits of its hash, never 0. Those bits can
+/// equal any other character's code: CJK, Hangul, emoji and the typographic quotes and
+/// dashes of U+2000–U+206F take this path, and two windows that differ only in such a
+/// character share their codes, and so their hash, about 1 time in 4,096.
+#[inline(always)]
+fn code(folded: u32) -> u16 {
+    let code = folded + 1;
+    if code < 0x1000 {
+        code as u16
+    } else {
+        ((u64::from(code).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as u16).max(1)
+    }
 }
 
-impl Window {
-    /// The bits of the five codes.
-    const MASK: u64 = (1 << (12 * GRAM)) - 1;
-
-    /// Enters the folded character `folded` (a space for whitespace) and calls `f` with
-    /// the window's hash once five characters are in.
-    #[inline(always)]
-    fn enter(&mut self, folded: u32, f: &mut impl FnMut(u64)) {
-        let space = folded == u32::from(b' ');
-        if space && self.last_space {
-            return;
-        }
-        self.last_space = space;
-        let code = u64::from(folded) + 1;
-        let code = if code < 0x1000 {
-            code
-        } else {
-            (code.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52).max(1)
-        };
-        self.codes = (self.codes << 12 | code) & Window::MASK;
-        if self.codes >> (12 * (GRAM - 1)) != 0 {
-            self.count += 1;
-            f(window_hash(self.codes));
-        }
-    }
+/// Of eight bytes (little-endian in `x`), how many at the front are ASCII letters or
+/// digits, and all eight with ASCII capitals lower-cased: bytewise comparisons in one
+/// word (every byte is at most 0xFF and each compared bound at most 0x80, so no
+/// subtraction borrows from its neighbour).
+#[inline(always)]
+fn alphanumeric_run(x: u64) -> (usize, u64) {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // The high bit of each byte of `x` that is at least `bound`.
+    let at_least = |x: u64, bound: u8| ((x | HIGH) - ONES * u64::from(bound)) & HIGH;
+    let within = |x: u64, low: u8, high: u8| at_least(x, low) & !at_least(x, high + 1);
+    let ascii = !x & HIGH;
+    let upper = within(x, b'A', b'Z') & ascii;
+    let letter = within(x | (ONES * 0x20), b'a', b'z') & ascii;
+    let digit = within(x, b'0', b'9') & ascii;
+    let run = (!(letter | digit) & HIGH).trailing_zeros() as usize / 8;
+    (run, x | (upper >> 2))
 }
 
 /// How a non-ASCII character enters the 5-gram window: folded to lower case, whitespace
@@ -187,6 +177,9 @@ impl Window {
 fn folded(c: char) -> u32 {
     u32::from(if c.is_whitespace() { ' ' } else { fold_case(c) })
 }
+
+/// The bits of a window's five 12-bit codes (the newest in the low bits).
+const WINDOW_MASK: u64 = (1 << (12 * GRAM)) - 1;
 
 /// The hash of a window's codes: a xor-shift that brings the older codes into the low
 /// bits, a multiply that spreads them upwards, a xor-shift that brings the high bits
@@ -199,56 +192,76 @@ fn window_hash(codes: u64) -> u64 {
 
 /// Reads a text once, for its words and its 5-grams: each call of
 /// [`Scanner::next_token`] reads up to the end of the next word (a run of letters and
-/// digits; a decimal point or thousands comma inside a number stays), entering every
-/// character into the 5-gram window of the text folded to lower case with single
-/// spaces.
+/// digits; a decimal point or thousands comma inside a number stays), writing the code
+/// of every character on the way (see [`code`]) into a list: the text folded to lower
+/// case with single spaces. [`Scanner::grams`] then hashes its 5-character windows in a
+/// loop of its own.
 ///
-/// One pass, where words and 5-grams were read in two: each byte is loaded and
-/// classified once (one table load for ASCII, nearly every byte of a source).
+/// A word's ASCII letters and digits are read eight bytes at a time
+/// ([`alphanumeric_run`]), other bytes one at a time through a 128-byte table (a gap, a
+/// word's end, a number's decimal point, any non-ASCII character). Read a byte at a
+/// time, each word's end was a branch no predictor could guess, and V8 kept the
+/// interleaved 5-gram window's state on the stack: the words in eight-byte runs and the
+/// windows in a loop of their own took a tenth off a request with support through wasm
+/// (docs/perf-log.md, "Eight bytes at a time").
 pub(super) struct Scanner<'t> {
     text: &'t str,
     /// Where the next call starts reading.
     at: usize,
-    window: Window,
+    /// The codes written so far are `codes[..coded]`; it has room for one a byte.
+    codes: Vec<u16>,
+    coded: usize,
+    /// The last character coded was whitespace (true at the start: leading whitespace
+    /// is skipped, and a run of whitespace is coded once).
+    last_space: bool,
     /// The word being read, lower-cased as it is read (commas of numbers left out):
     /// ASCII words of up to 64 bytes, nearly all, need no second pass.
     buf: [u8; WORD_BUFFER],
 }
 
 impl<'t> Scanner<'t> {
-    /// A scanner at the start of `text`, its window empty.
-    pub(super) fn new(text: &'t str) -> Scanner<'t> {
+    /// A scanner at the start of `text`, writing its codes into `codes` (a list kept
+    /// from text to text: it grows to the longest text's bytes and is never cleared).
+    pub(super) fn new(text: &'t str, mut codes: Vec<u16>) -> Scanner<'t> {
+        if codes.len() < text.len() {
+            codes.resize(text.len(), 0);
+        }
         Scanner {
             text,
             at: 0,
-            window: Window {
-                codes: 0,
-                last_space: true,
-                count: 0,
-            },
+            codes,
+            coded: 0,
+            last_space: true,
             buf: [0; WORD_BUFFER],
         }
     }
 
-    /// The 5-gram windows entered so far (all of the text's once
-    /// [`Scanner::next_token`] has returned `None`).
-    pub(super) fn grams(&self) -> usize {
-        self.window.count
+    /// Writes the code of a character of a gap (`folded`, a space for whitespace),
+    /// unless it is whitespace after whitespace.
+    #[inline(always)]
+    fn code_gap(&mut self, folded: u32) {
+        let space = folded == u32::from(b' ');
+        if space && self.last_space {
+            return;
+        }
+        self.last_space = space;
+        if let Some(slot) = self.codes.get_mut(self.coded) {
+            *slot = code(folded);
+        }
+        self.coded += 1;
     }
 
-    /// The next word, lower-cased and lightly stemmed, calling `on_gram` with the hash
-    /// of each 5-gram window completed on the way; `None` at the end of the text (every
-    /// window entered).
+    /// The next word, lower-cased and lightly stemmed; `None` at the end of the text
+    /// (every character coded).
     #[inline(always)]
-    pub(super) fn next_token(&mut self, on_gram: &mut impl FnMut(u64)) -> Option<Token> {
+    pub(super) fn next_token(&mut self) -> Option<Token> {
         let text = self.text;
         let bytes = text.as_bytes();
-        let mut window = self.window;
         let mut at = self.at;
-        // The gap: every character entered up to the first letter or digit.
+        // The gap: every character coded up to the first letter or digit.
         let start = loop {
             let Some(&b) = bytes.get(at) else {
-                (self.at, self.window) = (at, window);
+                self.at = at;
                 return None;
             };
             if b < 0x80 {
@@ -256,46 +269,75 @@ impl<'t> Scanner<'t> {
                 if class >= 0x80 {
                     break at;
                 }
-                window.enter(u32::from(class), on_gram);
+                self.code_gap(u32::from(class));
                 at += 1;
             } else {
                 let (c, len) = char_at(text, at);
                 if c.is_alphanumeric() {
                     break at;
                 }
-                window.enter(folded(c), on_gram);
+                self.code_gap(folded(c));
                 at += len;
             }
         };
-        // The word, up to the character that ends it (entered too).
+        // The word, up to the character that ends it (left for the next gap). A letter
+        // or digit is never whitespace: its code is written as it comes.
+        self.last_space = false;
         let number = bytes[start].is_ascii_digit();
-        let (mut n, mut ascii) = (0, true);
+        let (mut n, mut ascii, mut coded) = (0, true, self.coded);
+        // Eight bytes at a time while they are ASCII letters and digits: most words end
+        // in their first eight, with no branch per byte. Each chunk's codes and
+        // lower-cased bytes are written whole; those past the word's end are written
+        // over or never read (`coded` and `n` say how far they count).
+        while let (Some(chunk), Some(slots), Some(word)) = (
+            bytes.get(at..at + 8),
+            self.codes.get_mut(coded..coded + 8),
+            self.buf.get_mut(n..n + 8),
+        ) {
+            let x = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+            let (run, lower) = alphanumeric_run(x);
+            let lower_bytes = lower.to_le_bytes();
+            for (slot, &b) in slots.iter_mut().zip(&lower_bytes) {
+                *slot = u16::from(b) + 1;
+            }
+            word.copy_from_slice(&lower_bytes);
+            (at, coded, n) = (at + run, coded + run, n + run);
+            if run < 8 {
+                break;
+            }
+        }
         let end = loop {
             let Some(&b) = bytes.get(at) else {
                 break at;
             };
             if b >= 0x80 {
                 let (c, len) = char_at(text, at);
-                window.enter(folded(c), on_gram);
                 if !c.is_alphanumeric() {
-                    at += len;
-                    break at - len;
+                    break at;
                 }
+                if let Some(slot) = self.codes.get_mut(coded) {
+                    *slot = code(folded(c));
+                }
+                coded += 1;
                 ascii = false;
                 at += len;
                 continue;
             }
             let class = ASCII[usize::from(b)];
-            let lower = class & 0x7f;
-            window.enter(u32::from(lower), on_gram);
-            at += 1;
-            let inside_number = class < 0x80
-                && (b == b'.' || b == b',')
-                && bytes[at - 2].is_ascii_digit()
-                && bytes.get(at).is_some_and(u8::is_ascii_digit);
-            if class < 0x80 && !inside_number {
-                break at - 1;
+            if class < 0x80 {
+                let inside_number = (b == b'.' || b == b',')
+                    && bytes[at - 1].is_ascii_digit()
+                    && bytes.get(at + 1).is_some_and(u8::is_ascii_digit);
+                if !inside_number {
+                    break at;
+                }
             }
+            let lower = class & 0x7f;
+            if let Some(slot) = self.codes.get_mut(coded) {
+                *slot = u16::from(lower) + 1;
+            }
+            coded += 1;
+            at += 1;
             if !(number && b == b',') {
                 if let Some(slot) = self.buf.get_mut(n) {
                     *slot = lower;
@@ -303,8 +345,27 @@ impl<'t> Scanner<'t> {
                 n += 1;
             }
         };
-        (self.at, self.window) = (at, window);
+        (self.at, self.coded) = (at, coded);
         Some(self.token(start..end, n, number, ascii))
+    }
+
+    /// Calls `on_gram` with the hash of each 5-character window of the codes written
+    /// (all of the text's once [`Scanner::next_token`] has returned `None`), in order;
+    /// returns how many there were (0 when the text is too short to compare).
+    pub(super) fn grams(&self, mut on_gram: impl FnMut(u64)) -> usize {
+        let codes = self.codes.get(..self.coded).unwrap_or_default();
+        let (first, rest) = codes.split_at(codes.len().min(GRAM - 1));
+        let mut window = first.iter().fold(0, |w, &c| w << 12 | u64::from(c));
+        for &c in rest {
+            window = (window << 12 | u64::from(c)) & WINDOW_MASK;
+            on_gram(window_hash(window));
+        }
+        rest.len()
+    }
+
+    /// The code list, for the next text.
+    pub(super) fn into_codes(self) -> Vec<u16> {
+        self.codes
     }
 
     /// The token of the word at `range`, lower-cased into `buf[..n]` when `ascii`.
@@ -652,5 +713,38 @@ mod tests {
             terms.contains(&hash(b"3.5")) && terms.contains(&hash(b"1200")),
             "{terms:?}"
         );
+    }
+
+    #[test]
+    fn eight_bytes_at_a_time_read_as_the_ascii_table_does() {
+        // Every byte value at every place of a chunk of letters and digits: the run
+        // stops at the first byte the table does not mark as a letter or digit (every
+        // byte from 0x80 up), and each byte is lower-cased as the table does.
+        let filler = *b"aZ09zA9m";
+        for place in 0..8 {
+            for b in 0..=255u8 {
+                let mut chunk = filler;
+                chunk[place] = b;
+                let (run, lower) = alphanumeric_run(u64::from_le_bytes(chunk));
+                let alphanumeric = b.is_ascii_alphanumeric();
+                assert_eq!(
+                    run,
+                    if alphanumeric { 8 } else { place },
+                    "{b:#x} at {place}"
+                );
+                let want: Vec<u8> = chunk
+                    .iter()
+                    .map(|&c| {
+                        if c < 0x80 {
+                            ASCII[usize::from(c)] & 0x7f
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                // Bytes past the run are written but never read: only the run's must agree.
+                assert_eq!(lower.to_le_bytes()[..run], want[..run], "{b:#x} at {place}");
+            }
+        }
     }
 }
