@@ -218,7 +218,7 @@ fn is_name(gap: &str, word: &str) -> bool {
 }
 
 /// The lists a source's hashes gather in before they become its [`Profile`]'s sets: one
-/// of each for a scorer, cleared for each source.
+/// of each for a scorer, cleared for each source (`codes` is written over, not cleared).
 #[derive(Default)]
 struct Buffers {
     terms: Vec<u64>,

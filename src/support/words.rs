@@ -155,8 +155,8 @@ fn code(folded: u32) -> u16 {
 
 /// Of eight bytes (little-endian in `x`), how many at the front are ASCII letters or
 /// digits, and all eight with ASCII capitals lower-cased: bytewise comparisons in one
-/// word (every byte is at most 0xFF and each compared bound at most 0x80, so no
-/// subtraction borrows from its neighbour).
+/// word (each byte is at least 0x80 once its top bit is set, and each bound subtracted
+/// at most 0x80, so no subtraction borrows from its neighbour).
 #[inline(always)]
 fn alphanumeric_run(x: u64) -> (usize, u64) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -198,12 +198,12 @@ fn window_hash(codes: u64) -> u64 {
 /// loop of its own.
 ///
 /// A word's ASCII letters and digits are read eight bytes at a time
-/// ([`alphanumeric_run`]), other bytes one at a time through a 128-byte table (a gap, a
-/// word's end, a number's decimal point, any non-ASCII character). Read a byte at a
-/// time, each word's end was a branch no predictor could guess, and V8 kept the
-/// interleaved 5-gram window's state on the stack: the words in eight-byte runs and the
-/// windows in a loop of their own took a tenth off a request with support through wasm
-/// (docs/perf-log.md, "Eight bytes at a time").
+/// ([`alphanumeric_run`]); other ASCII bytes one at a time through a 128-byte table (a
+/// gap, a word's end, a number's decimal point), and non-ASCII characters decoded. Read
+/// a byte at a time, each word's end was a branch no predictor could guess, and V8 kept
+/// the interleaved 5-gram window's state on the stack: the words in eight-byte runs and
+/// the windows in a loop of their own took 8 % off claim support's cost per claim
+/// through wasm (docs/perf-log.md, "Eight bytes at a time").
 pub(super) struct Scanner<'t> {
     text: &'t str,
     /// Where the next call starts reading.
@@ -531,6 +531,10 @@ mod tests {
             "x\u{1c}y\u{85}z",
             "e\u{301}t\u{301}\u{301} caf\u{e9}\r\n\r\n1,\u{301}",
             "Ends in an emoji 😀",
+            // Eight-byte runs: ended by a non-ASCII letter, a decimal point, a chunk's
+            // end, the text's end; capitals past the first chunk.
+            "abcdefghé x 12345678.5 abcdefgh abcdefgh",
+            "REPORTEDLY UNDERSTANDINGS abcdefghABCDEFGHijk",
         ] {
             let mut got = Vec::new();
             let windows = for_each_gram(text, |g| got.push(g));
@@ -625,6 +629,13 @@ mod tests {
             "line one\r\nline two,\r\n3,5\r\n",
             "\u{301}start, after\u{301} a mark 😀",
             &format!("{},5 units", "1,234".repeat(15)),
+            // Eight-byte runs (see the 5-gram oracle), and words of 56 to 65 bytes, on
+            // both sides of the word buffer's 64.
+            "abcdefghé x 12345678.5 abcdefgh REPORTEDLY UNDERSTANDINGS abcdefghABCDEFGHijk",
+            &(56..=65)
+                .map(|n| "Ab".repeat(n / 2) + &"c".repeat(n % 2))
+                .collect::<Vec<_>>()
+                .join(" "),
             "",
         ] {
             let got: Vec<_> = tokens(text)
