@@ -298,7 +298,7 @@ impl<'t> Scanner<'t> {
             let (run, lower) = alphanumeric_run(x);
             let lower_bytes = lower.to_le_bytes();
             for (slot, &b) in slots.iter_mut().zip(&lower_bytes) {
-                *slot = u16::from(b) + 1;
+                *slot = code(u32::from(b));
             }
             word.copy_from_slice(&lower_bytes);
             (at, coded, n) = (at + run, coded + run, n + run);
@@ -334,7 +334,7 @@ impl<'t> Scanner<'t> {
             }
             let lower = class & 0x7f;
             if let Some(slot) = self.codes.get_mut(coded) {
-                *slot = u16::from(lower) + 1;
+                *slot = code(u32::from(lower));
             }
             coded += 1;
             at += 1;
