@@ -4,7 +4,7 @@
 #
 #   bash scripts/setup.sh          what the tests need: the demo's set, then wasm-pack,
 #                                  cargo-fuzz, Debian's chromium, chromium-driver and
-#                                  firefox-esr, geckodriver, promtool and wrk
+#                                  firefox-esr, geckodriver, promtool, wrk and valgrind
 #   bash scripts/setup.sh --demo   what the demo needs: the wasm32 target, wasm-bindgen-cli
 #                                  (the version in Cargo.lock, its test server fixed) and the
 #                                  npm devDependencies (binaryen's wasm-opt, vite, react)
@@ -14,6 +14,13 @@ demo_only=false
 [ "${1:-}" = --demo ] && demo_only=true
 
 say() { echo "=== setup: $*"; }
+# Installs Debian packages with apt, as root or through sudo.
+apt_install() {
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+}
 WBG=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/[^0-9.]/, ""); print}' Cargo.lock)
 [ -n "$WBG" ] || { echo "no wasm-bindgen in Cargo.lock" >&2; exit 1; }
 
@@ -60,9 +67,7 @@ if [ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz 0.13.2" ]; then
 fi
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v firefox-esr >/dev/null; then
   say "chromium, chromium-driver, firefox-esr (apt), for wasm-pack test --headless"
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver firefox-esr >/dev/null
+  apt_install chromium chromium-driver firefox-esr
 fi
 if [ "$(geckodriver --version 2>/dev/null | head -1)" != "geckodriver 0.37.1" ]; then
   say "geckodriver 0.37.1 (cargo, about 2 minutes), Firefox's WebDriver"
@@ -70,13 +75,13 @@ if [ "$(geckodriver --version 2>/dev/null | head -1)" != "geckodriver 0.37.1" ];
 fi
 if ! command -v promtool >/dev/null; then
   say "promtool (apt prometheus), to check the metrics exposition"
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  apt_install --no-install-recommends prometheus
 fi
 if ! command -v wrk >/dev/null; then
   say "wrk (apt), for benches/worker-load.mjs"
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends wrk >/dev/null
+  apt_install --no-install-recommends wrk
+fi
+if ! command -v valgrind >/dev/null; then
+  say "valgrind (apt), whose callgrind counts the hostile shapes' instructions (tests/js/storm.test.mjs)"
+  apt_install --no-install-recommends valgrind
 fi
