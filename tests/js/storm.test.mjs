@@ -189,12 +189,18 @@ test("Anthropic search_result_location citations scale linearly: a long cited ra
 // Issue 35: claim support scores each claim against the sources it cites and a bounded
 // set of candidates from an index of the request's terms (src/support/), never against
 // every source, so these shapes, which gave no answer in 10-30 s before, are linear.
-/** `n` sources of varied text; `ids`: each with the id `doc-i`. */
+/**
+ * `n` sources of varied text; `ids`: each with the id `doc-i`. Written as literals, as
+ * JSON.parse gives them: objects made by a spread (`{ ...(ids ? { id } : {}), text }`, as
+ * this was) get a new map each after the first few in Node 20, so the JS reader's field
+ * reads took V8's load-miss path and the ids shape timed that, not claim support (2.9
+ * against 1.8 ms at 250 sources; docs/perf-log.md, "The storm's 4,000 sources").
+ */
 function passages(n, ids = false) {
-  return Array.from({ length: n }, (_, i) => ({
-    ...(ids ? { id: `doc-${i}` } : {}),
-    text: `Passage ${i} says the value of item${i} rose in year ${1900 + (i % 100)} after reform ${i}.`,
-  }));
+  return Array.from({ length: n }, (_, i) => {
+    const text = `Passage ${i} says the value of item${i} rose in year ${1900 + (i % 100)} after reform ${i}.`;
+    return ids ? { id: `doc-${i}`, text } : { text };
+  });
 }
 const claimFor = (i) => `The value of item${i} rose in ${1900 + (i % 100)}`;
 const HOSTILE = {
