@@ -203,19 +203,36 @@ function passages(n, ids = false) {
   });
 }
 const claimFor = (i) => `The value of item${i} rose in ${1900 + (i % 100)}`;
+/**
+ * The hostile shapes of issue 35: `make(n)` builds the request of `n` sources, `timedFrom`
+ * the smaller of the two sizes timed through wasm (see below), `example` the shape's
+ * name for `examples/hostile_support`, whose instructions are counted natively.
+ */
 const HOSTILE = {
-  "every source cited by its own claim": (n) => ({
-    answer: Array.from({ length: n }, (_, i) => `${claimFor(i)} [${i + 1}]. `).join(""),
-    sources: passages(n),
-  }),
-  "one sentence citing every source": (n) => ({
-    answer: `Every item rose ${Array.from({ length: n }, (_, i) => `[${i + 1}]`).join("")}.`,
-    sources: passages(n),
-  }),
-  "sources cited by [doc-i] ids": (n) => ({
-    answer: Array.from({ length: n }, (_, i) => `${claimFor(i)} [doc-${i}]. `).join(""),
-    sources: passages(n, true),
-  }),
+  "every source cited by its own claim": {
+    make: (n) => ({
+      answer: Array.from({ length: n }, (_, i) => `${claimFor(i)} [${i + 1}]. `).join(""),
+      sources: passages(n),
+    }),
+    timedFrom: 250,
+    example: "all",
+  },
+  "one sentence citing every source": {
+    make: (n) => ({
+      answer: `Every item rose ${Array.from({ length: n }, (_, i) => `[${i + 1}]`).join("")}.`,
+      sources: passages(n),
+    }),
+    timedFrom: 500,
+    example: "one",
+  },
+  "sources cited by [doc-i] ids": {
+    make: (n) => ({
+      answer: Array.from({ length: n }, (_, i) => `${claimFor(i)} [doc-${i}]. `).join(""),
+      sources: passages(n, true),
+    }),
+    timedFrom: 250,
+    example: "ids",
+  },
 };
 const LARGE = { maxAnswerChars: 5e6, misattributionMargin: 0.25 };
 
@@ -242,14 +259,8 @@ const LARGE = { maxAnswerChars: 5e6, misattributionMargin: 0.25 };
 // claim is shorter than MAX_CLAIM_BYTES, so each citation's cost still grows with the
 // request (250/2,000 took 10.9x, as the cap means it should), and above it the shape is
 // linear (7.1-8.0x). The instruction counts below keep every shape at 500/4,000.
-const TIMED_FROM = {
-  "every source cited by its own claim": 250,
-  "one sentence citing every source": 500,
-  "sources cited by [doc-i] ids": 250,
-};
 test("claim support scales linearly: every hostile shape", async (t) => {
-  for (const [what, make] of Object.entries(HOSTILE)) {
-    const from = TIMED_FROM[what];
+  for (const [what, { make, timedFrom: from }] of Object.entries(HOSTILE)) {
     await assertLinear(t, `${from}/${(8 * from).toLocaleString("en")} sources: ${what}`, (k) => {
       const input = make(from * k);
       return {
@@ -267,19 +278,11 @@ test("claim support scales linearly: every hostile shape", async (t) => {
 // valgrind's callgrind (`examples/hostile_support`, the same inputs): a count no load and
 // no cache moves, so the algorithm's growth is asserted at the larger sizes too. It took
 // 8.58x (all cited), 7.47x (one sentence) and 8.47x (ids) at 581a01b.
-const COUNTED = {
-  "every source cited by its own claim": "all",
-  "one sentence citing every source": "one",
-  "sources cited by [doc-i] ids": "ids",
-};
 test("claim support's instructions scale linearly natively: every hostile shape, 500/4,000 sources (callgrind)", (t) => {
   const valgrind = spawnSync("valgrind", ["--version"], { encoding: "utf8" });
   assert.equal(valgrind.status, 0, "valgrind is missing: bash scripts/setup.sh installs it (apt)");
   execFileSync("cargo", ["build", "--release", "--quiet", "--example", "hostile_support"], { cwd: root, stdio: "inherit" });
-  const { target_directory: target } = JSON.parse(
-    execFileSync("cargo", ["metadata", "--format-version", "1", "--no-deps"], { cwd: root, encoding: "utf8", maxBuffer: 1 << 26 }),
-  );
-  const binary = join(target, "release", "examples", "hostile_support");
+  const binary = join(root, "target", "release", "examples", "hostile_support");
   const count = (shape, n) => {
     const run = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", binary, shape, String(n)], { encoding: "utf8" });
     assert.equal(run.status, 0, run.stderr);
@@ -288,7 +291,7 @@ test("claim support's instructions scale linearly natively: every hostile shape,
     assert.ok(refs, `no instruction count in: ${run.stderr}`);
     return Number(refs[1].replaceAll(",", ""));
   };
-  for (const [what, shape] of Object.entries(COUNTED)) {
+  for (const [what, { example: shape }] of Object.entries(HOSTILE)) {
     const small = count(shape, 500);
     const large = count(shape, 4000);
     const ratio = large / small;
@@ -298,7 +301,7 @@ test("claim support's instructions scale linearly natively: every hostile shape,
 });
 
 test("10,000 sources (the default limit), each hostile shape: every citation scored, the own source found", (t) => {
-  for (const [what, make] of Object.entries(HOSTILE)) {
+  for (const [what, { make }] of Object.entries(HOSTILE)) {
     const input = make(10_000);
     const started = performance.now();
     const report = validate(input, LARGE);
@@ -308,7 +311,7 @@ test("10,000 sources (the default limit), each hostile shape: every citation sco
   }
   // The candidates come from the index of the request's terms: a claim cited to the
   // wrong one of 10,000 sources is still told which source it means.
-  const input = HOSTILE["every source cited by its own claim"](10_000);
+  const input = HOSTILE["every source cited by its own claim"].make(10_000);
   input.answer = input.answer.replace(`${claimFor(7_000)} [7001]`, `${claimFor(7_000)} [42]`);
   const moved = validate(input, LARGE).citations.find((c) => String(c.label) === "42" && c.claim && input.answer.slice(c.claim.start, c.claim.end).includes("item7000"));
   assert.ok(moved, "the moved citation");
