@@ -168,8 +168,8 @@ struct Profile {
 
 impl Profile {
     /// The profile of `text`; with `keep`, only the hashes in it (the vocabulary of the
-    /// claims a scorer will be asked about) are recorded, by their vocabulary keys. `buffers` are the
-    /// lists the hashes gather in, kept from source to source.
+    /// claims a scorer will be asked about) are recorded. `buffers` are the lists the
+    /// hashes gather in, kept from source to source.
     fn new(text: &str, keep: Option<&Vocabulary>, buffers: &mut Buffers) -> Profile {
         let (mut terms, mut pairs, mut grams) = (
             Collector::new(keep, &mut buffers.terms),
@@ -233,23 +233,19 @@ struct Buffers {
 /// distinct content words in order of first appearance, its word pairs in order, and its
 /// distinct 5-grams in order of first appearance. A scorer built for known claims reads
 /// each when it builds its vocabulary and keeps it for the claim's scores and evidence
-/// sentences, so a claim is tokenised once per request, not three times, and its keys
-/// (see [`ClaimWords::key_in`]) are found once.
+/// sentences, so a claim is tokenised once per request, not three times.
 #[derive(Clone, Debug)]
 struct ClaimWords {
     /// Each content term's hash, and whether it is specific (a number or a name).
     terms: Vec<(u64, bool)>,
-    /// The keys of the word pairs, of the 5-grams from `grams_at`, of the content terms
-    /// (in the order of `terms`) from `terms_at`: one list, so a claim's keys are one
-    /// allocation and one loop.
-    keys: Vec<u64>,
+    /// The hashes of the word pairs, then of the 5-grams from `grams_at`: one list, one
+    /// allocation.
+    hashes: Vec<u64>,
     grams_at: usize,
-    terms_at: usize,
 }
 
 impl ClaimWords {
-    /// Reads `claim`, adding its hashes to `vocabulary`. Its keys are its hashes until
-    /// [`ClaimWords::key_in`].
+    /// Reads `claim`, adding its hashes to `vocabulary`.
     fn read(claim: &str, vocabulary: &mut Vec<u64>) -> ClaimWords {
         let claim = scored_part(claim);
         // A word and the gap after it take two bytes or more, a 5-gram one: the lists
@@ -259,7 +255,7 @@ impl ClaimWords {
         // 5-gram's are as unlikely to meet as any two).
         let mut seen = HashList::with_room(words + claim.len());
         let mut terms = Vec::with_capacity(words);
-        let mut keys = Vec::with_capacity(2 * words + claim.len());
+        let mut hashes = Vec::with_capacity(words + claim.len());
         let mut previous: Option<u64> = None;
         let mut gap_start = 0;
         let mut scanner = Scanner::new(claim, Vec::new());
@@ -272,57 +268,38 @@ impl ClaimWords {
                 terms.push((h, specific));
             }
             if let Some(p) = previous {
-                keys.push(pair_hash(p, h));
+                hashes.push(pair_hash(p, h));
             }
             previous = Some(h);
             gap_start = token.end;
         }
         // Each distinct 5-gram once, in order of appearance (no sort: a generic sort
         // costs kilobytes of wasm).
-        let grams_at = keys.len();
+        let grams_at = hashes.len();
         scanner.grams(|g| {
             if seen.insert(g) {
-                keys.push(g);
+                hashes.push(g);
             }
         });
-        let terms_at = keys.len();
-        keys.extend(terms.iter().map(|&(h, _)| h));
-        vocabulary.extend_from_slice(&keys);
+        vocabulary.extend_from_slice(&hashes);
+        vocabulary.extend(terms.iter().map(|&(h, _)| h));
         // Kept for the scorer's life: no more room than the claim's words take (room for
         // the worst case is about twice that).
-        keys.shrink_to_fit();
+        hashes.shrink_to_fit();
         terms.shrink_to_fit();
         ClaimWords {
             terms,
-            keys,
+            hashes,
             grams_at,
-            terms_at,
-        }
-    }
-
-    /// Turns each hash into its key in `vocabulary` (as [`Collector`] records it;
-    /// `ABSENT` when it has none): how a scorer built for known claims asks the profiles
-    /// about it. Without a vocabulary the hashes are the keys.
-    /// (Out of line: its callers are once per claim, and the full module is 240 B gzip
-    /// smaller.)
-    #[inline(never)]
-    fn key_in(&mut self, vocabulary: &Vocabulary) {
-        for h in &mut self.keys {
-            *h = vocabulary.key_of_claims(*h);
         }
     }
 
     fn pairs(&self) -> &[u64] {
-        &self.keys[..self.grams_at]
+        &self.hashes[..self.grams_at]
     }
 
     fn grams(&self) -> &[u64] {
-        &self.keys[self.grams_at..self.terms_at]
-    }
-
-    /// The keys of the content terms, in the order of `terms`.
-    fn term_keys(&self) -> &[u64] {
-        &self.keys[self.terms_at..]
+        &self.hashes[self.grams_at..]
     }
 }
 
@@ -402,10 +379,9 @@ impl<'t, 'b> Sentences<'t, 'b> {
 }
 
 /// The claim side of a comparison, computed once per claim.
-/// Items are keys for [`Members::contains`] (see [`ClaimWords::key_in`]).
 struct ClaimProfile<'w> {
-    /// Distinct content terms: hash, key, weight, is a number or a name.
-    terms: Vec<(u64, u64, f64, bool)>,
+    /// Distinct content terms: hash, weight, is a number or a name.
+    terms: Vec<(u64, f64, bool)>,
     total_weight: f64,
     pairs: &'w [u64],
     grams: &'w [u64],
@@ -482,16 +458,14 @@ pub struct Support {
 pub struct SupportScorer<'a> {
     sources: Vec<&'a str>,
     profiles: Vec<Profile>,
-    /// For a scorer built for known claims: their hashes, whose slots key the profiles.
-    vocabulary: Option<Vocabulary>,
     /// The known claims, each with its words as read for the vocabulary, in the order
     /// given; `cursor` is the one asked about last (claims are asked about in order).
     claims: Vec<(&'a str, ClaimWords)>,
     cursor: Cell<usize>,
-    /// Content term key → the sources holding it (its document frequency is their count).
+    /// Content term hash → the sources holding it (its document frequency is their count).
     holders: Postings,
     /// The common English words, whose weight in a claim `common_term` scales.
-    common: CommonTerms,
+    common: &'static CommonTerms,
     /// At least two sources have text: a claim's blend is set against the best one.
     contrasted: bool,
     /// Scores are blended with a judge's or an embedder's, which may rank best a source
@@ -525,9 +499,6 @@ impl<'a> SupportScorer<'a> {
             known.push((claim, ClaimWords::read(claim, &mut vocabulary)));
         }
         let vocabulary = Vocabulary::new(vocabulary);
-        for (_, words) in &mut known {
-            words.key_in(&vocabulary);
-        }
         SupportScorer::profile(sources, Some(vocabulary), known)
     }
 
@@ -544,18 +515,17 @@ impl<'a> SupportScorer<'a> {
             .collect();
         let mut held = Vec::new();
         for (i, p) in profiles.iter().enumerate() {
-            held.extend(p.terms.keys().map(|key| (key, i as u32)));
+            held.extend(p.terms.keys().map(|h| (h, i as u32)));
         }
         let contrasted = profiles.iter().filter(|p| p.gram_count > 0).count() > 1;
         let items = (profiles.iter().map(|p| p.sentences.len())).fold(profiles.len(), usize::max);
         SupportScorer {
             sources,
             profiles,
-            vocabulary: keep,
             claims,
             cursor: Cell::new(0),
             holders: Postings::new(&held),
-            common: CommonTerms::new(),
+            common: CommonTerms::get(),
             contrasted,
             blended: false,
             params: SupportParams::default(),
@@ -579,13 +549,7 @@ impl<'a> SupportScorer<'a> {
                 self.cursor.set(k);
                 &self.claims[k].1
             }
-            None => {
-                let read = fresh.insert(ClaimWords::read(claim, &mut Vec::new()));
-                if let Some(vocabulary) = &self.vocabulary {
-                    read.key_in(vocabulary);
-                }
-                read
-            }
+            None => fresh.insert(ClaimWords::read(claim, &mut Vec::new())),
         }
     }
 
@@ -598,20 +562,20 @@ impl<'a> SupportScorer<'a> {
     ) -> ClaimProfile<'s> {
         let words = self.words(claim, fresh);
         let docs = self.profiles.len() as f64;
-        let terms: Vec<(u64, u64, f64, bool)> = (words.terms.iter().zip(words.term_keys()))
-            .map(|(&(h, specific), &key)| {
+        let terms: Vec<(u64, f64, bool)> = (words.terms.iter())
+            .map(|&(h, specific)| {
                 // Document frequency: how many sources hold the term.
-                let df = self.holders.get(key).len() as f64;
+                let df = self.holders.get(h).len() as f64;
                 let common = if self.common.contains(h) {
                     self.params.common_term
                 } else {
                     1.0
                 };
                 let weight = (1.0 + (docs + 1.0) / (df + 0.5)).ln() * common;
-                (h, key, weight, specific)
+                (h, weight, specific)
             })
             .collect();
-        let total_weight = terms.iter().map(|(_, _, w, _)| w).sum();
+        let total_weight = terms.iter().map(|(_, w, _)| w).sum();
         ClaimProfile {
             terms,
             total_weight,
@@ -629,9 +593,9 @@ impl<'a> SupportScorer<'a> {
         let lists: Vec<&[u32]> = claim
             .terms
             .iter()
-            .map(|&(_, key, _, _)| self.holders.get(key))
+            .map(|&(h, _, _)| self.holders.get(h))
             .collect();
-        let shared = self.tally(&lists, &|t| claim.terms[t].2, CANDIDATE_POSTINGS);
+        let shared = self.tally(&lists, &|t| claim.terms[t].1, CANDIDATE_POSTINGS);
         // The best few in one pass over the sources met (at most 256), kept in order in
         // a list of at most 8 (no sort): the most weight first, ties to the earlier
         // source. Each source met costs one comparison with the last kept unless it
@@ -702,8 +666,8 @@ impl<'a> SupportScorer<'a> {
         let found: f64 = claim
             .terms
             .iter()
-            .filter(|(_, key, _, _)| p.terms.contains(key))
-            .map(|(_, _, w, _)| w)
+            .filter(|(h, _, _)| p.terms.contains(h))
+            .map(|(_, w, _)| w)
             .sum();
         let idf_share = found / claim.total_weight;
         let share = |items: &[u64], set: &Members| {
@@ -778,7 +742,7 @@ impl<'a> SupportScorer<'a> {
         let missing = profile
             .terms
             .iter()
-            .filter(|&&(_, key, _, specific)| specific && !p.terms.contains(&key))
+            .filter(|&&(h, _, specific)| specific && !p.terms.contains(&h))
             .take(MISSING_SPECIFIC_COUNTED)
             .count();
         // Contrast needs something to contrast against: with one source, the overlap is

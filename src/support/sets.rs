@@ -106,35 +106,32 @@ impl HashList {
     }
 }
 
-/// The key of a hash no source can hold (not in a scorer's vocabulary).
-pub(super) const ABSENT: u64 = u64::MAX;
-
-/// The hashes of one kind (terms, pairs or 5-grams) a source holds, by key: the hash
-/// itself, or — for a scorer built for known claims — [`Vocabulary::key`] (`ABSENT`
-/// when none). A set sized by what the source holds, so profiling many sources
-/// costs their text, never sources × vocabulary.
+/// The hashes of one kind (terms, pairs or 5-grams) a source holds — for a scorer
+/// built for known claims, only those in their vocabulary. A set sized by what the
+/// source holds, so profiling many sources costs their text, never sources ×
+/// vocabulary.
 pub(super) type Members = HashList;
 
 impl HashList {
-    /// The keys stored, each once (the hash 0 reads as 1, see [`HashList::insert`]).
+    /// The items stored, each once (the item 0 reads as 1, see [`HashList::key`]).
     pub(super) fn keys(&self) -> impl Iterator<Item = u64> + '_ {
         self.slots.iter().copied().filter(|&k| k != 0)
     }
 }
 
 /// Gathers one kind of hashes of a text into [`Members`], keeping only the hashes of
-/// the vocabulary when there is one. The keys gather in a buffer the caller keeps from
-/// text to text (cleared here), so profiling many sources does not grow a list per
-/// source.
+/// the vocabulary when there is one. The hashes gather in a buffer the caller keeps
+/// from text to text (cleared here), so profiling many sources does not grow a list
+/// per source.
 pub(super) struct Collector<'v, 'b> {
     keep: Option<&'v Vocabulary>,
-    keys: &'b mut Vec<u64>,
+    hashes: &'b mut Vec<u64>,
 }
 
 impl<'v, 'b> Collector<'v, 'b> {
-    pub(super) fn new(keep: Option<&'v Vocabulary>, keys: &'b mut Vec<u64>) -> Collector<'v, 'b> {
-        keys.clear();
-        Collector { keep, keys }
+    pub(super) fn new(keep: Option<&'v Vocabulary>, hashes: &'b mut Vec<u64>) -> Collector<'v, 'b> {
+        hashes.clear();
+        Collector { keep, hashes }
     }
 
     /// Records `h`; true when it is kept (always without a vocabulary).
@@ -147,21 +144,15 @@ impl<'v, 'b> Collector<'v, 'b> {
     /// source are not in the vocabulary); true when recorded.
     #[inline(always)]
     pub(super) fn add_if(&mut self, h: u64, wanted: impl FnOnce() -> bool) -> bool {
-        let key = match self.keep {
-            None => Some(h),
-            Some(vocabulary) => vocabulary.key(h),
-        };
-        match key {
-            Some(key) if wanted() => {
-                self.keys.push(key);
-                true
-            }
-            _ => false,
+        let kept = self.keep.is_none_or(|vocabulary| vocabulary.holds(h)) && wanted();
+        if kept {
+            self.hashes.push(h);
         }
+        kept
     }
 
     pub(super) fn finish(self) -> Members {
-        HashList::from(self.keys)
+        HashList::from(self.hashes)
     }
 }
 
@@ -256,40 +247,12 @@ impl Vocabulary {
         (h >> 40) as usize & (words * 64 - 1)
     }
 
-    /// The key [`Members`] record `h` by when it is in the vocabulary: its slot, spread
-    /// over all bits (consecutive slots as keys would cluster in a linearly probed
-    /// table; the multiply is odd, so distinct slots keep distinct non-zero keys).
+    /// Whether `h` is in the vocabulary: one filter bit turns most hashes away, the
+    /// others probe the set.
     #[inline(always)]
-    pub(super) fn key(&self, h: u64) -> Option<u64> {
-        Some(Vocabulary::key_of_slot(self.slot(h)?))
-    }
-
-    /// [`Vocabulary::key`] without the filter in front, `ABSENT` for a hash not in the
-    /// vocabulary: for a claim's hashes, which the vocabulary was built from (then the
-    /// filter always passes them) or, for a claim the scorer was not built for, mostly
-    /// are not (then the probe finds an empty slot soon).
-    pub(super) fn key_of_claims(&self, h: u64) -> u64 {
-        match self.set.position(h) {
-            Some(slot) => Vocabulary::key_of_slot(slot),
-            None => ABSENT,
-        }
-    }
-
-    #[inline(always)]
-    fn key_of_slot(slot: usize) -> u64 {
-        (slot as u64 + 1)
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .rotate_right(32)
-    }
-
-    /// The slot of `h` in the set (a small number unique to it), if `h` is in it.
-    #[inline(always)]
-    pub(super) fn slot(&self, h: u64) -> Option<usize> {
+    pub(super) fn holds(&self, h: u64) -> bool {
         let bit = Vocabulary::bit(h, self.bits.len());
-        if self.bits[bit / 64] & (1 << (bit % 64)) == 0 {
-            return None;
-        }
-        self.set.position(h)
+        self.bits[bit / 64] & (1 << (bit % 64)) != 0 && self.set.contains(&h)
     }
 }
 

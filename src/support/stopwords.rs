@@ -54,7 +54,9 @@ static STOPWORD_TABLE: [u32; STOPWORD_SLOTS] = {
 };
 
 /// The 1,000 commonest English content words ([`COMMON_WORDS`], as terms), by 16 bits
-/// of their hash: sorted, read out of [`COMMON_GAPS`] once per scorer. Only a claim's
+/// of their hash: sorted, read out of [`COMMON_GAPS`] once per process (it took 13.6 K
+/// instructions, about 1 % of a typical request's claim support, when read once per
+/// scorer; docs/perf-log.md). Only a claim's
 /// terms are looked up, a binary search each. A rarer term is taken for a common one
 /// when its top 16 bits are one of the thousand's, 1.5 % of terms, whose weight is then
 /// lowered as a common word's is.
@@ -62,9 +64,10 @@ static STOPWORD_TABLE: [u32; STOPWORD_SLOTS] = {
 pub(super) struct CommonTerms(Vec<u16>);
 
 impl CommonTerms {
-    /// The fingerprints, from their gaps.
-    pub(super) fn new() -> CommonTerms {
-        CommonTerms(fingerprints_of(&COMMON_GAPS))
+    /// The fingerprints, read from their gaps on first use.
+    pub(super) fn get() -> &'static CommonTerms {
+        static COMMON: std::sync::OnceLock<CommonTerms> = std::sync::OnceLock::new();
+        COMMON.get_or_init(|| CommonTerms(fingerprints_of(&COMMON_GAPS)))
     }
 
     /// True when `term_hash` is (probably) the hash of a common word's term.
@@ -351,7 +354,7 @@ mod tests {
 
     #[test]
     fn every_common_word_is_its_own_term_and_found_by_the_table() {
-        let common = CommonTerms::new();
+        let common = CommonTerms::get();
         for word in COMMON_WORDS {
             let token = super::super::words::tokens(word).next().expect("a word");
             assert_eq!(
@@ -397,7 +400,7 @@ mod tests {
             .filter(|t| !t.is_stop() && !t.number && !listed.contains(&t.hash))
             .map(|t| t.hash)
             .collect();
-        let common = CommonTerms::new();
+        let common = CommonTerms::get();
         let taken = terms.iter().filter(|&&h| common.contains(h)).count();
         // 1,000 of 65,536 fingerprints: about 1.5 % by chance.
         let share = taken as f64 / terms.len() as f64;
