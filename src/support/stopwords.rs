@@ -54,13 +54,13 @@ static STOPWORD_TABLE: [u32; STOPWORD_SLOTS] = {
 };
 
 /// The 1,000 commonest English content words ([`COMMON_WORDS`], as terms), by 16 bits
-/// of their hash: sorted, read out of [`COMMON_GAPS`] once per process (it took 13.6 K
-/// instructions, about 1 % of a typical request's claim support, when read once per
-/// scorer; docs/perf-log.md). Only a claim's
-/// terms are looked up, a binary search each. A rarer term is taken for a common one
-/// when its top 16 bits are one of the thousand's, 1.5 % of terms, whose weight is then
-/// lowered as a common word's is.
-#[derive(Clone, Debug)]
+/// of their hash: sorted, read out of [`COMMON_GAPS`] once per process (read once per
+/// scorer, that is once per request, it took 13.6 K instructions, about 1 % of a typical
+/// request's claim support; docs/perf-log.md). Only a claim's terms are looked up, a
+/// binary search each. A rarer term is taken for a common one when its top 16 bits are
+/// one of the thousand's, 1.5 % of terms, whose weight is then lowered as a common
+/// word's is.
+#[derive(Debug)]
 pub(super) struct CommonTerms(Vec<u16>);
 
 impl CommonTerms {
