@@ -209,7 +209,7 @@ impl Postings {
 /// The hashes a scorer will be asked about, with a one-bit-per-slot filter in front:
 /// most hashes of a source are not in it, and one bit test (in a table that fits the
 /// L1 cache) turns them away without probing the set.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(super) struct Vocabulary {
     set: HashList,
     bits: Vec<u64>,
