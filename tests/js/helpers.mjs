@@ -1,6 +1,7 @@
 // Shared helpers for the JS tests: paths, a static file server on 127.0.0.1, Chromium.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { readFile, stat } from "node:fs/promises";
 import { dirname, extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -143,20 +144,47 @@ export function tempDir(prefix) {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+// The ports `freePort` handed out in this process, never handed out twice.
+const portsGiven = new Set();
+
+/**
+ * A TCP port on 127.0.0.1 that nothing listened on a moment ago: the kernel picks it
+ * (bind to port 0), so servers the tests start at once, in this process or in another
+ * test file's, do not pick the same one, as random picks in a fixed range could.
+ */
+export async function freePort() {
+  for (;;) {
+    const port = await new Promise((resolve, reject) => {
+      const server = createNetServer();
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => {
+        const { port: given } = server.address();
+        server.close(() => resolve(given));
+      });
+    });
+    if (!portsGiven.has(port)) {
+      portsGiven.add(port);
+      return port;
+    }
+  }
+}
+
 /**
  * Starts `wrangler dev` (local workerd) in `dir` on 127.0.0.1 with `vars`; resolves when
- * `probe` (a path) answers. `{ url, state, log(), stop() }`; `state` is the instance's own
- * local-persistence directory (`--persist-to`).
+ * this instance says it is ready on its port and `probe` (a path) answers. Waiting for its
+ * own "Ready on" line matters: a probe alone would also be answered by another server that
+ * got the port first, and the tests would then talk to that one. `{ url, state, log(),
+ * stop() }`; `state` is the instance's own local-persistence directory (`--persist-to`).
  */
 export async function startWrangler(dir, { vars = {}, probe = "/" } = {}) {
-  const port = 18000 + 2 * Math.floor(Math.random() * 2000);
+  const port = await freePort();
   const state = tempDir("citeproof-wrangler-state-");
   // Each instance its own devtools port (two on the default 9229 fail to start), its own
   // name (wrangler's local dev registry routes two same-named workers to one runtime) and
   // its own local state (two runtimes opening the same SQLite files in `.wrangler/state`
   // at once can fail with SQLITE_BUSY).
   const args = [
-    "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(port + 1),
+    "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()),
     "--name", `citeproof-test-${port}`, "--show-interactive-dev-session=false",
     "--persist-to", state,
   ];
@@ -177,12 +205,15 @@ export async function startWrangler(dir, { vars = {}, probe = "/" } = {}) {
   let exited = false;
   child.on("exit", () => (exited = true));
   for (let i = 0; i < 360 && !exited; i++) {
-    try {
-      await fetch(`${url}${probe}`);
-      return { url, state, log: () => log, stop };
-    } catch {
-      await new Promise((r) => setTimeout(r, 500));
+    if (log.includes(`Ready on ${url}`)) {
+      try {
+        await fetch(`${url}${probe}`);
+        return { url, state, log: () => log, stop };
+      } catch {
+        // bound, not serving yet
+      }
     }
+    await new Promise((r) => setTimeout(r, 500));
   }
   stop();
   throw new Error(`wrangler dev did not start in ${dir}:\n${log}`);

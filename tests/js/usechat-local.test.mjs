@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { installPackage, pkgDir, recipe, root } from "./helpers.mjs";
+import { freePort, installPackage, pkgDir, recipe, root } from "./helpers.mjs";
 
 const { validate } = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
 
@@ -32,7 +32,7 @@ before(async () => {
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   writeFileSync(join(dir, "route.js"), ROUTE);
   writeFileSync(join(dir, "rag.js"), RAG);
-  const port = 21000 + Math.floor(Math.random() * 2000);
+  const port = await freePort();
   assert.ok(SERVER.includes(".listen(3000);"));
   writeFileSync(join(dir, "server.mjs"), SERVER.replace(".listen(3000);", `.listen(${port}, "127.0.0.1");`));
   server = spawn(process.execPath, ["server.mjs"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { installPackage, launchChromium, openChips, root } from "./helpers.mjs";
+import { freePort, installPackage, launchChromium, openChips, root } from "./helpers.mjs";
 
 const dir = join(root, "target", "vite-dev-app");
 const MAIN = `import { createRoot } from "react-dom/client";
@@ -41,7 +41,7 @@ after(async () => {
 
 /** Runs `vite` (dev) in the app with `plugins` on a free port; resolves to `{ url, stop }`. */
 async function devServer(plugins) {
-  const port = 19000 + Math.floor(Math.random() * 2000);
+  const port = await freePort();
   writeFileSync(
     join(dir, "vite.config.mjs"),
     `import react from "@vitejs/plugin-react";
@@ -59,7 +59,7 @@ export default { plugins: [${plugins}], cacheDir: ".vite", server: { host: "127.
     }
   };
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 120 && child.exitCode === null; i++) {
     try {
       await fetch(url);
       return { url, stop };
