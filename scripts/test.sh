@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test: formatting, clippy (native and wasm32), native tests, wasm tests in
+# Runs every test: formatting, clippy (native and wasm32), rustdoc, native tests, wasm tests in
 # Node, headless Chromium and headless Firefox, the npm package build and size budget, tsc, JS tests.
 # Installs what is missing first. Any failure exits non-zero.
 #
@@ -25,6 +25,8 @@ cargo clippy --workspace --all-targets --target wasm32-unknown-unknown -- -D war
 # The browser core: the binding without the default features (issue 25), with the npm
 # package's allocator (feature `talc`).
 cargo clippy --package citeproof-wasm --lib --target wasm32-unknown-unknown --no-default-features --features talc -- -D warnings
+step "rustdoc (no broken or private links in the public docs)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 step "native tests"
 # The core only: no wasm code is compiled.
 cargo test

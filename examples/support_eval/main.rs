@@ -12,10 +12,17 @@
 //! labelled complete, and how often it catches a citation moved to another passage;
 //! each fold's margin is the smallest that fires on at most 2 % of complete citations
 //! of the other folds.
+//!
+//! With `ATTRIBUTIONBENCH_OOD` set it prints the transfer tables instead (transfer.rs),
+//! and with `WICE` as well, the shipped constants on WiCE (wice.rs):
+//!
+//!     WICE=dev.jsonl:test.jsonl ATTRIBUTIONBENCH_OOD=test_ood_all_subset_balanced.jsonl \
+//!       cargo run --release --example support_eval
 
 mod attribution_bench;
 mod eval;
 mod transfer;
+mod wice;
 
 use citeproof::model::Options;
 use citeproof::support::SupportParams;
@@ -70,7 +77,7 @@ fn candidates() -> Vec<SupportParams> {
 
 fn main() {
     if let Ok(path) = std::env::var("ATTRIBUTIONBENCH_OOD") {
-        transfer::report(&path, &candidates());
+        transfer::report(&path, std::env::var("WICE").ok().as_deref(), &candidates());
         return;
     }
     let rows = eval::load();

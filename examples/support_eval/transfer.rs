@@ -14,6 +14,9 @@
 //! Fitted: the score's constants (from the grid of `main.rs`) and the `misattributed`
 //! margin. Each is chosen on the other datasets (or systems) and measured on the one
 //! held out. Token recall and BM25 are measured beside it on the same pairs.
+//!
+//! With `WICE` set (paths of WiCE files, wice.rs), the shipped constants are then
+//! measured on WiCE, which chose none of them.
 
 use std::collections::HashMap;
 
@@ -23,6 +26,7 @@ use citeproof::validate::Validator;
 
 use super::attribution_bench::{self, Bm25};
 use super::eval::{self, auroc_of, mean_sd, token_recall};
+use super::wice;
 
 /// A claim citing one passage, with its human label.
 struct Claim {
@@ -439,36 +443,45 @@ fn leave_one_out(title: &str, units: &[Unit], grid: &[SupportParams], shipped: u
             .map(|(_, x)| x)
             .collect();
         let chosen = best_on(&others, grid.len());
-        for ((task, setup), cell) in CELLS.iter().zip(&unit.cells) {
-            let Some((recall, best, ours)) = cell else {
-                continue;
-            };
-            let pos = recall.iter().filter(|s| s.1).count();
-            let (r, b, c) = (
-                auroc(recall, |_| true),
-                auroc(best, |_| true),
-                auroc(&ours[chosen], |_| true),
-            );
-            // The floor: at least token recall, and BM25 where it is stronger (to the
-            // printed precision).
-            let ok = (c * 1000.0).round() >= (r.max(b) * 1000.0).round();
-            holds &= ok;
-            let stronger = if b > r { best } else { recall };
-            let (low, high) = paired_interval(&ours[chosen], stronger);
-            println!(
-                "| {} | {task} | {} | {pos} / {} | {} | {} | {} | {} | {} | {:+.3} [{low:+.3}, {high:+.3}] |",
-                unit.name,
-                format!("{setup:?}").to_lowercase(),
-                recall.len() - pos,
-                spread(recall),
-                spread(best),
-                spread(&ours[chosen]),
-                spread(&ours[shipped]),
-                if ok { "holds" } else { "**below**" },
-                c - r.max(b),
-            );
-        }
+        holds &= print_rows(unit, chosen, Some(shipped));
         println!("|  | chose | {:?} |", grid[chosen]);
+    }
+    holds
+}
+
+/// Prints `unit`'s row of each cell: the baselines, citeproof under candidate `chosen`
+/// (and `shipped`, when given, in a column of its own), whether the floor holds and the
+/// difference with the stronger baseline. Returns whether the floor held in every cell.
+fn print_rows(unit: &Unit, chosen: usize, shipped: Option<usize>) -> bool {
+    let mut holds = true;
+    for ((task, setup), cell) in CELLS.iter().zip(&unit.cells) {
+        let Some((recall, best, ours)) = cell else {
+            continue;
+        };
+        let pos = recall.iter().filter(|s| s.1).count();
+        let (r, b, c) = (
+            auroc(recall, |_| true),
+            auroc(best, |_| true),
+            auroc(&ours[chosen], |_| true),
+        );
+        // The floor: at least token recall, and BM25 where it is stronger (to the
+        // printed precision).
+        let ok = (c * 1000.0).round() >= (r.max(b) * 1000.0).round();
+        holds &= ok;
+        let stronger = if b > r { best } else { recall };
+        let (low, high) = paired_interval(&ours[chosen], stronger);
+        let shipped = shipped.map_or(String::new(), |s| format!(" {} |", spread(&ours[s])));
+        println!(
+            "| {} | {task} | {} | {pos} / {} | {} | {} | {} |{shipped} {} | {:+.3} [{low:+.3}, {high:+.3}] |",
+            unit.name,
+            format!("{setup:?}").to_lowercase(),
+            recall.len() - pos,
+            spread(recall),
+            spread(best),
+            spread(&ours[chosen]),
+            if ok { "holds" } else { "**below**" },
+            c - r.max(b),
+        );
     }
     holds
 }
@@ -595,8 +608,9 @@ fn misattribution_default(datasets: &[Dataset]) {
 }
 
 /// Prints the leave-one-dataset-out and leave-one-system-out tables and the
-/// `misattributed` decision.
-pub fn report(path: &str, grid: &[SupportParams]) {
+/// `misattributed` decision; with `wice` (the paths of WiCE files), then the shipped
+/// constants on WiCE, which chose none of them.
+pub fn report(path: &str, wice: Option<&str>, grid: &[SupportParams]) {
     let datasets = load(path);
     let shipped = grid
         .iter()
@@ -632,4 +646,70 @@ pub fn report(path: &str, grid: &[SupportParams]) {
         if systems_hold { "holds" } else { "BROKEN" }
     );
     misattribution_default(&datasets);
+    if let Some(paths) = wice {
+        wice_report(paths, grid[shipped]);
+    }
+}
+
+/// The shipped constants on WiCE (the files at `paths`, separated by `:`), one request
+/// per Wikipedia page: each file and all of them, with token recall and BM25 beside, and
+/// `misattributed` at the margins of the table above.
+fn wice_report(paths: &str, shipped: SupportParams) {
+    let mut builder = Builder::new();
+    for path in paths.split(':') {
+        let split = std::path::Path::new(path)
+            .file_stem()
+            .map_or(path.to_string(), |s| s.to_string_lossy().into_owned());
+        for c in wice::load(path) {
+            builder.add(
+                "WiCE",
+                &format!("{split} {}", c.meta.claim_title),
+                &split,
+                &c.claim,
+                &c.evidence.join("\n"),
+                c.label == "supported",
+            );
+        }
+    }
+    let wice = &builder.datasets[0];
+    let mut splits: Vec<&str> = wice.claims.iter().map(|c| c.subset.as_str()).collect();
+    splits.dedup();
+    println!(
+        "\nWiCE, which chose no constant: AUROC of the shipped constants, mean ± sd over {CHUNKS} request-grouped chunks\n"
+    );
+    println!(
+        "| data | task | setup | n+ / n− | token recall | BM25 | citeproof, shipped | floor | shipped − stronger baseline [95 % CI] |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let mut holds = true;
+    for split in &splits {
+        holds &= print_rows(
+            &measure(wice, Some(split), &[shipped], format!("WiCE {split}")),
+            0,
+            None,
+        );
+    }
+    if splits.len() > 1 {
+        holds &= print_rows(
+            &measure(wice, None, &[shipped], "WiCE, all".to_string()),
+            0,
+            None,
+        );
+    }
+    println!(
+        "\nfloor on WiCE: {}",
+        if holds { "holds" } else { "BROKEN" }
+    );
+    let margins = [0.1, 0.25, 0.4];
+    if wice.pairs("swap", Setup::InRequest).len() > 1 {
+        let rates = misattribution(wice, &margins);
+        println!("\n`misattributed` on WiCE, in-request (pages citing two or more pages):");
+        for (margin, (flagged, caught)) in margins.iter().zip(rates) {
+            println!(
+                "- margin {margin}: {:.1} % of supported citations flagged, {:.1} % of swapped ones caught",
+                flagged * 100.0,
+                caught * 100.0
+            );
+        }
+    }
 }

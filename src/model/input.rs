@@ -142,7 +142,7 @@ impl Mode {
 /// One retrieved source. All fields are optional; which ones matter depends on how the
 /// answer cites (labels, ids, chapter/section).
 ///
-/// Read from JSON under the names of [`SourceFields`] (the documented camelCase one of
+/// Read from JSON under the names of `SourceFields` (the documented camelCase one of
 /// each field and its aliases); retrieval libraries often carry a source's text under two
 /// of its names (a full `text` or `content` beside an `excerpt` or `snippet`), which is
 /// read by [`TEXT_NAMES`]' precedence.

@@ -65,7 +65,7 @@ pub struct Options {
     /// 8.8 % of the citations experts judged fully supported score below it.
     pub support_threshold: Option<f64>,
     /// How much better (in support score) another source must support a cited claim
-    /// for `misattributed` ("did you mean [4]?"); off when `None` (`false` in JS and in
+    /// for `misattributed` ("did you mean \[4\]?"); off when `None` (`false` in JS and in
     /// an options file). Opt-in: held out, no margin flags at most 2 % of fully
     /// supported citations and catches 80 % of citations moved to another passage on
     /// every dataset (on HAGRID every margin flags over 6 %; docs/support.md). At 0.25,

@@ -52,8 +52,8 @@ const JUDGE_WEIGHT: f64 = 2.0;
 /// Like `validate`, with claim support blended from `options.embed(texts)` and/or
 /// `options.judge(pairs)`.
 /// - `embed` must resolve to one vector (`Float32Array` or `number[]`, at most
-///   [`MAX_LIST_ITEMS`] numbers) per text: the cited claims first, then every source
-///   text. Each claim–source cosine is a score.
+///   1,000,000 numbers, `MAX_LIST_ITEMS`) per text: the cited claims first, then every
+///   source text. Each claim–source cosine is a score.
 /// - `judge` receives every pair of a cited claim and a source with text at once
 ///   (`{ claim, passage, sourceIndex }`) and must resolve to one probability (0–1) per
 ///   pair.

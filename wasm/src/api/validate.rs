@@ -43,7 +43,7 @@ pub fn validate(input: InputArg, options: Option<ValidateOptionsArg>) -> Result<
 
 /// Validates every input with the same options: `{ reports, summary, status }`, the
 /// status being the worst report's (spec 004's batch gate). A bad input throws, naming
-/// `inputs[i]`; more than [`MAX_LIST_ITEMS`] inputs are `too_large`.
+/// `inputs[i]`; more than `MAX_LIST_ITEMS` (1,000,000) inputs are `too_large`.
 #[wasm_bindgen(js_name = validateBatch, unchecked_return_type = "BatchResult")]
 pub fn validate_batch(
     #[wasm_bindgen(unchecked_param_type = "Input[]")] inputs: JsValue,
