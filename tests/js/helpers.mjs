@@ -148,21 +148,40 @@ export function tempDir(prefix) {
 const portsGiven = new Set();
 
 /**
- * A TCP port on 127.0.0.1 that nothing listened on a moment ago: the kernel picks it
- * (bind to port 0), so servers the tests start at once, in this process or in another
- * test file's, do not pick the same one, as random picks in a fixed range could.
+ * The first port the kernel hands out by itself (for a bind to port 0 and for the local
+ * end of an outgoing connection): Linux's `ip_local_port_range`, 32768 by default.
+ */
+function ephemeralStart() {
+  try {
+    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+/** Whether a server can listen on `port` of 127.0.0.1 now. */
+function canListen(port) {
+  return new Promise((resolve) => {
+    const server = createNetServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A TCP port on 127.0.0.1 for a server a test starts: free when asked, never handed out
+ * twice in this process, and below the kernel's ephemeral range, so that neither the
+ * kernel's own picks (the ports wrangler and workerd bind to port 0, the local ends of
+ * the tests' connections) nor another test's server can take it before the server
+ * binds it. Random picks in one fixed range, without these checks, gave two of the
+ * workers a test starts at once the same port now and then.
  */
 export async function freePort() {
+  const low = 20000;
+  const high = Math.max(low + 1000, ephemeralStart());
   for (;;) {
-    const port = await new Promise((resolve, reject) => {
-      const server = createNetServer();
-      server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => {
-        const { port: given } = server.address();
-        server.close(() => resolve(given));
-      });
-    });
-    if (!portsGiven.has(port)) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (!portsGiven.has(port) && (await canListen(port))) {
       portsGiven.add(port);
       return port;
     }
