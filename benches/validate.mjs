@@ -118,6 +118,39 @@ const declaredDefaults = timeOf(undefined, declaredOnly);
 const declaredWith = timeOf(scored, declaredOnly);
 const declaredWithout = timeOf({ misattributionMargin: false }, declaredOnly);
 
+// Where support's time goes: the same answer and sources cut seven ways (2, 4, 6 or 8
+// cited claims over the 10 KB of sources; 8 over sources cut to 250, 500 or 750
+// characters each), support's time (opted in less off) fitted by least squares as a
+// cost per KB of source text, a cost per scored claim and a constant.
+const markedAnswer = (claims) => {
+  let text = "";
+  for (let i = 0; text.length < 2000; i++) text += `${sentences[i]}${i < claims ? ` [${(i % 10) + 1}]` : ""} `;
+  return text.trim();
+};
+const cuts = [
+  ...[2, 4, 6, 8].map((claims) => [claims, 1000]),
+  ...[250, 500, 750].map((chars) => [8, chars]),
+].map(([claims, chars]) => {
+  const request = { answer: markedAnswer(claims), sources: sources.map((s) => ({ ...s, text: s.text.slice(0, chars) })) };
+  const kb = request.sources.reduce((sum, s) => sum + s.text.length, 0) / 1000;
+  const scoredClaims = validate(request, scored).citations.filter((c) => c.support != null).length;
+  return [kb, scoredClaims, timeOf(scored, request) - timeOf({ misattributionMargin: false }, request)];
+});
+/** Least squares of `rows` ([x1, x2, y]) as y = a·x1 + b·x2 + c: [a, b, c]. */
+function fit(rows) {
+  const xs = rows.map(([x1, x2]) => [x1, x2, 1]);
+  const m = [0, 1, 2].map((i) => [...[0, 1, 2].map((j) => xs.reduce((sum, x) => sum + x[i] * x[j], 0)), xs.reduce((sum, x, n) => sum + x[i] * rows[n][2], 0)]);
+  for (let i = 0; i < 3; i++) {
+    for (let k = 0; k < 3; k++) {
+      if (k === i) continue;
+      const f = m[k][i] / m[i][i];
+      for (let j = i; j < 4; j++) m[k][j] -= f * m[i][j];
+    }
+  }
+  return m.map((row, i) => row[3] / row[i]);
+}
+const [perKb, perClaim, fixed] = fit(cuts);
+
 let nativeMedian = null;
 if (!process.argv.includes("--no-native")) {
   const file = join(root, "target", "bench-typical-request.json");
@@ -194,6 +227,7 @@ console.log(`typical validate (${typical.answer.length} chars, 10 sources, 8 mar
 console.log(`  wasm via JS API: median ${wasmMedian.toFixed(1)} µs${nativeMedian === null ? "" : `; native: median ${nativeMedian.toFixed(1)} µs`}`);
 console.log(`  defaults ${withDefaults.toFixed(1)} µs vs without support ${withoutSupport.toFixed(1)} µs: ${(withDefaults / withoutSupport).toFixed(2)}x (goal <= 2x)`);
 console.log(`  claim support opted in (misattributionMargin: 0.25): ${withSupport.toFixed(1)} µs, ${(withSupport / withoutSupport).toFixed(2)}x; ${cited} scored citations: ${((withSupport - withoutSupport) / cited).toFixed(1)} µs per claim`);
+console.log(`  support's time fitted over ${cuts.length} cuts of it (2-8 scored claims, 2.5-10 KB of sources): ${perKb.toFixed(1)} µs per KB of source text + ${perClaim.toFixed(1)} µs per scored claim ${fixed < 0 ? "-" : "+"} ${Math.abs(fixed).toFixed(1)} µs`);
 console.log(`typical validate with declared citations (${declaredOnly.answer.length} chars, 10 sources, no markers, 8 declared citations with spans, 4 quotes / 1 approximate):`);
 console.log(`  defaults ${declaredDefaults.toFixed(1)} µs vs without support ${declaredWithout.toFixed(1)} µs: ${(declaredDefaults / declaredWithout).toFixed(2)}x; opted in ${declaredWith.toFixed(1)} µs, ${(declaredWith / declaredWithout).toFixed(2)}x`);
 console.log(`approximate location, ${pairs.length} pairs, distances agree on ${agree}/${pairs.length}:`);
