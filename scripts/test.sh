@@ -60,11 +60,14 @@ for tsc in tsc "node node_modules/typescript5/bin/tsc"; do
   $tsc -p tests/js/types/tsconfig.ai.json # citeproof/ai against the AI SDK's own types
 done
 step "JS tests (node:test, Chromium, workerd)"
+# Through a pipe, as in CI: on a terminal `node --test` sets FORCE_COLOR=1 in every test
+# file's process, and the programs the tests run would print colours the tests do not
+# expect. (`set -o pipefail` keeps node's exit status.)
 if $quick; then
   # The files that launch Chromium (Playwright) are left to the full run.
   mapfile -t files < <(grep -L "launchChromium\|buildReactApp" tests/js/*.test.mjs)
-  node --test "${files[@]}"
+  node --test "${files[@]}" | cat
 else
-  node --test tests/js/
+  node --test tests/js/ | cat
 fi
 step "all tests passed"

@@ -653,13 +653,22 @@ pub fn report(path: &str, wice: Option<&str>, grid: &[SupportParams]) {
 
 /// The shipped constants on WiCE (the files at `paths`, separated by `:`), one request
 /// per Wikipedia page: each file and all of them, with token recall and BM25 beside, and
-/// `misattributed` at the margins of the table above.
+/// `misattributed` at the margins of the table above. The files are one dataset: BM25's
+/// document frequencies and the isolated swaps' other passages come from all of them.
 fn wice_report(paths: &str, shipped: SupportParams) {
     let mut builder = Builder::new();
-    for path in paths.split(':') {
-        let split = std::path::Path::new(path)
+    let mut names: Vec<String> = Vec::new();
+    for path in paths.split(':').filter(|p| !p.is_empty()) {
+        // A file is named by its stem ("dev", "test"), or by its path when two share one.
+        let stem = std::path::Path::new(path)
             .file_stem()
             .map_or(path.to_string(), |s| s.to_string_lossy().into_owned());
+        let split = if names.contains(&stem) {
+            path.to_string()
+        } else {
+            stem
+        };
+        names.push(split.clone());
         for c in wice::load(path) {
             builder.add(
                 "WiCE",
@@ -671,7 +680,9 @@ fn wice_report(paths: &str, shipped: SupportParams) {
             );
         }
     }
-    let wice = &builder.datasets[0];
+    let Some(wice) = builder.datasets.first() else {
+        panic!("WICE={paths}: no claim with a cited page's text in these files");
+    };
     let mut splits: Vec<&str> = wice.claims.iter().map(|c| c.subset.as_str()).collect();
     splits.dedup();
     println!(

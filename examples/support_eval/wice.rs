@@ -30,6 +30,7 @@ pub struct Meta {
 pub fn load(path: &str) -> Vec<Claim> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
+        .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str::<Claim>(l).unwrap_or_else(|e| panic!("{path}: {e}")))
         .filter(|c| c.evidence.iter().any(|s| !s.trim().is_empty()))
         .collect()

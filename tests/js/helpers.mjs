@@ -7,6 +7,7 @@ import { dirname, extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { stripVTControlCharacters } from "node:util";
 import { chromium } from "playwright-core";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -179,13 +180,15 @@ function canListen(port) {
 export async function freePort() {
   const low = 20000;
   const high = Math.max(low + 1000, ephemeralStart());
-  for (;;) {
+  for (let tries = 0; tries < 1000; tries++) {
     const port = low + Math.floor(Math.random() * (high - low));
-    if (!portsGiven.has(port) && (await canListen(port))) {
-      portsGiven.add(port);
-      return port;
-    }
+    if (portsGiven.has(port)) continue;
+    // Taken before the check awaits: callers running at once never get the same port.
+    portsGiven.add(port);
+    if (await canListen(port)) return port;
+    portsGiven.delete(port);
   }
+  throw new Error(`no free port on 127.0.0.1 between ${low} and ${high}`);
 }
 
 /**
@@ -208,7 +211,10 @@ export async function startWrangler(dir, { vars = {}, probe = "/" } = {}) {
     "--persist-to", state,
   ];
   for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
-  const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" };
+  // No colours: `node --test` sets FORCE_COLOR when its output is a terminal, and a
+  // coloured "Ready on" line has escape codes between its words and the URL.
+  const env = { ...process.env, NO_COLOR: "1", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" };
+  delete env.FORCE_COLOR;
   const child = spawn(join(root, "node_modules", ".bin", "wrangler"), args, { cwd: dir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stdout.on("data", (d) => (log += d));
@@ -224,7 +230,7 @@ export async function startWrangler(dir, { vars = {}, probe = "/" } = {}) {
   let exited = false;
   child.on("exit", () => (exited = true));
   for (let i = 0; i < 360 && !exited; i++) {
-    if (log.includes(`Ready on ${url}`)) {
+    if (stripVTControlCharacters(log).includes(`Ready on ${url}`)) {
       try {
         await fetch(`${url}${probe}`);
         return { url, state, log: () => log, stop };

@@ -98,7 +98,7 @@ console.log(JSON.stringify({ same, checked: (${PROVIDER_CHECK})(fromAny, main.va
   writeFileSync(
     cjs,
     `const { fromGemini } = require("citeproof/providers");\nconst response = ${JSON.stringify(GEMINI)};\n` +
-      `console.log(JSON.stringify(fromGemini(response)) === JSON.stringify(require("citeproof").fromGemini(response)));`,
+      `console.log(String(JSON.stringify(fromGemini(response)) === JSON.stringify(require("citeproof").fromGemini(response))));`,
   );
   assert.equal(execFileSync("node", [cjs], { cwd: project, encoding: "utf8" }).trim(), "true");
 });
