@@ -71,7 +71,8 @@ export function typeCheckAsTemplate(name, code, file = "main.tsx") {
     include: [],
   };
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config));
-  const run = spawnSync(join(root, "node_modules", ".bin", "tsc"), ["-p", join(dir, "tsconfig.json")], { cwd: dir, encoding: "utf8" });
+  // `--pretty false`: plain diagnostics whatever the terminal (FORCE_COLOR colours them).
+  const run = spawnSync(join(root, "node_modules", ".bin", "tsc"), ["-p", join(dir, "tsconfig.json"), "--pretty", "false"], { cwd: dir, encoding: "utf8" });
   return { status: run.status, output: run.stdout + run.stderr };
 }
 
