@@ -714,7 +714,9 @@ fn wice_report(paths: &str, shipped: SupportParams) {
     let margins = [0.1, 0.25, 0.4];
     if wice.pairs("swap", Setup::InRequest).len() > 1 {
         let rates = misattribution(wice, &margins);
-        println!("\n`misattributed` on WiCE, in-request (pages citing two or more pages):");
+        println!(
+            "\n`misattributed` on WiCE, in-request (the supported claims whose page cites another page):"
+        );
         for (margin, (flagged, caught)) in margins.iter().zip(rates) {
             println!(
                 "- margin {margin}: {:.1} % of supported citations flagged, {:.1} % of swapped ones caught",
