@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { execFileSync, spawnSync } from "node:child_process";
 import { pkgDir, root } from "./helpers.mjs";
 import { assertLinear } from "./linear.mjs";
+import { HOSTILE, LARGE, claimFor } from "./hostile.mjs";
 
 const require = createRequire(import.meta.url);
 const api = require(join(pkgDir, "node", "citeproof.js"));
@@ -188,53 +189,8 @@ test("Anthropic search_result_location citations scale linearly: a long cited ra
 
 // Issue 35: claim support scores each claim against the sources it cites and a bounded
 // set of candidates from an index of the request's terms (src/support/), never against
-// every source, so these shapes, which gave no answer in 10-30 s before, are linear.
-/**
- * `n` sources of varied text; `ids`: each with the id `doc-i`. Written as literals, as
- * JSON.parse gives them: objects made by a spread (`{ ...(ids ? { id } : {}), text }`, as
- * this was) get a new map each after the first few in Node 20, so the JS reader's field
- * reads took V8's load-miss path and the ids shape timed that, not claim support (2.9
- * against 1.8 ms at 250 sources; docs/perf-log.md, "The storm's 4,000 sources").
- */
-function passages(n, ids = false) {
-  return Array.from({ length: n }, (_, i) => {
-    const text = `Passage ${i} says the value of item${i} rose in year ${1900 + (i % 100)} after reform ${i}.`;
-    return ids ? { id: `doc-${i}`, text } : { text };
-  });
-}
-const claimFor = (i) => `The value of item${i} rose in ${1900 + (i % 100)}`;
-/**
- * The hostile shapes of issue 35: `make(n)` builds the request of `n` sources, `timedFrom`
- * the smaller of the two sizes timed through wasm (see below), `example` the shape's
- * name for `examples/hostile_support`, whose instructions are counted natively.
- */
-const HOSTILE = {
-  "every source cited by its own claim": {
-    make: (n) => ({
-      answer: Array.from({ length: n }, (_, i) => `${claimFor(i)} [${i + 1}]. `).join(""),
-      sources: passages(n),
-    }),
-    timedFrom: 250,
-    example: "all",
-  },
-  "one sentence citing every source": {
-    make: (n) => ({
-      answer: `Every item rose ${Array.from({ length: n }, (_, i) => `[${i + 1}]`).join("")}.`,
-      sources: passages(n),
-    }),
-    timedFrom: 500,
-    example: "one",
-  },
-  "sources cited by [doc-i] ids": {
-    make: (n) => ({
-      answer: Array.from({ length: n }, (_, i) => `${claimFor(i)} [doc-${i}]. `).join(""),
-      sources: passages(n, true),
-    }),
-    timedFrom: 250,
-    example: "ids",
-  },
-};
-const LARGE = { maxAnswerChars: 5e6, misattributionMargin: 0.25 };
+// every source, so the hostile shapes (tests/js/hostile.mjs), which gave no answer in
+// 10-30 s before, are linear.
 
 // Each shape is asserted linear with support on: 8x the input takes at most 10x the time,
 // through wasm (wall time, below) and natively (instructions, the test after it).
