@@ -250,24 +250,56 @@ impl Vocabulary {
             .max(1);
         let mut bits = vec![0u64; words];
         for &h in &hashes {
-            let bit = Vocabulary::bit(h, words);
+            let bit = Vocabulary::bit(h, words * 64 - 1);
             bits[bit / 64] |= 1 << (bit % 64);
         }
         Vocabulary { set, bits }
     }
 
-    /// The filter bit of `h`: from its high bits (the set's slots use the low ones).
+    /// The filter bit of `h` among `mask + 1`: from its high bits (the set's slots use
+    /// the low ones).
     #[inline(always)]
-    fn bit(h: u64, words: usize) -> usize {
-        (h >> 40) as usize & (words * 64 - 1)
+    fn bit(h: u64, mask: usize) -> usize {
+        (h >> 40) as usize & mask
     }
 
     /// Whether `h` is in the vocabulary: one filter bit turns most hashes away, the
     /// others probe the set.
     #[inline(always)]
     pub(super) fn holds(&self, h: u64) -> bool {
-        let bit = Vocabulary::bit(h, self.bits.len());
-        self.bits[bit / 64] & (1 << (bit % 64)) != 0 && self.set.contains(&h)
+        self.filter().passes(h) && self.set.contains(&h)
+    }
+
+    /// The vocabulary's filter bits, as a loop over many hashes reads them (see
+    /// [`Filter`]).
+    pub(super) fn filter(&self) -> Filter<'_> {
+        Filter {
+            bits: &self.bits,
+            mask: self.bits.len() * 64 - 1,
+        }
+    }
+}
+
+/// A [`Vocabulary`]'s filter bits and their mask, copied out as values (a slice and a
+/// number) for the sieve of a source's 5-grams (`Profile::new`): a loop keeps them in
+/// registers. Read through the vocabulary, they were loaded again for every window (seen
+/// in V8's code for the wasm): the loop pushes kept hashes to a list, and the compiler
+/// cannot tell that list's memory from the vocabulary's.
+#[derive(Clone, Copy)]
+pub(super) struct Filter<'v> {
+    bits: &'v [u64],
+    mask: usize,
+}
+
+impl Filter<'_> {
+    /// Whether `h` passes the filter bit (every hash of the vocabulary does, and about 1
+    /// in [`Vocabulary::BITS_PER_ITEM`] of the others).
+    #[inline(always)]
+    pub(super) fn passes(self, h: u64) -> bool {
+        let bit = Vocabulary::bit(h, self.mask);
+        self.bits
+            .get(bit / 64)
+            .is_some_and(|word| word & (1 << (bit % 64)) != 0)
     }
 }
 
