@@ -198,16 +198,18 @@ impl Profile {
         // only when it passes the vocabulary's filter bit, with no branch on the bit: one
         // window in eight of the typical request's sources passes (1,240 of 9,928), too
         // many for a branch predictor to guess. The buffer's passing hashes then go to
-        // the collector, which probes the set. Through wasm the typical request with
-        // support took 0.95-0.98x the time (docs/perf-log.md, "A sieve for the sources'
-        // 5-grams"). The words' terms and pairs, a sixth as many, go to theirs directly.
+        // the collector, which tests the bit again and probes the set. Through wasm the
+        // typical request with support took 0.967-0.977x the time (docs/perf-log.md, "A
+        // sieve for the sources' 5-grams"). The words' terms and pairs, a sixth as many,
+        // go to theirs directly.
         let gram_count = match keep {
             Some(vocabulary) => {
                 let filter = vocabulary.filter();
                 let mut passed = [0u64; SIEVE];
                 let mut n = 0;
                 let count = scanner.grams(|g| {
-                    // Written over unless it passes.
+                    // Written over unless it passes; `n` is below SIEVE here (the `%`
+                    // spares a bounds check).
                     passed[n % SIEVE] = g;
                     n += usize::from(filter.passes(g));
                     if n == SIEVE {
@@ -1045,10 +1047,10 @@ mod tests {
     }
 
     #[test]
-    fn a_long_source_keeps_every_shared_5_gram_however_many_windows_pass_the_filter() {
-        // A source whose windows pass the vocabulary's filter many times over what its
-        // scan's buffer holds ([`SIEVE`]): the buffer is emptied into the sets when full
-        // (the first claim's words come first) and once more at the end (the third's).
+    fn a_long_source_keeps_the_5_grams_of_its_sieves_full_buffers_and_of_its_last() {
+        // A source whose windows pass the vocabulary's filter bit many times over what its
+        // scan's buffer holds ([`SIEVE`]): the first claim's words are in the first full
+        // buffer, the third's only in the last, partial one.
         let source = format!(
             "Berlin is the capital of Germany; 3.7 million live there. {}Tokyo hosted the Olympic Games in 1964.",
             "The reactor reached criticality in December 1942 in Chicago. ".repeat(40)
@@ -1062,14 +1064,27 @@ mod tests {
             "The reactor reached criticality in 1942.",
             "Tokyo hosted the 1964 Olympic Games.",
         ];
-        let mut shared = Vec::new();
+        // The windows passing the filter bit of the vocabulary `for_claims` builds, in the
+        // whole source and before the third claim's words.
+        let mut hashes = Vec::new();
         for claim in claims {
-            words::for_each_gram(claim, |g| shared.push(g));
+            ClaimWords::read(claim, &mut hashes);
         }
-        let shared = HashList::from(&shared, shared.len());
-        let mut passing = 0;
-        words::for_each_gram(&source, |g| passing += usize::from(shared.contains(&g)));
-        assert!(passing > 4 * SIEVE, "{passing} shared windows");
+        let vocabulary = Vocabulary::new(hashes);
+        let passing = |text: &str| {
+            let mut n = 0;
+            words::for_each_gram(text, |g| n += usize::from(vocabulary.filter().passes(g)));
+            n
+        };
+        let (total, before_tokyo) = (
+            passing(&source),
+            passing(&source[..source.find("Tokyo").unwrap()]),
+        );
+        assert!(total > 4 * SIEVE, "{total} passing windows");
+        assert!(
+            total % SIEVE > 0 && before_tokyo >= total - total % SIEVE,
+            "the third claim's windows are not all in the last buffer: {before_tokyo} of {total} pass before them"
+        );
         let full = SupportScorer::new(&sources);
         let known = SupportScorer::for_claims(&sources, &claims);
         for claim in claims {
