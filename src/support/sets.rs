@@ -88,13 +88,15 @@ impl HashList {
         self.position(*item).is_some()
     }
 
-    /// The slot holding `item`: a number below `slots.len()` that no other item has.
-    /// One branch per slot read, on "this slot decides" (it holds the item or is
-    /// empty), which in a sparse table the first slot nearly always does, so it is
-    /// predicted; whether the item is there is then a value, not a branch. Two branches
-    /// per slot (empty? the item?) went each way as often as the claims' hashes are
-    /// found in a source, which no predictor guesses: [`HashList::contains`] took claim
-    /// support on real answers 0.970-0.975x the time (docs/perf-log.md).
+    /// The slot holding `item`: a number below `slots.len()` that no other item has
+    /// (items 0 and 1 share key 1, see [`HashList::key`]). One branch per slot read, on
+    /// "this slot decides" (it holds the item or is empty): for an item found, and for
+    /// most missing ones in a sparse table, the first slot does, so the branch is
+    /// mostly predicted; whether the item is there is a value, not a branch. Two
+    /// branches per slot (empty? the item?) went each way as often as the claims' hashes
+    /// are found in a source, which no predictor guesses: this form took claim support
+    /// on real answers 0.959-0.970x the time (docs/perf-log.md, "A sieve for the
+    /// sources' 5-grams").
     #[inline]
     fn position(&self, item: u64) -> Option<usize> {
         let mask = self.slots.len().checked_sub(1)?;
