@@ -9,7 +9,7 @@
  * reads took V8's load-miss path and the ids shape timed that, not claim support (2.9
  * against 1.8 ms at 250 sources; docs/perf-log.md, "The storm's 4,000 sources").
  */
-export function passages(n, ids = false) {
+function passages(n, ids = false) {
   return Array.from({ length: n }, (_, i) => {
     const text = `Passage ${i} says the value of item${i} rose in year ${1900 + (i % 100)} after reform ${i}.`;
     return ids ? { id: `doc-${i}`, text } : { text };
