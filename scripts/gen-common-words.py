@@ -35,11 +35,11 @@ shit fuck fucking fucked damn hell ass asshole bitch bullshit crap dick porn rap
 sucks sex gay fuckin
 """.split())
 # The tokenizer's stems (src/support/words.rs, STEMS): suffix, replacement, minimum length.
-STEMS = [("ies", "y", 5), ("ing", "", 6), ("ed", "", 5), ("es", "", 5), ("ly", "", 5), ("s", "", 4)]
+STEMS = [("ies", "y", 5), ("ing", "", 6), ("ed", "", 5), ("es", "", 5), ("ly", "", 5), ("s", "", 4), ("e", "", 5)]
 
 
 def stem(word):
-    if word[-1] not in "sgdy" or word.endswith("ss"):
+    if word[-1] not in "sgdye" or word.endswith("ss"):
         return word
     for suffix, replacement, least in STEMS:
         if len(word) >= least and word.endswith(suffix):

@@ -91,14 +91,14 @@ fn every_cited_claim_gets_a_support_score() {
 
 /// `misattributed` is opt-in (held out on AttributionBench every margin flags over 2 %
 /// of supported citations somewhere, docs/support.md); at the margin the docs show,
-/// 0.25, it flags at most 2 % of the citations experts judged fully supported on
+/// 0.3, it flags at most 2 % of the citations experts judged fully supported on
 /// ExpertQA's real answers (1.3 % measured) while catching most citations moved to
-/// another retrieved passage (73 %).
+/// another retrieved passage (70.5 %).
 #[test]
-fn the_misattribution_check_at_margin_a_quarter_stays_under_two_percent_false_flags() {
+fn the_misattribution_check_at_margin_three_tenths_stays_under_two_percent_false_flags() {
     use citeproof::model::Options;
     let options = Options {
-        misattribution_margin: Some(0.25),
+        misattribution_margin: Some(0.3),
         ..Options::default()
     };
     let rows = eval::load();

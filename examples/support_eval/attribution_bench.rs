@@ -10,6 +10,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde::Deserialize;
 
+use super::eval::baseline_words as words;
+
 /// One labelled claim of the file (the fields used).
 #[derive(Deserialize)]
 pub struct Claim {
@@ -26,13 +28,6 @@ pub fn load(path: &str) -> Vec<Claim> {
     text.lines()
         .map(|l| serde_json::from_str::<Claim>(l).unwrap_or_else(|e| panic!("{path}: {e}")))
         .filter(|c| c.references.iter().any(|r| !r.trim().is_empty()))
-        .collect()
-}
-
-fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
         .collect()
 }
 

@@ -258,16 +258,44 @@ pub fn cross_validate(rows: &[Row], candidates: &[SupportParams]) -> CrossValida
 /// digits) that occur in the passage.
 pub fn token_recall(claim: &str, passage: &str) -> f64 {
     let words = |text: &str| -> std::collections::HashSet<String> {
-        text.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect()
+        baseline_words(text).into_iter().collect()
     };
     let (claim, passage) = (words(claim), words(passage));
     if claim.is_empty() {
         return 0.0;
     }
     claim.iter().filter(|w| passage.contains(*w)).count() as f64 / claim.len() as f64
+}
+
+/// The baselines' words (token recall's and BM25's): runs of letters and digits, lower
+/// case; a character of a script written without spaces (Han, kana, Hangul, Thai, Lao,
+/// Khmer, Myanmar) is a word of its own, as a search engine's standard tokenizer reads
+/// Han.
+pub fn baseline_words(text: &str) -> Vec<String> {
+    let unspaced = |c: char| {
+        matches!(u32::from(c),
+            0x0E00..=0x0EFF | 0x1000..=0x109F | 0x1780..=0x17FF | 0x3040..=0x30FF
+            | 0x31F0..=0x31FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF
+            | 0xF900..=0xFAFF | 0xFF66..=0xFF9F | 0x20000..=0x3FFFF)
+    };
+    let mut words = Vec::new();
+    let mut word = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() && !unspaced(c) {
+            word.extend(c.to_lowercase());
+            continue;
+        }
+        if !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c.is_alphanumeric() {
+            words.push(c.to_string());
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }
 
 /// Per cell, the AUROC of each fold for fixed `scores` (in-request, isolated).

@@ -13,14 +13,17 @@
 //! each fold's margin is the smallest that fires on at most 2 % of complete citations
 //! of the other folds.
 //!
-//! With `ATTRIBUTIONBENCH_OOD` set it prints the transfer tables instead (transfer.rs),
-//! and with `WICE` as well, the shipped constants on WiCE (wice.rs):
+//! With `ATTRIBUTIONBENCH_OOD` set it prints the transfer tables instead (transfer.rs);
+//! with `WICE` as well, the shipped constants on WiCE (wice.rs), and with `OCNLI`, on
+//! OCNLI's Chinese pairs (ocnli.rs):
 //!
-//!     WICE=dev.jsonl:test.jsonl ATTRIBUTIONBENCH_OOD=test_ood_all_subset_balanced.jsonl \
+//!     WICE=dev.jsonl:test.jsonl OCNLI=dev.json \
+//!       ATTRIBUTIONBENCH_OOD=test_ood_all_subset_balanced.jsonl \
 //!       cargo run --release --example support_eval
 
 mod attribution_bench;
 mod eval;
+mod ocnli;
 mod transfer;
 mod wice;
 
@@ -48,20 +51,19 @@ fn print_row(name: &str, per_fold: &[Vec<f64>; 4]) {
 fn candidates() -> Vec<SupportParams> {
     let base = SupportParams::default();
     let mut grid = Vec::new();
-    for (idf_weight, chargram_weight, pair_weight) in [
-        (0.3, 0.3, 0.4),
-        (0.2, 0.3, 0.5),
-        (0.4, 0.3, 0.3),
-        (0.2, 0.2, 0.6),
-        (0.1, 0.4, 0.5),
-        (0.3, 0.4, 0.3),
+    for (idf_weight, pair_weight) in [
+        (0.3, 0.7),
+        (0.4, 0.6),
+        (0.5, 0.5),
+        (0.6, 0.4),
+        (0.7, 0.3),
+        (0.8, 0.2),
     ] {
         for absolute_share in [0.3, 0.5, 0.7] {
             for missing_specific in [0.8, 0.6] {
                 for common_term in [0.5, 1.0] {
                     grid.push(SupportParams {
                         idf_weight,
-                        chargram_weight,
                         pair_weight,
                         absolute_share,
                         missing_specific,
@@ -77,7 +79,12 @@ fn candidates() -> Vec<SupportParams> {
 
 fn main() {
     if let Ok(path) = std::env::var("ATTRIBUTIONBENCH_OOD") {
-        transfer::report(&path, std::env::var("WICE").ok().as_deref(), &candidates());
+        transfer::report(
+            &path,
+            std::env::var("WICE").ok().as_deref(),
+            std::env::var("OCNLI").ok().as_deref(),
+            &candidates(),
+        );
         return;
     }
     let rows = eval::load();

@@ -62,14 +62,14 @@ pub struct Options {
     /// scores below it are `unsupported_claim`, and sentences without a citation are
     /// `uncited_claim`. Opt-in: on ExpertQA's real answers no threshold flags fewer
     /// fully supported citations than partly supported ones (docs/support.md). At 0.5,
-    /// 8.8 % of the citations experts judged fully supported score below it.
+    /// 11.3 % of the citations experts judged fully supported score below it.
     pub support_threshold: Option<f64>,
     /// How much better (in support score) another source must support a cited claim
     /// for `misattributed` ("did you mean \[4\]?"); off when `None` (`false` in JS and in
     /// an options file). Opt-in: held out, no margin flags at most 2 % of fully
     /// supported citations and catches 80 % of citations moved to another passage on
-    /// every dataset (on HAGRID every margin flags over 6 %; docs/support.md). At 0.25,
-    /// on ExpertQA's real answers, it flags 1.7 % and catches 72 %.
+    /// every dataset (on HAGRID every margin flags over 6 %; docs/support.md). At 0.3,
+    /// on ExpertQA's real answers, it flags 1.7 % and catches 70 %.
     #[serde(deserialize_with = "number_or_false")]
     pub misattribution_margin: Option<f64>,
     /// A marker ending a paragraph also covers the paragraph's sentences without one

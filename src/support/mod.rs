@@ -3,9 +3,9 @@
 //!
 //! No model runs here (no network, no download); the score is lexical and statistical,
 //! and it is *contrastive*: a passage is judged against the other sources retrieved for
-//! the same request. Three overlaps of the claim with a passage are blended — content
+//! the same request. Two overlaps of the claim with a passage are blended — content
 //! words weighted by inverse document frequency over the request's sources (lightly
-//! stemmed), character 5-grams (robust to inflection and compounding), and word pairs in
+//! stemmed; in scripts written without spaces, each letter is a word), and word pairs in
 //! order — and the blend is set against the best blend any retrieved source reaches, so
 //! an on-topic passage that says something else scores low. A number or a name in the
 //! claim that the passage lacks costs. The constants were chosen over ExpertQA and
@@ -50,8 +50,6 @@ use words::{Scanner, pair_hash};
 pub struct SupportParams {
     /// Weight of the IDF-weighted content-word recall in the blend.
     pub idf_weight: f64,
-    /// Weight of the character 5-gram recall in the blend.
-    pub chargram_weight: f64,
     /// Weight of the word-pair recall in the blend.
     pub pair_weight: f64,
     /// With other sources to contrast against: the share of the absolute blend in the
@@ -73,8 +71,7 @@ impl Default for SupportParams {
     fn default() -> SupportParams {
         SupportParams {
             idf_weight: 0.4,
-            chargram_weight: 0.3,
-            pair_weight: 0.3,
+            pair_weight: 0.6,
             absolute_share: 0.7,
             squash: 3.0,
             missing_specific: 0.8,
@@ -149,18 +146,13 @@ fn rarest_first(lengths: &[usize]) -> impl Iterator<Item = usize> + '_ {
         .flat_map(move |b| (0..lengths.len()).filter(move |&t| band(lengths[t]) == b))
 }
 
-/// The 5-gram hashes a source's scan holds before the collector sees them (see
-/// [`Profile::new`]).
-const SIEVE: usize = 256;
-
-/// What a text offers to comparisons: its content terms, word pairs and 5-grams.
+/// What a text offers to comparisons: its content terms and word pairs.
 #[derive(Clone, Debug)]
 struct Profile {
     terms: Members,
     pairs: Members,
-    grams: Members,
-    /// 5-grams in the text, kept or not (0: too short to compare).
-    gram_count: usize,
+    /// Whether the text has a word (without one, it supports nothing).
+    has_words: bool,
     /// The text's sentences, for the evidence sentence of a citation: split in the same
     /// pass over the words, for every source (cheaper than splitting a cited source again
     /// for each citation, docs/perf-log.md).
@@ -175,14 +167,13 @@ impl Profile {
     /// claims a scorer will be asked about) are recorded. `buffers` are the lists the
     /// hashes gather in, kept from source to source.
     fn new(text: &str, keep: Option<&Vocabulary>, buffers: &mut Buffers) -> Profile {
-        let (mut terms, mut pairs, mut grams) = (
+        let (mut terms, mut pairs) = (
             Collector::new(keep, &mut buffers.terms),
             Collector::new(keep, &mut buffers.pairs),
-            Collector::new(keep, &mut buffers.grams),
         );
         let mut sentences = Sentences::new(text, &mut buffers.sentence_terms);
         let mut previous: Option<u64> = None;
-        let mut scanner = Scanner::new(text, std::mem::take(&mut buffers.codes));
+        let mut scanner = Scanner::new(text);
         while let Some(token) = scanner.next_token() {
             let h = token.hash;
             sentences.token(&token);
@@ -194,47 +185,11 @@ impl Profile {
             }
             previous = Some(h);
         }
-        // With a vocabulary, each window's hash is written to a small buffer and counted
-        // only when it passes the vocabulary's filter bit, with no branch on the bit: one
-        // window in eight of the typical request's sources passes (1,240 of 9,928), too
-        // many for a branch predictor to guess. The buffer's passing hashes then go to
-        // the collector, which tests the bit again and probes the set. Through wasm the
-        // typical request with support took 0.967-0.977x the time (docs/perf-log.md, "A
-        // sieve for the sources' 5-grams"). The words' terms and pairs, a sixth as many,
-        // go to theirs directly.
-        let gram_count = match keep {
-            Some(vocabulary) => {
-                let filter = vocabulary.filter();
-                let mut passed = [0u64; SIEVE];
-                let mut n = 0;
-                let count = scanner.grams(|g| {
-                    // Written over unless it passes; `n` is below SIEVE here (the `%`
-                    // spares a bounds check).
-                    passed[n % SIEVE] = g;
-                    n += usize::from(filter.passes(g));
-                    if n == SIEVE {
-                        for &h in &passed {
-                            grams.add(h);
-                        }
-                        n = 0;
-                    }
-                });
-                for &h in &passed[..n] {
-                    grams.add(h);
-                }
-                count
-            }
-            None => scanner.grams(|g| {
-                grams.add(g);
-            }),
-        };
-        buffers.codes = scanner.into_codes();
         sentences.finish();
         Profile {
             terms: terms.finish(),
             pairs: pairs.finish(),
-            grams: grams.finish(),
-            gram_count,
+            has_words: previous.is_some(),
             sentences: sentences.spans,
             sentence_terms: Postings::new(sentences.terms),
         }
@@ -253,47 +208,41 @@ fn is_name(gap: &str, word: &str) -> bool {
 }
 
 /// The lists a source's hashes gather in before they become its [`Profile`]'s sets: one
-/// of each for a scorer, cleared for each source (`codes` is written over, not cleared).
+/// of each for a scorer, cleared for each source.
 #[derive(Default)]
 struct Buffers {
     terms: Vec<u64>,
     pairs: Vec<u64>,
-    grams: Vec<u64>,
     sentence_terms: Vec<(u64, u32)>,
-    /// The codes of a source's characters (see `words::Scanner`).
-    codes: Vec<u16>,
 }
 
 /// What scoring reads of a claim (its first [`MAX_CLAIM_BYTES`]), read once: its
-/// distinct content words in order of first appearance, its word pairs in order, and its
-/// distinct 5-grams in order of first appearance. A scorer built for known claims reads
-/// each when it builds its vocabulary and keeps it for the claim's scores and evidence
-/// sentences, so a claim is tokenised once per request, not three times.
+/// distinct content words in order of first appearance and its word pairs in order. A
+/// scorer built for known claims reads each when it builds its vocabulary and keeps it
+/// for the claim's scores and evidence sentences, so a claim is tokenised once per
+/// request, not three times.
 #[derive(Clone, Debug)]
 struct ClaimWords {
     /// Each content term's hash, and whether it is specific (a number or a name).
     terms: Vec<(u64, bool)>,
-    /// The hashes of the word pairs, then of the 5-grams from `grams_at`: one list, one
-    /// allocation.
-    hashes: Vec<u64>,
-    grams_at: usize,
+    /// The hashes of the word pairs.
+    pairs: Vec<u64>,
 }
 
 impl ClaimWords {
     /// Reads `claim`, adding its hashes to `vocabulary`.
     fn read(claim: &str, vocabulary: &mut Vec<u64>) -> ClaimWords {
         let claim = scored_part(claim);
-        // A word and the gap after it take two bytes or more, a 5-gram one: the lists
-        // never grow.
+        // A word and the gap after it take two bytes or more (a letter of a script
+        // written without spaces, three): the lists never grow.
         let words = claim.len().div_ceil(2);
-        // The claim's terms and 5-grams seen so far (one table: a term's hash and a
-        // 5-gram's are as unlikely to meet as any two).
-        let mut seen = HashList::with_room(words + claim.len());
+        // The claim's terms seen so far.
+        let mut seen = HashList::with_room(words);
         let mut terms = Vec::with_capacity(words);
-        let mut hashes = Vec::with_capacity(words + claim.len());
+        let mut pairs = Vec::with_capacity(words);
         let mut previous: Option<u64> = None;
         let mut gap_start = 0;
-        let mut scanner = Scanner::new(claim, Vec::new());
+        let mut scanner = Scanner::new(claim);
         while let Some(token) = scanner.next_token() {
             let h = token.hash;
             if !token.is_stop() && seen.insert(h) {
@@ -303,38 +252,17 @@ impl ClaimWords {
                 terms.push((h, specific));
             }
             if let Some(p) = previous {
-                hashes.push(pair_hash(p, h));
+                pairs.push(pair_hash(p, h));
             }
             previous = Some(h);
             gap_start = token.end;
         }
-        // Each distinct 5-gram once, in order of appearance (no sort: a generic sort
-        // costs kilobytes of wasm).
-        let grams_at = hashes.len();
-        scanner.grams(|g| {
-            if seen.insert(g) {
-                hashes.push(g);
-            }
-        });
-        vocabulary.extend_from_slice(&hashes);
+        vocabulary.extend_from_slice(&pairs);
         vocabulary.extend(terms.iter().map(|&(h, _)| h));
-        // Kept for the scorer's life: no more room than the claim's words take (room for
-        // the worst case is about twice that).
-        hashes.shrink_to_fit();
+        // Kept for the scorer's life: no more room than the claim's words take.
+        pairs.shrink_to_fit();
         terms.shrink_to_fit();
-        ClaimWords {
-            terms,
-            hashes,
-            grams_at,
-        }
-    }
-
-    fn pairs(&self) -> &[u64] {
-        &self.hashes[..self.grams_at]
-    }
-
-    fn grams(&self) -> &[u64] {
-        &self.hashes[self.grams_at..]
+        ClaimWords { terms, pairs }
     }
 }
 
@@ -419,7 +347,6 @@ struct ClaimProfile<'w> {
     terms: Vec<(u64, f64, bool)>,
     total_weight: f64,
     pairs: &'w [u64],
-    grams: &'w [u64],
     /// The claim's words, for its evidence sentences.
     words: &'w ClaimWords,
 }
@@ -526,7 +453,7 @@ impl<'a> SupportScorer<'a> {
     /// and borrowed for the scorer's life: asked about in the order given, a claim costs
     /// no second reading.
     pub fn for_claims<S: AsRef<str>>(sources: &'a [S], claims: &[&'a str]) -> SupportScorer<'a> {
-        // Every content term, word pair and 5-gram hash of the claims (stopwords are
+        // Every content term and word pair hash of the claims (stopwords are
         // never content terms, so theirs are left out).
         let mut vocabulary = Vec::new();
         let mut known = Vec::with_capacity(claims.len());
@@ -552,7 +479,7 @@ impl<'a> SupportScorer<'a> {
         for (i, p) in profiles.iter().enumerate() {
             held.extend(p.terms.keys().map(|h| (h, i as u32)));
         }
-        let contrasted = profiles.iter().filter(|p| p.gram_count > 0).count() > 1;
+        let contrasted = profiles.iter().filter(|p| p.has_words).count() > 1;
         let items = (profiles.iter().map(|p| p.sentences.len())).fold(profiles.len(), usize::max);
         SupportScorer {
             sources,
@@ -614,8 +541,7 @@ impl<'a> SupportScorer<'a> {
         ClaimProfile {
             terms,
             total_weight,
-            pairs: words.pairs(),
-            grams: words.grams(),
+            pairs: &words.pairs,
             words,
         }
     }
@@ -692,10 +618,10 @@ impl<'a> SupportScorer<'a> {
             .collect()
     }
 
-    /// The blend of the three overlaps of `claim` with source `i`, before contrast.
+    /// The blend of the two overlaps of `claim` with source `i`, before contrast.
     fn blend(&self, claim: &ClaimProfile, i: usize) -> f64 {
         let p = &self.profiles[i];
-        if claim.terms.is_empty() || p.gram_count == 0 {
+        if claim.terms.is_empty() || !p.has_words {
             return 0.0;
         }
         let found: f64 = claim
@@ -705,17 +631,13 @@ impl<'a> SupportScorer<'a> {
             .map(|(_, w, _)| w)
             .sum();
         let idf_share = found / claim.total_weight;
-        let share = |items: &[u64], set: &Members| {
-            if items.is_empty() {
-                0.0
-            } else {
-                items.iter().filter(|x| set.contains(x)).count() as f64 / items.len() as f64
-            }
+        let pair_share = if claim.pairs.is_empty() {
+            0.0
+        } else {
+            let found = claim.pairs.iter().filter(|x| p.pairs.contains(x)).count();
+            found as f64 / claim.pairs.len() as f64
         };
-        let params = &self.params;
-        params.idf_weight * idf_share
-            + params.chargram_weight * share(claim.grams, &p.grams)
-            + params.pair_weight * share(claim.pairs, &p.pairs)
+        self.params.idf_weight * idf_share + self.params.pair_weight * pair_share
     }
 
     /// How well source `i` supports `claim`, judged against all sources of the request.
@@ -915,9 +837,9 @@ mod tests {
         // "think", "game", "point" and "work" are among the 1,000 common words,
         // "glaze", "kiln", "porcelain" and "cobalt" are not: each passage alone (an
         // isolated request, where document frequencies weigh every word alike) holds one
-        // half of the claim's content words.
+        // half of the claim's content words, and none of its word pairs.
         let claim = "Potters think the game point of cobalt porcelain glaze work is the kiln.";
-        let common = ["Work, game, point: what we think."];
+        let common = ["Point, work, game: what we think."];
         let rare = ["Kiln, glaze, porcelain, cobalt."];
         let support = |passage: &[&str; 1], factor: f64| {
             let params = SupportParams {
@@ -1047,54 +969,23 @@ mod tests {
     }
 
     #[test]
-    fn a_long_source_keeps_the_5_grams_of_its_sieves_full_buffers_and_of_its_last() {
-        // A source whose windows pass the vocabulary's filter bit many times over what its
-        // scan's buffer holds ([`SIEVE`]): the first claim's words are in the first full
-        // buffer, the third's only in the last, partial one.
-        let source = format!(
-            "Berlin is the capital of Germany; 3.7 million live there. {}Tokyo hosted the Olympic Games in 1964.",
-            "The reactor reached criticality in December 1942 in Chicago. ".repeat(40)
-        );
+    fn a_claim_in_a_script_without_spaces_is_read_letter_by_letter() {
+        // Each Han or kana letter is a term and each pair of neighbours a word pair: the
+        // claim says what the first passage says in another order and other words.
         let sources = [
-            source.as_str(),
-            "Another passage, about rivers and their deltas.",
+            "東京タワーは1958年に完成した。高さは333メートルです。",
+            "万里の長城は中国の古代の防御施設である。",
         ];
-        let claims = [
-            "Berlin has 3.7 million people.",
-            "The reactor reached criticality in 1942.",
-            "Tokyo hosted the 1964 Olympic Games.",
-        ];
-        // The windows passing the filter bit of the vocabulary `for_claims` builds, in the
-        // whole source and before the third claim's words.
-        let mut hashes = Vec::new();
-        for claim in claims {
-            ClaimWords::read(claim, &mut hashes);
-        }
-        let vocabulary = Vocabulary::new(hashes);
-        let passing = |text: &str| {
-            let mut n = 0;
-            words::for_each_gram(text, |g| n += usize::from(vocabulary.filter().passes(g)));
-            n
-        };
-        let (total, before_tokyo) = (
-            passing(&source),
-            passing(&source[..source.find("Tokyo").unwrap()]),
-        );
-        assert!(total > 4 * SIEVE, "{total} passing windows");
+        let scorer = SupportScorer::new(&sources);
+        let claim = "1958年に東京タワーが完成した。";
+        let (right, wrong) = (scorer.support(claim, 0), scorer.support(claim, 1));
         assert!(
-            total % SIEVE > 0 && before_tokyo >= total - total % SIEVE,
-            "the third claim's windows are not all in the last buffer: {before_tokyo} of {total} pass before them"
+            right.score > 0.6 && wrong.score < 0.3,
+            "{right:?} {wrong:?}"
         );
-        let full = SupportScorer::new(&sources);
-        let known = SupportScorer::for_claims(&sources, &claims);
-        for claim in claims {
-            assert_eq!(full.scores(claim), known.scores(claim), "{claim}");
-            assert!(
-                known.scores(claim)[0] > 0.5,
-                "{claim}: {:?}",
-                known.scores(claim)
-            );
-        }
+        let span = right.span.expect("an evidence sentence");
+        assert_eq!(&sources[0][span.range()], "東京タワーは1958年に完成した。");
+        assert_eq!(scorer.best_source("万里の長城は中国にある。"), Some(1));
     }
 
     #[test]

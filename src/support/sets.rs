@@ -1,11 +1,11 @@
-//! The hash sets support scoring compares against: a source's terms, word pairs and
-//! 5-grams ([`Members`], gathered by a [`Collector`]), and the vocabulary of the claims
+//! The hash sets support scoring compares against: a source's terms and word pairs
+//! ([`Members`], gathered by a [`Collector`]), and the vocabulary of the claims
 //! a scorer is built for ([`Vocabulary`]).
 //!
 //! The probes are `#[inline]`, a hint and not `always`: the full module (opt-level 2)
 //! still inlines most of them, the size-built browser core keeps them as calls, 0.7 KB
-//! gzip smaller. Only what the scan of a source calls for every character (the
-//! vocabulary filter and the collector) is `always`: as calls, the core's `validate`
+//! gzip smaller. Only what the scan of a source calls for every word (the vocabulary
+//! filter and the collector) is `always`: as calls, the core's `validate`
 //! with support took about 5 % longer (docs/perf-log.md, issue 35).
 
 /// A set of (well-mixed) hashes: open addressing with linear probing in a power-of-two
@@ -96,7 +96,7 @@ impl HashList {
     /// branches per slot (empty? the item?) went each way as often as the claims' hashes
     /// are found in a source, which no predictor guesses: this form took claim support
     /// on real answers 0.959-0.970x the time (docs/perf-log.md, "A sieve for the
-    /// sources' 5-grams").
+    /// sources' 5-grams", whose 5-grams are gone since).
     #[inline]
     fn position(&self, item: u64) -> Option<usize> {
         let mask = self.slots.len().checked_sub(1)?;
@@ -112,7 +112,7 @@ impl HashList {
     }
 }
 
-/// The hashes of one kind (terms, pairs or 5-grams) a source holds — for a scorer
+/// The hashes of one kind (terms or pairs) a source holds — for a scorer
 /// built for known claims, only those in their vocabulary. A set sized by what the
 /// source holds, so profiling many sources costs their text, never sources ×
 /// vocabulary.
@@ -272,39 +272,11 @@ impl Vocabulary {
     /// others probe the set.
     #[inline(always)]
     pub(super) fn holds(&self, h: u64) -> bool {
-        self.filter().passes(h) && self.set.contains(&h)
-    }
-
-    /// The vocabulary's filter bits, as a loop over many hashes reads them (see
-    /// [`Filter`]).
-    pub(super) fn filter(&self) -> Filter<'_> {
-        Filter {
-            bits: &self.bits,
-            mask: self.bits.len() * 64 - 1,
-        }
-    }
-}
-
-/// A [`Vocabulary`]'s filter bits and their mask, copied out as values (a slice and a
-/// number) for the sieve of a source's 5-grams (`Profile::new`): a loop keeps them in
-/// registers. Read through the vocabulary, they were loaded again for every window (seen
-/// in V8's code for the wasm): the loop pushes kept hashes to a list, and the compiler
-/// cannot tell that list's memory from the vocabulary's.
-#[derive(Clone, Copy)]
-pub(super) struct Filter<'v> {
-    bits: &'v [u64],
-    mask: usize,
-}
-
-impl Filter<'_> {
-    /// Whether `h` passes the filter bit (every hash of the vocabulary does, and about 1
-    /// in [`Vocabulary::BITS_PER_ITEM`] of the others).
-    #[inline(always)]
-    pub(super) fn passes(self, h: u64) -> bool {
-        let bit = Vocabulary::bit(h, self.mask);
+        let bit = Vocabulary::bit(h, self.bits.len() * 64 - 1);
         self.bits
             .get(bit / 64)
             .is_some_and(|word| word & (1 << (bit % 64)) != 0)
+            && self.set.contains(&h)
     }
 }
 

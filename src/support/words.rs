@@ -1,11 +1,8 @@
-//! The words and character n-grams that support scoring compares, and their hashes.
+//! The words that support scoring compares, and their hashes.
 
 use super::stopwords::is_stopword_hash;
 use crate::casefold::fold_case;
 use crate::substr::Substr;
-
-/// Character n-gram length.
-pub(super) const GRAM: usize = 5;
 
 /// A hash of `bytes`, mixed so the low bits are usable as a hash table index: eight
 /// bytes (little-endian, the last chunk zero-padded) per multiply, the length folded in
@@ -69,16 +66,6 @@ pub(super) fn pair_hash(a: u64, b: u64) -> u64 {
     (a.rotate_left(17) ^ b).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
-/// Calls `f` with the hash of every 5-character window of `text` folded to lower case
-/// with single spaces (a [`Scanner`]'s 5-grams); returns the number of windows (0 when
-/// the text is too short to compare).
-#[cfg(test)]
-pub(super) fn for_each_gram(text: &str, f: impl FnMut(u64)) -> usize {
-    let mut scanner = Scanner::new(text, Vec::new());
-    while scanner.next_token().is_some() {}
-    scanner.grams(f)
-}
-
 /// One word: its normalised term, whether it is a stopword, whether it is a number.
 pub(super) struct Token {
     /// Hash of the normalised term (lower case, stemmed; numbers without commas).
@@ -114,20 +101,17 @@ enum Stop {
 /// The words of `text` (a [`Scanner`]'s tokens), in order.
 #[cfg(test)]
 pub(super) fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
-    let mut scanner = Scanner::new(text, Vec::new());
+    let mut scanner = Scanner::new(text);
     std::iter::from_fn(move || scanner.next_token())
 }
 
-/// ASCII bytes as a [`Scanner`] reads them: lower-cased, whitespace (`char::is_whitespace`:
-/// `is_ascii_whitespace` and U+000B) as a space, with the top bit set for a letter or
-/// digit. One table load classifies a byte for both the words and the 5-grams.
+/// ASCII bytes as a [`Scanner`] reads them: a letter or digit lower-cased with the top
+/// bit set, any other byte as it is. One table load classifies a byte and lower-cases it.
 const ASCII: [u8; 128] = {
     let mut table = [0u8; 128];
     let mut b = 0u8;
     while b < 128 {
-        table[b as usize] = if b.is_ascii_whitespace() || b == 0x0b {
-            b' '
-        } else if b.is_ascii_alphanumeric() {
+        table[b as usize] = if b.is_ascii_alphanumeric() {
             b.to_ascii_lowercase() | 0x80
         } else {
             b
@@ -136,22 +120,6 @@ const ASCII: [u8; 128] = {
     }
     table
 };
-
-/// The code of the folded character `folded` in a 5-gram window: the character plus one
-/// when that fits 12 bits (every character below U+0FFF: Latin, Greek, Cyrillic,
-/// Hebrew, Arabic, the Indic scripts), else 12 bits of its hash, never 0. Those bits can
-/// equal any other character's code: CJK, Hangul, emoji and the typographic quotes and
-/// dashes of U+2000–U+206F take this path, and two windows that differ only in such a
-/// character share their codes, and so their hash, about 1 time in 4,096.
-#[inline(always)]
-fn code(folded: u32) -> u16 {
-    let code = folded + 1;
-    if code < 0x1000 {
-        code as u16
-    } else {
-        ((u64::from(code).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as u16).max(1)
-    }
-}
 
 /// Of eight bytes (little-endian in `x`), how many at the front are ASCII letters or
 /// digits, and all eight with ASCII capitals lower-cased: bytewise comparisons in one
@@ -172,136 +140,98 @@ fn alphanumeric_run(x: u64) -> (usize, u64) {
     (run, x | (upper >> 2))
 }
 
-/// How a non-ASCII character enters the 5-gram window: folded to lower case, whitespace
-/// as a space.
-fn folded(c: char) -> u32 {
-    u32::from(if c.is_whitespace() { ' ' } else { fold_case(c) })
+/// Whether `c` is a letter of a script written without spaces between words (Han,
+/// hiragana and katakana, Thai, Lao, Khmer, Myanmar) or a Hangul syllable (Korean words
+/// carry their particles). Each such letter is a word of its own, so a claim's terms are
+/// its characters and its word pairs character bigrams, as search engines read Chinese
+/// and Japanese: read as runs up to the next punctuation, a Chinese sentence was one
+/// "word" no other text shares.
+#[inline]
+fn is_unspaced(c: char) -> bool {
+    matches!(u32::from(c),
+        0x0E00..=0x0EFF // Thai, Lao
+        | 0x1000..=0x109F // Myanmar
+        | 0x1780..=0x17FF // Khmer
+        | 0x3040..=0x30FF // hiragana, katakana
+        | 0x31F0..=0x31FF // katakana phonetic extensions
+        | 0x3400..=0x4DBF // CJK extension A
+        | 0x4E00..=0x9FFF // CJK unified ideographs
+        | 0xAC00..=0xD7AF // Hangul syllables
+        | 0xF900..=0xFAFF // CJK compatibility ideographs
+        | 0xFF66..=0xFF9F // halfwidth katakana
+        | 0x20000..=0x3FFFF) // CJK extensions B and on
 }
 
-/// The bits of a window's five 12-bit codes (the newest in the low bits).
-const WINDOW_MASK: u64 = (1 << (12 * GRAM)) - 1;
-
-/// The hash of a window's codes: a xor-shift that brings the older codes into the low
-/// bits, a multiply that spreads them upwards, a xor-shift that brings the high bits
-/// down. Each step is invertible, so windows with distinct codes have distinct hashes.
-#[inline(always)]
-fn window_hash(codes: u64) -> u64 {
-    let spread = (codes ^ (codes >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    spread ^ (spread >> 32)
-}
-
-/// Reads a text once, for its words and its 5-grams: each call of
-/// [`Scanner::next_token`] reads up to the end of the next word (a run of letters and
-/// digits; a decimal point or thousands comma inside a number stays), writing the code
-/// of every character on the way (see [`code`]) into a list: the text folded to lower
-/// case with single spaces. [`Scanner::grams`] then hashes its 5-character windows in a
-/// loop of its own.
+/// Reads a text's words, one per call of [`Scanner::next_token`]: a run of letters and
+/// digits (a decimal point or thousands comma inside a number stays), or one letter of a
+/// script written without spaces ([`is_unspaced`]).
 ///
 /// A word's ASCII letters and digits are read eight bytes at a time
 /// ([`alphanumeric_run`]); other ASCII bytes one at a time through a 128-byte table (a
 /// gap, a word's end, a number's decimal point), and non-ASCII characters decoded. Read
-/// a byte at a time, each word's end was a branch no predictor could guess, and V8 kept
-/// the interleaved 5-gram window's state on the stack: the words in eight-byte runs and
-/// the windows in a loop of their own took 8 % off claim support's cost per claim
-/// through wasm (docs/perf-log.md, "Eight bytes at a time").
+/// a byte at a time, each word's end was a branch no predictor could guess
+/// (docs/perf-log.md, "Eight bytes at a time").
 pub(super) struct Scanner<'t> {
     text: &'t str,
     /// Where the next call starts reading.
     at: usize,
-    /// The codes written so far are `codes[..coded]`; it has room for one a byte.
-    codes: Vec<u16>,
-    coded: usize,
-    /// The last character coded was whitespace (true at the start: leading whitespace
-    /// is skipped, and a run of whitespace is coded once).
-    last_space: bool,
     /// The word being read, lower-cased as it is read (commas of numbers left out):
     /// ASCII words of up to 64 bytes, nearly all, need no second pass.
     buf: [u8; WORD_BUFFER],
 }
 
 impl<'t> Scanner<'t> {
-    /// A scanner at the start of `text`, writing its codes into `codes` (a list kept
-    /// from text to text: it grows to the longest text's bytes and is never cleared).
-    pub(super) fn new(text: &'t str, mut codes: Vec<u16>) -> Scanner<'t> {
-        if codes.len() < text.len() {
-            codes.resize(text.len(), 0);
-        }
+    /// A scanner at the start of `text`.
+    pub(super) fn new(text: &'t str) -> Scanner<'t> {
         Scanner {
             text,
             at: 0,
-            codes,
-            coded: 0,
-            last_space: true,
             buf: [0; WORD_BUFFER],
         }
     }
 
-    /// Writes the code of a character of a gap (`folded`, a space for whitespace),
-    /// unless it is whitespace after whitespace.
-    #[inline(always)]
-    fn code_gap(&mut self, folded: u32) {
-        let space = folded == u32::from(b' ');
-        if space && self.last_space {
-            return;
-        }
-        self.last_space = space;
-        if let Some(slot) = self.codes.get_mut(self.coded) {
-            *slot = code(folded);
-        }
-        self.coded += 1;
-    }
-
-    /// The next word, lower-cased and lightly stemmed; `None` at the end of the text
-    /// (every character coded).
+    /// The next word, lower-cased and lightly stemmed; `None` at the end of the text.
     #[inline(always)]
     pub(super) fn next_token(&mut self) -> Option<Token> {
         let text = self.text;
         let bytes = text.as_bytes();
         let mut at = self.at;
-        // The gap: every character coded up to the first letter or digit.
+        // The gap, up to the first letter or digit.
         let start = loop {
             let Some(&b) = bytes.get(at) else {
                 self.at = at;
                 return None;
             };
             if b < 0x80 {
-                let class = ASCII[usize::from(b)];
-                if class >= 0x80 {
+                if ASCII[usize::from(b)] >= 0x80 {
                     break at;
                 }
-                self.code_gap(u32::from(class));
                 at += 1;
             } else {
                 let (c, len) = char_at(text, at);
                 if c.is_alphanumeric() {
+                    if is_unspaced(c) {
+                        // A word of one letter.
+                        self.at = at + len;
+                        return Some(self.token(at..at + len, 0, false, false));
+                    }
                     break at;
                 }
-                self.code_gap(folded(c));
                 at += len;
             }
         };
-        // The word, up to the character that ends it (left for the next gap). A letter
-        // or digit is never whitespace: its code is written as it comes.
-        self.last_space = false;
+        // The word, up to the character that ends it (left for the next gap).
         let number = bytes[start].is_ascii_digit();
-        let (mut n, mut ascii, mut coded) = (0, true, self.coded);
+        let (mut n, mut ascii) = (0, true);
         // Eight bytes at a time while they are ASCII letters and digits: most words end
-        // in their first eight, with no branch per byte. Each chunk's codes and
-        // lower-cased bytes are written whole; those past the word's end are written
-        // over or never read (`coded` and `n` say how far they count).
-        while let (Some(chunk), Some(slots), Some(word)) = (
-            bytes.get(at..at + 8),
-            self.codes.get_mut(coded..coded + 8),
-            self.buf.get_mut(n..n + 8),
-        ) {
+        // in their first eight, with no branch per byte. Each chunk's lower-cased bytes
+        // are written whole; those past the word's end are written over or never read
+        // (`n` says how far they count).
+        while let (Some(chunk), Some(word)) = (bytes.get(at..at + 8), self.buf.get_mut(n..n + 8)) {
             let x = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
             let (run, lower) = alphanumeric_run(x);
-            let lower_bytes = lower.to_le_bytes();
-            for (slot, &b) in slots.iter_mut().zip(&lower_bytes) {
-                *slot = code(u32::from(b));
-            }
-            word.copy_from_slice(&lower_bytes);
-            (at, coded, n) = (at + run, coded + run, n + run);
+            word.copy_from_slice(&lower.to_le_bytes());
+            (at, n) = (at + run, n + run);
             if run < 8 {
                 break;
             }
@@ -312,13 +242,9 @@ impl<'t> Scanner<'t> {
             };
             if b >= 0x80 {
                 let (c, len) = char_at(text, at);
-                if !c.is_alphanumeric() {
+                if !c.is_alphanumeric() || is_unspaced(c) {
                     break at;
                 }
-                if let Some(slot) = self.codes.get_mut(coded) {
-                    *slot = code(folded(c));
-                }
-                coded += 1;
                 ascii = false;
                 at += len;
                 continue;
@@ -332,40 +258,16 @@ impl<'t> Scanner<'t> {
                     break at;
                 }
             }
-            let lower = class & 0x7f;
-            if let Some(slot) = self.codes.get_mut(coded) {
-                *slot = code(u32::from(lower));
-            }
-            coded += 1;
             at += 1;
             if !(number && b == b',') {
                 if let Some(slot) = self.buf.get_mut(n) {
-                    *slot = lower;
+                    *slot = class & 0x7f;
                 }
                 n += 1;
             }
         };
-        (self.at, self.coded) = (at, coded);
+        self.at = at;
         Some(self.token(start..end, n, number, ascii))
-    }
-
-    /// Calls `on_gram` with the hash of each 5-character window of the codes written
-    /// (all of the text's once [`Scanner::next_token`] has returned `None`), in order;
-    /// returns how many there were (0 when the text is too short to compare).
-    pub(super) fn grams(&self, mut on_gram: impl FnMut(u64)) -> usize {
-        let codes = self.codes.get(..self.coded).unwrap_or_default();
-        let (first, rest) = codes.split_at(codes.len().min(GRAM - 1));
-        let mut window = first.iter().fold(0, |w, &c| w << 12 | u64::from(c));
-        for &c in rest {
-            window = (window << 12 | u64::from(c)) & WINDOW_MASK;
-            on_gram(window_hash(window));
-        }
-        rest.len()
-    }
-
-    /// The code list, for the next text.
-    pub(super) fn into_codes(self) -> Vec<u16> {
-        self.codes
     }
 
     /// The token of the word at `range`, lower-cased into `buf[..n]` when `ascii`.
@@ -432,35 +334,42 @@ fn term(raw: &str) -> (u64, bool, bool) {
     (hash(normalised.as_bytes()), stop, number)
 }
 
-/// How much of `word` the stemmer keeps, and what it appends.
+/// How much of `word` the stemmer keeps, and what it appends: the first rule of
+/// `STEMS` (the tests' list) that applies, read as one branch on the last byte (a loop over the rules
+/// was half of a word's term through wasm: every word ending in `e`, `s`, `g`, `d` or
+/// `y` walked them).
 fn stem_len(word: &[u8]) -> (usize, &'static str) {
-    // Byte comparisons of the last three bytes, not `ends_with` (a memcmp call each).
     let n = word.len();
+    // The byte `back` places from the end (0 before the word).
     let at = |back: usize| if back <= n { word[n - back] } else { 0 };
-    // Every suffix of [`STEMS`] ends in one of these: most words stop here.
-    if !matches!(at(1), b's' | b'g' | b'd' | b'y') {
-        return (n, "");
+    let strip = |suffix: usize, min: usize| if n >= min { n - suffix } else { n };
+    match at(1) {
+        b's' => match at(2) {
+            b's' => (n, ""),
+            b'e' if at(3) == b'i' && n >= 5 => (n - 3, "y"),
+            b'e' if n >= 5 => (n - 2, ""),
+            _ => (strip(1, 4), ""),
+        },
+        b'g' if at(2) == b'n' && at(3) == b'i' => (strip(3, 6), ""),
+        b'd' if at(2) == b'e' => (strip(2, 5), ""),
+        b'y' if at(2) == b'l' => (strip(2, 5), ""),
+        b'e' => (strip(1, 5), ""),
+        _ => (n, ""),
     }
-    if at(2) == b's' && at(1) == b's' {
-        return (n, "");
-    }
-    for &(suffix, replacement, min) in &STEMS {
-        let suffix = suffix.as_bytes();
-        if n >= min && (1..=suffix.len()).all(|k| at(k) == suffix[suffix.len() - k]) {
-            return (n - suffix.len(), replacement);
-        }
-    }
-    (n, "")
 }
 
-/// Suffix, replacement, minimum word length. (`stem_len` relies on their last letters.)
-const STEMS: [(&str, &str, usize); 6] = [
+/// The stemmer's rules, in the order it tries them: suffix, replacement, minimum word
+/// length; a word ending in `ss` keeps it. [`stem_len`] is these rules as branches;
+/// `scripts/gen-common-words.py` holds the same list.
+#[cfg(test)]
+const STEMS: [(&str, &str, usize); 7] = [
     ("ies", "y", 5),
     ("ing", "", 6),
     ("ed", "", 5),
     ("es", "", 5),
     ("ly", "", 5),
     ("s", "", 4),
+    ("e", "", 5),
 ];
 
 /// The character at byte `at` (a boundary) and its length; ASCII without decoding.
@@ -499,95 +408,10 @@ mod tests {
     }
 
     #[test]
-    fn grams_of_ascii_and_other_text_match_a_char_by_char_reading() {
-        // The oracle: every char decoded, `char::is_whitespace`, `fold_case`, the
-        // window's last five codes kept in a list and packed for the hash. It shares the
-        // code of a character and `window_hash` with the scan, so it checks the reading
-        // (the ASCII table, whitespace runs, when a window is full); the hash itself is
-        // checked by the next test.
-        fn by_chars(text: &str) -> Vec<u64> {
-            let (mut codes, mut last_space, mut out) = (Vec::new(), true, Vec::new());
-            for c in text.chars() {
-                let c = if c.is_whitespace() { ' ' } else { c };
-                if c == ' ' && last_space {
-                    continue;
-                }
-                last_space = c == ' ';
-                let code = u64::from(u32::from(fold_case(c))) + 1;
-                codes.push(if code < 0x1000 {
-                    code
-                } else {
-                    (code.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52).max(1)
-                });
-                if let Some(last) = codes.last_chunk::<GRAM>() {
-                    out.push(window_hash(last.iter().fold(0, |w, &c| w << 12 | c)));
-                }
-            }
-            out
-        }
-        for text in [
-            "Plain ASCII text, with  double\tspaces\r\nand\u{b}tabs.",
-            "  Émile Zola ÉCRIT à Paris\u{a0}— 東京 😀 ΣΊΣΥΦΟΣ \u{2003}end ",
-            "x\u{1c}y\u{85}z",
-            "e\u{301}t\u{301}\u{301} caf\u{e9}\r\n\r\n1,\u{301}",
-            "Ends in an emoji 😀",
-            // Eight-byte runs: ended by a non-ASCII letter, a decimal point, a chunk's
-            // end, the text's end; capitals past the first chunk.
-            "abcdefghé x 12345678.5 abcdefgh abcdefgh",
-            "REPORTEDLY UNDERSTANDINGS abcdefghABCDEFGHijk",
-        ] {
-            let mut got = Vec::new();
-            let windows = for_each_gram(text, |g| got.push(g));
-            assert_eq!(windows, got.len());
-            assert_eq!(got, by_chars(text), "{text:?}");
-        }
-        // Runs of whitespace count once, leading whitespace not at all: "a b " is too
-        // short for a 5-gram, "a b c" is one, "abc def" three.
-        assert_eq!(for_each_gram("  a \t b\n", |_| {}), 0);
-        assert_eq!(for_each_gram("a  b\tc", |_| {}), 1);
-        assert_eq!(for_each_gram("abc \r\n def", |_| {}), 3);
-    }
-
-    #[test]
-    fn a_window_hash_depends_on_every_character_and_nothing_else() {
-        let grams = |text: &str| {
-            let mut got = Vec::new();
-            for_each_gram(text, |g| got.push(g));
-            got
-        };
-        // The same five characters hash alike wherever they stand, and each position
-        // counts: changing any one of them changes the hash.
-        assert_eq!(grams("tower")[0], grams("the tower")[4]);
-        for at in 0..GRAM {
-            let mut changed = *b"tower";
-            changed[at] = b'x';
-            assert_ne!(
-                grams("tower")[0],
-                grams(std::str::from_utf8(&changed).unwrap())[0]
-            );
-        }
-        // The hash is invertible on codes: every window of a real passage that differs
-        // from another has another hash.
-        let text = "The Eiffel Tower, completed in 1889, was the tallest structure \
-                    in the world until 1930; 東京タワー was finished in 1958 😀.";
-        let folded: Vec<char> = text.chars().flat_map(char::to_lowercase).collect();
-        let hashes = grams(text);
-        assert_eq!(hashes.len(), folded.len() - (GRAM - 1));
-        let mut seen = std::collections::HashMap::new();
-        for (window, &hash) in folded.windows(GRAM).zip(&hashes) {
-            assert_eq!(*seen.entry(hash).or_insert(window), window);
-        }
-        // Characters above U+0FFF get a code too (never 0, which marks an empty slot).
-        assert_eq!(grams("東京タワー").len(), 1);
-        assert_eq!(grams("😀😀😀😀😀").len(), 1);
-        // U+20A9's 12 bits of hash are 0: a window opening with it is full all the same.
-        assert_eq!(grams("₩1234").len(), 1);
-    }
-
-    #[test]
     fn words_are_runs_of_letters_and_digits_read_like_the_general_path() {
         // The oracle: char by char, a word is a run of alphanumeric chars, with a `.`
-        // or `,` between two ASCII digits inside it; each normalised by `term`.
+        // or `,` between two ASCII digits inside it, or one letter of a script written
+        // without spaces; each normalised by `term`.
         fn by_chars(text: &str) -> Vec<(usize, usize, u64, bool, bool)> {
             let bytes = text.as_bytes();
             let inside = |at: usize, c: char| {
@@ -599,13 +423,15 @@ mod tests {
             let mut words = Vec::new();
             let mut start = None;
             for (at, c) in text.char_indices() {
-                match start {
-                    None if c.is_alphanumeric() => start = Some(at),
-                    Some(from) if !c.is_alphanumeric() && !inside(at, c) => {
-                        words.push((from, at));
-                        start = None;
-                    }
-                    _ => {}
+                let ends = (!c.is_alphanumeric() && !inside(at, c)) || is_unspaced(c);
+                if let (Some(from), true) = (start, ends) {
+                    words.push((from, at));
+                    start = None;
+                }
+                if c.is_alphanumeric() && is_unspaced(c) {
+                    words.push((at, at + c.len_utf8()));
+                } else if start.is_none() && c.is_alphanumeric() {
+                    start = Some(at);
                 }
             }
             words.extend(start.map(|from| (from, text.len())));
@@ -629,8 +455,11 @@ mod tests {
             "line one\r\nline two,\r\n3,5\r\n",
             "\u{301}start, after\u{301} a mark 😀",
             &format!("{},5 units", "1,234".repeat(15)),
-            // Eight-byte runs (see the 5-gram oracle), and words of 56 to 65 bytes, on
-            // both sides of the word buffer's 64.
+            // Scripts written without spaces: a word a letter, next to other words.
+            "東京タワーは1958年に完成した。iPhone手机 서울은 ภาษาไทย ຄຳ ខ្មែរ မြန်မာ 𠀋x",
+            // Eight-byte runs: ended by a non-ASCII letter, a decimal point, a chunk's
+            // end, the text's end; capitals past the first chunk. Words of 56 to 65
+            // bytes, on both sides of the word buffer's 64.
             "abcdefghé x 12345678.5 abcdefgh REPORTEDLY UNDERSTANDINGS abcdefghABCDEFGHijk",
             &(56..=65)
                 .map(|n| "Ab".repeat(n / 2) + &"c".repeat(n % 2))
@@ -701,10 +530,36 @@ mod tests {
     }
 
     #[test]
-    fn every_suffix_ends_in_a_letter_the_shortcut_lets_through() {
+    fn the_stemmer_applies_the_first_rule_that_fits() {
+        // The oracle: the rules of STEMS in order, a word ending in "ss" kept.
+        fn by_rules(word: &str) -> (usize, &'static str) {
+            if word.ends_with("ss") {
+                return (word.len(), "");
+            }
+            for (suffix, replacement, min) in STEMS {
+                if word.len() >= min && word.ends_with(suffix) {
+                    return (word.len() - suffix.len(), replacement);
+                }
+            }
+            (word.len(), "")
+        }
+        // Every word of up to four letters over the rules' letters and two others, and
+        // every rule's suffix after stems of 0 to 4 letters.
+        let letters = [b'i', b'e', b's', b'n', b'g', b'd', b'l', b'y', b'a', b'x'];
+        let mut words = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = (words.iter())
+                .flat_map(|w| letters.iter().map(move |&c| format!("{w}{}", c as char)))
+                .collect();
+            words.extend(longer);
+        }
         for (suffix, _, _) in STEMS {
-            let word = format!("abcdefgh{suffix}");
-            assert_ne!(stem_len(word.as_bytes()), (word.len(), ""), "{suffix}");
+            for stem in ["", "a", "ab", "abc", "abcd", "ss"] {
+                words.push(format!("{stem}{suffix}"));
+            }
+        }
+        for word in &words {
+            assert_eq!(stem_len(word.as_bytes()), by_rules(word), "{word:?}");
         }
     }
 
@@ -713,6 +568,9 @@ mod tests {
         assert_eq!(stem("studies".into()), "study");
         assert_eq!(stem("reported".into()), stem("reports".into()));
         assert_eq!(stem("class".into()), "class");
+        assert_eq!(stem("completed".into()), stem("complete".into()));
+        assert_eq!(stem("degrees".into()), stem("degree".into()));
+        assert_eq!(stem("made".into()), "made", "four letters keep their e");
     }
 
     #[test]
