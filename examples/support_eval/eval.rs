@@ -268,14 +268,16 @@ pub fn token_recall(claim: &str, passage: &str) -> f64 {
 }
 
 /// The baselines' words (token recall's and BM25's): runs of letters and digits, lower
-/// case; a character of a script written without spaces (Han, kana, Hangul, Thai, Lao,
-/// Khmer, Myanmar) is a word of its own, as a search engine's standard tokenizer reads
-/// Han.
+/// case; a letter of a script written without spaces (Han, kana, Thai, Lao, Khmer,
+/// Myanmar) or of Hangul is a word of its own, as a search engine's standard
+/// tokenizer reads Han. The same ranges as the scanner's (`is_unspaced` in
+/// src/support/words.rs), written out again: the baselines stay independent of the crate.
 pub fn baseline_words(text: &str) -> Vec<String> {
     let unspaced = |c: char| {
         matches!(u32::from(c),
-            0x0E00..=0x0EFF | 0x1000..=0x109F | 0x1780..=0x17FF | 0x3040..=0x30FF
-            | 0x31F0..=0x31FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF
+            0x0E00..=0x0EFF | 0x1000..=0x109F | 0x1100..=0x11FF | 0x1780..=0x17FF
+            | 0x3005..=0x3007 | 0x3040..=0x30FF | 0x3130..=0x318F | 0x31F0..=0x31FF
+            | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF
             | 0xF900..=0xFAFF | 0xFF66..=0xFF9F | 0x20000..=0x3FFFF)
     };
     let mut words = Vec::new();

@@ -43,9 +43,11 @@ use words::{Scanner, pair_hash};
 
 /// The constants of the support score. [`SupportParams::default`] is what citeproof
 /// ships: the grid's best over ExpertQA, HAGRID, AttrScore-GenSearch and BEGIN, which
-/// four of the eight leave-one-out folds also chose (docs/support.md); a caller with
+/// two of the eight leave-one-out folds also chose (docs/support.md); a caller with
 /// labelled pairs of their own can fit others and pass them to
-/// [`SupportScorer::with_params`].
+/// [`SupportScorer::with_params`]. The two blend weights sum to 1 (`chargram_weight`,
+/// the character 5-grams' weight, is gone since they were dropped: docs/support.md,
+/// "Words in place of 5-grams").
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SupportParams {
     /// Weight of the IDF-weighted content-word recall in the blend.
@@ -233,8 +235,9 @@ impl ClaimWords {
     /// Reads `claim`, adding its hashes to `vocabulary`.
     fn read(claim: &str, vocabulary: &mut Vec<u64>) -> ClaimWords {
         let claim = scored_part(claim);
-        // A word and the gap after it take two bytes or more (a letter of a script
-        // written without spaces, three): the lists never grow.
+        // A word is a byte or more, and but for a letter of a script written without
+        // spaces (three bytes or more) a gap byte follows it: at most a word per two
+        // bytes, so the lists never grow.
         let words = claim.len().div_ceil(2);
         // The claim's terms seen so far.
         let mut seen = HashList::with_room(words);

@@ -140,9 +140,9 @@ fn alphanumeric_run(x: u64) -> (usize, u64) {
     (run, x | (upper >> 2))
 }
 
-/// Whether `c` is a letter of a script written without spaces between words (Han,
-/// hiragana and katakana, Thai, Lao, Khmer, Myanmar) or a Hangul syllable (Korean words
-/// carry their particles). Each such letter is a word of its own, so a claim's terms are
+/// Whether `c` is a letter of a script written without spaces between words (Han and
+/// its 々 〆 〇, hiragana and katakana, Thai, Lao, Khmer, Myanmar) or of Hangul (Korean
+/// words carry their particles). Each such letter is a word of its own, so a claim's terms are
 /// its characters and its word pairs character bigrams, as search engines read Chinese
 /// and Japanese: read as runs up to the next punctuation, a Chinese sentence was one
 /// "word" no other text shares.
@@ -151,8 +151,11 @@ fn is_unspaced(c: char) -> bool {
     matches!(u32::from(c),
         0x0E00..=0x0EFF // Thai, Lao
         | 0x1000..=0x109F // Myanmar
+        | 0x1100..=0x11FF // Hangul jamo
         | 0x1780..=0x17FF // Khmer
+        | 0x3005..=0x3007 // 々 〆 〇
         | 0x3040..=0x30FF // hiragana, katakana
+        | 0x3130..=0x318F // Hangul compatibility jamo
         | 0x31F0..=0x31FF // katakana phonetic extensions
         | 0x3400..=0x4DBF // CJK extension A
         | 0x4E00..=0x9FFF // CJK unified ideographs
@@ -211,9 +214,18 @@ impl<'t> Scanner<'t> {
                 let (c, len) = char_at(text, at);
                 if c.is_alphanumeric() {
                     if is_unspaced(c) {
-                        // A word of one letter.
+                        // A word of one letter, its term its bytes: these scripts have
+                        // no case and no suffixes to stem (the general path would
+                        // allocate to find that out).
                         self.at = at + len;
-                        return Some(self.token(at..at + len, 0, false, false));
+                        let whole = hash(&bytes[at..at + len]);
+                        return Some(Token {
+                            hash: whole,
+                            stop: Stop::IfListed(whole),
+                            number: false,
+                            start: at,
+                            end: at + len,
+                        });
                     }
                     break at;
                 }
@@ -334,10 +346,10 @@ fn term(raw: &str) -> (u64, bool, bool) {
     (hash(normalised.as_bytes()), stop, number)
 }
 
-/// How much of `word` the stemmer keeps, and what it appends: the first rule of
-/// `STEMS` (the tests' list) that applies, read as one branch on the last byte (a loop over the rules
-/// was half of a word's term through wasm: every word ending in `e`, `s`, `g`, `d` or
-/// `y` walked them).
+/// How much of `word` the stemmer keeps, and what it appends: the first rule of `STEMS`
+/// (the tests' list) that applies, read as one branch on the last byte (a loop over the
+/// rules was half of a word's term through wasm: every word ending in `e`, `s`, `g`, `d`
+/// or `y` walked them).
 fn stem_len(word: &[u8]) -> (usize, &'static str) {
     let n = word.len();
     // The byte `back` places from the end (0 before the word).
@@ -457,6 +469,7 @@ mod tests {
             &format!("{},5 units", "1,234".repeat(15)),
             // Scripts written without spaces: a word a letter, next to other words.
             "東京タワーは1958年に完成した。iPhone手机 서울은 ภาษาไทย ຄຳ ខ្មែរ မြန်မာ 𠀋x",
+            "abcdefgh東 abcdefghijklmnop京 ก\u{e48}x ab\u{e48}cd 人々 ㅋㅋ 1,5年 3.5万",
             // Eight-byte runs: ended by a non-ASCII letter, a decimal point, a chunk's
             // end, the text's end; capitals past the first chunk. Words of 56 to 65
             // bytes, on both sides of the word buffer's 64.
@@ -471,6 +484,24 @@ mod tests {
                 .map(|t| (t.start, t.end, t.hash, t.is_stop(), t.number))
                 .collect();
             assert_eq!(got, by_chars(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_letter_of_a_script_without_spaces_is_its_own_term() {
+        // The shortcut's premise: no such letter folds to another, and it is not stemmed
+        // (non-ASCII): its term is the hash of its bytes, as the general path makes it.
+        for c in (0..=0x3FFFFu32).filter_map(char::from_u32) {
+            if is_unspaced(c) && c.is_alphanumeric() {
+                assert_eq!(fold_case(c), c, "{c:?}");
+                let word = c.to_string();
+                let token = tokens(&word).next().unwrap();
+                assert_eq!(
+                    (token.hash, token.is_stop(), token.number),
+                    super::term(&word),
+                    "{c:?}"
+                );
+            }
         }
     }
 
@@ -543,11 +574,11 @@ mod tests {
             }
             (word.len(), "")
         }
-        // Every word of up to four letters over the rules' letters and two others, and
+        // Every word of up to five letters over the rules' letters and two others, and
         // every rule's suffix after stems of 0 to 4 letters.
         let letters = [b'i', b'e', b's', b'n', b'g', b'd', b'l', b'y', b'a', b'x'];
         let mut words = vec![String::new()];
-        for _ in 0..4 {
+        for _ in 0..5 {
             let longer: Vec<String> = (words.iter())
                 .flat_map(|w| letters.iter().map(move |&c| format!("{w}{}", c as char)))
                 .collect();

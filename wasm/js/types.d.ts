@@ -170,7 +170,7 @@ export interface ValidateOptions {
   markerPatterns?: string[];
   /**
    * Turns on the opt-in support findings: cited claims scoring below it are
-   * `unsupported_claim`, uncited sentences are `uncited_claim`. At 0.5, 8.8 % of the
+   * `unsupported_claim`, uncited sentences are `uncited_claim`. At 0.5, 11.3 % of the
    * citations experts judged fully supported (ExpertQA) score below it. Default: off
    * (docs/support.md says why). From 0 to 1.
    */
@@ -182,7 +182,7 @@ export interface ValidateOptions {
    * `misattributed` ("did you mean [4]?"); `false` turns the check (and support scoring
    * when `supportThreshold` is unset) off. Opt-in: held out, no margin flags ≤ 2 % of
    * fully supported citations and catches ≥ 80 % of moved ones on every dataset
-   * (docs/support.md); 0.25 flags 1.7 % and catches 72 % on ExpertQA. Default: `false`.
+   * (docs/support.md); 0.3 flags 1.7 % and catches 70 % on ExpertQA. Default: `false`.
    * From 0 to 1.
    */
   misattributionMargin?: number | false;

@@ -109,7 +109,7 @@ function App() {
     setStreamSource(null);
   };
   const options = useMemo(
-    () => ({ policy, renumber, supportThreshold: support ? 0.5 : undefined, misattributionMargin: misattribution ? 0.25 : false }),
+    () => ({ policy, renumber, supportThreshold: support ? 0.5 : undefined, misattributionMargin: misattribution ? 0.3 : false }),
     [policy, renumber, support, misattribution],
   );
   const parsed = useMemo(() => parseSources(sourcesText), [sourcesText]);
