@@ -347,31 +347,33 @@ fn term(raw: &str) -> (u64, bool, bool) {
 }
 
 /// How much of `word` the stemmer keeps, and what it appends: the first rule of `STEMS`
-/// (the tests' list) that applies, read as one branch on the last byte (a loop over the
-/// rules was half of a word's term through wasm: every word ending in `e`, `s`, `g`, `d`
-/// or `y` walked them).
+/// (the tests' list) that applies, computed with no branch. The rules' last letters
+/// differ but for `-ies`, `-es` and `-s`, so at most one rule fits once those three are
+/// told apart. As a loop over the rules it was half of a word's term through wasm
+/// (every word ending in `e`, `s`, `g`, `d` or `y` walked them); as a `match` on the
+/// last byte, an indirect jump that the words' endings kept mispredicting.
+#[inline(always)]
 fn stem_len(word: &[u8]) -> (usize, &'static str) {
     let n = word.len();
     // The byte `back` places from the end (0 before the word).
     let at = |back: usize| if back <= n { word[n - back] } else { 0 };
-    let strip = |suffix: usize, min: usize| if n >= min { n - suffix } else { n };
-    match at(1) {
-        b's' => match at(2) {
-            b's' => (n, ""),
-            b'e' if at(3) == b'i' && n >= 5 => (n - 3, "y"),
-            b'e' if n >= 5 => (n - 2, ""),
-            _ => (strip(1, 4), ""),
-        },
-        b'g' if at(2) == b'n' && at(3) == b'i' => (strip(3, 6), ""),
-        b'd' if at(2) == b'e' => (strip(2, 5), ""),
-        b'y' if at(2) == b'l' => (strip(2, 5), ""),
-        b'e' => (strip(1, 5), ""),
-        _ => (n, ""),
-    }
+    let (last, second, third) = (at(1), at(2), at(3));
+    let ends_s = last == b's' && second != b's';
+    let ies = ends_s & (second == b'e') & (third == b'i') & (n >= 5);
+    let es = ends_s & (second == b'e') & !ies & (n >= 5);
+    let s = ends_s & !(ies | es) & (n >= 4);
+    let ing = (last == b'g') & (second == b'n') & (third == b'i') & (n >= 6);
+    let ed = (last == b'd') & (second == b'e') & (n >= 5);
+    let ly = (last == b'y') & (second == b'l') & (n >= 5);
+    let e = (last == b'e') & (n >= 5);
+    let strip = 3 * usize::from(ies | ing)
+        + 2 * usize::from(es | ed | ly)
+        + usize::from(s | e);
+    (n - strip, if ies { "y" } else { "" })
 }
 
 /// The stemmer's rules, in the order it tries them: suffix, replacement, minimum word
-/// length; a word ending in `ss` keeps it. [`stem_len`] is these rules as branches;
+/// length; a word ending in `ss` keeps it. [`stem_len`] computes the same, and
 /// `scripts/gen-common-words.py` holds the same list.
 #[cfg(test)]
 const STEMS: [(&str, &str, usize); 7] = [
