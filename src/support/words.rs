@@ -366,9 +366,7 @@ fn stem_len(word: &[u8]) -> (usize, &'static str) {
     let ed = (last == b'd') & (second == b'e') & (n >= 5);
     let ly = (last == b'y') & (second == b'l') & (n >= 5);
     let e = (last == b'e') & (n >= 5);
-    let strip = 3 * usize::from(ies | ing)
-        + 2 * usize::from(es | ed | ly)
-        + usize::from(s | e);
+    let strip = 3 * usize::from(ies | ing) + 2 * usize::from(es | ed | ly) + usize::from(s | e);
     (n - strip, if ies { "y" } else { "" })
 }
 
