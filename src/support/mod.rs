@@ -270,8 +270,8 @@ impl ClaimWords {
 }
 
 /// The sentences of a text, split as its words go by: in the gaps between words at `.`,
-/// `!`, `?`, a line break or `。`, each ending after its terminators and closing quotes,
-/// with the content terms given for it.
+/// `!`, `?`, a line break, `。`, `！` or `？` (as claims are split), each ending after its
+/// terminators and closing quotes, with the content terms given for it.
 struct Sentences<'t, 'b> {
     text: &'t str,
     /// The sentences ended so far.
@@ -300,12 +300,14 @@ impl<'t, 'b> Sentences<'t, 'b> {
     /// The next word: a sentence ends in the gap before it when the gap holds a
     /// terminator.
     fn token(&mut self, token: &words::Token) {
-        // Bytes, not chars: a gap is a byte or two, and `。` (E3 80 82) can only match
-        // where it starts, UTF-8 being self-synchronising.
+        // Bytes, not chars: a gap is a byte or two, and `。` (E3 80 82), `！` (EF BC
+        // 81) and `？` (EF BC 9F) can only match where they start, UTF-8 being
+        // self-synchronising.
         let gap = &self.text.as_bytes()[self.gap_start..token.start];
         let terminator = (0..gap.len()).find(|&at| match gap[at] {
             b'.' | b'!' | b'?' | b'\n' => true,
             0xe3 => gap[at + 1..].starts_with(&[0x80, 0x82]),
+            0xef => matches!(gap[at + 1..], [0xbc, 0x81 | 0x9f, ..]),
             _ => false,
         });
         if let Some(at) = terminator {
@@ -321,7 +323,20 @@ impl<'t, 'b> Sentences<'t, 'b> {
                 .take_while(|c| {
                     matches!(
                         c,
-                        '.' | '!' | '?' | '。' | '"' | '\'' | '”' | '’' | ')' | ']'
+                        '.' | '!'
+                            | '?'
+                            | '。'
+                            | '！'
+                            | '？'
+                            | '"'
+                            | '\''
+                            | '”'
+                            | '’'
+                            | ')'
+                            | ']'
+                            | '」'
+                            | '』'
+                            | '）'
                     )
                 })
                 .map(char::len_utf8)
@@ -989,6 +1004,24 @@ mod tests {
         let span = right.span.expect("an evidence sentence");
         assert_eq!(&sources[0][span.range()], "東京タワーは1958年に完成した。");
         assert_eq!(scorer.best_source("万里の長城は中国にある。"), Some(1));
+    }
+
+    #[test]
+    fn a_chinese_sentence_ends_at_its_full_width_marks() {
+        let sources = ["北京是中国的首都吗？对啊！」故宫在北京。上海是最大的城市。"];
+        let scorer = SupportScorer::new(&sources);
+        let sentence = |claim: &str| {
+            let span = scorer.supporting_sentence(claim, 0).expect("a sentence");
+            &sources[0][span.range()]
+        };
+        assert_eq!(sentence("北京是首都"), "北京是中国的首都吗？");
+        assert_eq!(sentence("故宫在北京"), "故宫在北京。");
+        assert_eq!(
+            sentence("对啊"),
+            "对啊！」",
+            "a closing bracket stays with its sentence"
+        );
+        assert_eq!(sentence("上海是城市"), "上海是最大的城市。");
     }
 
     #[test]
