@@ -270,8 +270,9 @@ impl ClaimWords {
 }
 
 /// The sentences of a text, split as its words go by: in the gaps between words at `.`,
-/// `!`, `?`, a line break, `。`, `！` or `？` (as claims are split), each ending after its
-/// terminators and closing quotes, with the content terms given for it.
+/// `!`, `?`, a line break, `。`, `！` or `？` (the marks claims end at), each ending after its
+/// terminators and the closing quotes and brackets after them, with the content terms
+/// given for it.
 struct Sentences<'t, 'b> {
     text: &'t str,
     /// The sentences ended so far.

@@ -358,7 +358,7 @@ fn stem_len(word: &[u8]) -> (usize, &'static str) {
     // The byte `back` places from the end (0 before the word).
     let at = |back: usize| if back <= n { word[n - back] } else { 0 };
     let (last, second, third) = (at(1), at(2), at(3));
-    let ends_s = last == b's' && second != b's';
+    let ends_s = (last == b's') & (second != b's');
     let ies = ends_s & (second == b'e') & (third == b'i') & (n >= 5);
     let es = ends_s & (second == b'e') & !ies & (n >= 5);
     let s = ends_s & !(ies | es) & (n >= 4);
