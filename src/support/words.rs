@@ -165,6 +165,40 @@ fn is_unspaced(c: char) -> bool {
         | 0x20000..=0x3FFFF) // CJK extensions B and on
 }
 
+/// What a non-ASCII character is to the [`Scanner`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Class {
+    /// Not a letter or digit: it ends a word, or lies between two.
+    Gap,
+    /// A letter or digit of a word of several ([`char::is_alphanumeric`]).
+    Letter,
+    /// A letter that is a word of its own ([`is_unspaced`]).
+    Unspaced,
+}
+
+/// The [`Class`] of a non-ASCII character. The CJK ideograph blocks (extension A and
+/// the unified block) and the Hangul syllables hold nothing but letters, and the
+/// general punctuation (dashes, curly quotes), CJK punctuation (、。《》「」【】) and
+/// full-width punctuation (，：；！？) nothing but gaps, so they need no look-up in the
+/// standard library's tables of letters and digits: in a Chinese text those look-ups
+/// were a sixth of claim support's time (docs/perf-log.md, "Letters without a table").
+/// A test checks every character against the general rule.
+#[inline]
+fn class(c: char) -> Class {
+    let u = u32::from(c);
+    if matches!(u, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7A3) {
+        Class::Unspaced
+    } else if matches!(u, 0x2000..=0x206F | 0x3000..=0x3004 | 0x3008..=0x3020 | 0xFF01..=0xFF0F | 0xFF1A..=0xFF20)
+        || !c.is_alphanumeric()
+    {
+        Class::Gap
+    } else if is_unspaced(c) {
+        Class::Unspaced
+    } else {
+        Class::Letter
+    }
+}
+
 /// Reads a text's words, one per call of [`Scanner::next_token`]: a run of letters and
 /// digits (a decimal point or thousands comma inside a number stays), or one letter of a
 /// script written without spaces ([`is_unspaced`]).
@@ -212,8 +246,8 @@ impl<'t> Scanner<'t> {
                 at += 1;
             } else {
                 let (c, len) = char_at(text, at);
-                if c.is_alphanumeric() {
-                    if is_unspaced(c) {
+                match class(c) {
+                    Class::Unspaced => {
                         // A word of one letter, its term its bytes: these scripts have
                         // no case and no suffixes to stem (the general path would
                         // allocate to find that out).
@@ -227,9 +261,9 @@ impl<'t> Scanner<'t> {
                             end: at + len,
                         });
                     }
-                    break at;
+                    Class::Letter => break at,
+                    Class::Gap => at += len,
                 }
-                at += len;
             }
         };
         // The word, up to the character that ends it (left for the next gap).
@@ -254,7 +288,7 @@ impl<'t> Scanner<'t> {
             };
             if b >= 0x80 {
                 let (c, len) = char_at(text, at);
-                if !c.is_alphanumeric() || is_unspaced(c) {
+                if class(c) != Class::Letter {
                     break at;
                 }
                 ascii = false;
@@ -484,6 +518,20 @@ mod tests {
                 .map(|t| (t.start, t.end, t.hash, t.is_stop(), t.number))
                 .collect();
             assert_eq!(got, by_chars(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn the_class_of_every_character_is_the_general_rule() {
+        // The blocks `class` takes without a look-up must be letters through and
+        // through, in the Unicode version of this toolchain.
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            let rule = match (c.is_alphanumeric(), is_unspaced(c)) {
+                (false, _) => Class::Gap,
+                (true, true) => Class::Unspaced,
+                (true, false) => Class::Letter,
+            };
+            assert_eq!(class(c), rule, "{c:?} U+{:04X}", u32::from(c));
         }
     }
 
