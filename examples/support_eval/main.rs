@@ -14,16 +14,16 @@
 //! of the other folds.
 //!
 //! With `ATTRIBUTIONBENCH_OOD` set it prints the transfer tables instead (transfer.rs);
-//! with `WICE` as well, the shipped constants on WiCE (wice.rs), and with `OCNLI`, on
-//! OCNLI's Chinese pairs (ocnli.rs):
+//! with `WICE` as well, the shipped constants on WiCE (wice.rs), with `OCNLI`, on
+//! OCNLI's Chinese pairs, and with `KORNLI`, on KorNLI's Korean pairs (nli.rs):
 //!
-//!     WICE=dev.jsonl:test.jsonl OCNLI=dev.json \
+//!     WICE=dev.jsonl:test.jsonl OCNLI=dev.json KORNLI=xnli.dev.ko.tsv \
 //!       ATTRIBUTIONBENCH_OOD=test_ood_all_subset_balanced.jsonl \
 //!       cargo run --release --example support_eval
 
 mod attribution_bench;
 mod eval;
-mod ocnli;
+mod nli;
 mod transfer;
 mod wice;
 
@@ -82,7 +82,10 @@ fn main() {
         transfer::report(
             &path,
             std::env::var("WICE").ok().as_deref(),
-            std::env::var("OCNLI").ok().as_deref(),
+            transfer::NliFiles {
+                ocnli: std::env::var("OCNLI").ok().as_deref(),
+                kornli: std::env::var("KORNLI").ok().as_deref(),
+            },
             &candidates(),
         );
         return;

@@ -16,8 +16,8 @@
 //! held out. Token recall and BM25 are measured beside it on the same pairs.
 //!
 //! With `WICE` set (paths of WiCE files, wice.rs), the shipped constants are then
-//! measured on WiCE, which chose none of them; with `OCNLI` (ocnli.rs), on OCNLI's
-//! Chinese pairs, likewise.
+//! measured on WiCE, which chose none of them; with `OCNLI` and `KORNLI` (nli.rs), on
+//! OCNLI's Chinese pairs and KorNLI's Korean ones, likewise.
 
 use std::collections::HashMap;
 
@@ -27,7 +27,7 @@ use citeproof::validate::Validator;
 
 use super::attribution_bench::{self, Bm25};
 use super::eval::{self, auroc_of, mean_sd, token_recall};
-use super::{ocnli, wice};
+use super::{nli, wice};
 
 /// A claim citing one passage, with its human label.
 struct Claim {
@@ -608,10 +608,16 @@ fn misattribution_default(datasets: &[Dataset]) {
     );
 }
 
+/// The paths of the NLI files to measure on (nli.rs), each optional.
+pub struct NliFiles<'p> {
+    pub ocnli: Option<&'p str>,
+    pub kornli: Option<&'p str>,
+}
+
 /// Prints the leave-one-dataset-out and leave-one-system-out tables and the
-/// `misattributed` decision; with `wice` (the paths of WiCE files) and `ocnli` (the path
-/// of OCNLI's file), then the shipped constants on each, which chose none of them.
-pub fn report(path: &str, wice: Option<&str>, ocnli: Option<&str>, grid: &[SupportParams]) {
+/// `misattributed` decision; with `wice` (the paths of WiCE files) and the NLI files,
+/// then the shipped constants on each, which chose none of them.
+pub fn report(path: &str, wice: Option<&str>, nli: NliFiles, grid: &[SupportParams]) {
     let datasets = load(path);
     let shipped = grid
         .iter()
@@ -650,8 +656,11 @@ pub fn report(path: &str, wice: Option<&str>, ocnli: Option<&str>, grid: &[Suppo
     if let Some(paths) = wice {
         wice_report(paths, grid[shipped]);
     }
-    if let Some(path) = ocnli {
-        ocnli_report(path, grid[shipped]);
+    if let Some(path) = nli.ocnli {
+        nli_report("OCNLI", path, nli::ocnli);
+    }
+    if let Some(path) = nli.kornli {
+        nli_report("KorNLI", path, nli::kornli);
     }
 }
 
@@ -743,27 +752,29 @@ fn unseen_table(title: &str, dataset: &Dataset, shipped: SupportParams) {
     );
 }
 
-/// The shipped constants on OCNLI (the file at `path`), four premises a request.
-fn ocnli_report(path: &str, shipped: SupportParams) {
+/// The shipped constants on NLI pairs (`title`'s file at `path`, read by `load`), four
+/// premises a request.
+fn nli_report(title: &str, path: &str, load: fn(&str) -> Vec<nli::Pair>) {
+    let shipped = SupportParams::default();
     let mut builder = Builder::new();
     let mut premises: HashMap<String, usize> = HashMap::new();
     let split = std::path::Path::new(path)
         .file_stem()
         .map_or(path.to_string(), |s| s.to_string_lossy().into_owned());
-    for pair in ocnli::load(path) {
+    for pair in load(path) {
         let next = premises.len();
-        let premise = *premises.entry(pair.prem_id.clone()).or_insert(next);
+        let premise = *premises.entry(pair.premise_key).or_insert(next);
         builder.add(
-            "OCNLI",
-            &format!("{}", premise / ocnli::PREMISES_PER_REQUEST),
+            title,
+            &format!("{}", premise / nli::PREMISES_PER_REQUEST),
             &split,
-            &pair.sentence2,
-            &pair.sentence1,
-            pair.label == "entailment",
+            &pair.hypothesis,
+            &pair.premise,
+            pair.entailed,
         );
     }
-    let Some(ocnli) = builder.datasets.first() else {
-        panic!("OCNLI={path}: no labelled pair in this file");
+    let Some(dataset) = builder.datasets.first() else {
+        panic!("{title}: no labelled pair in {path}");
     };
-    unseen_table("OCNLI", ocnli, shipped);
+    unseen_table(title, dataset, shipped);
 }

@@ -1,0 +1,87 @@
+//! Natural-language-inference pairs in other scripts, which none of the score's
+//! constants were chosen on. A hypothesis is a claim, its premise the passage it cites,
+//! and an entailed hypothesis is supported. A request is four premises in the file's
+//! order (these files have no answers to group them by), so in-request swaps have three
+//! other passages to move to.
+//!
+//! - **OCNLI** (Hu et al., Findings of EMNLP 2020, github.com/CLUEbenchmark/OCNLI, commit
+//!   b53efde): Chinese premises each with hypotheses written by annotators and a label
+//!   (`entailment`, `neutral`, `contradiction`; `-` where the annotators did not agree,
+//!   left out). Its `data/ocnli/dev.json` (JSON lines, 3,000 pairs) is read from the
+//!   path in `OCNLI`; not vendored (CC BY-NC 2.0).
+//! - **KorNLI's XNLI pairs** (Ham et al., Findings of EMNLP 2020,
+//!   github.com/kakaobrain/kor-nlu-datasets, commit 0df0fe7): XNLI's dev and test pairs
+//!   (Conneau et al., EMNLP 2018: premises from ten genres, hypotheses and labels by
+//!   annotators) in Korean, translated by professional translators. Its
+//!   `KorNLI/xnli.dev.ko.tsv` (tab-separated: premise, hypothesis, label; 2,490 pairs)
+//!   is read from the path in `KORNLI`; not vendored (CC BY-SA 4.0).
+//!
+//! This file reads them; transfer.rs measures on them with the shipped constants only.
+
+use serde::Deserialize;
+
+/// One labelled pair.
+pub struct Pair {
+    pub premise: String,
+    pub hypothesis: String,
+    pub entailed: bool,
+    /// Pairs with the same key share their premise.
+    pub premise_key: String,
+}
+
+/// Premises per request.
+pub const PREMISES_PER_REQUEST: usize = 4;
+
+/// The labelled pairs of OCNLI's file at `path`.
+pub fn ocnli(path: &str) -> Vec<Pair> {
+    /// One line of the file (the fields used).
+    #[derive(Deserialize)]
+    struct Line {
+        sentence1: String,
+        sentence2: String,
+        label: String,
+        prem_id: String,
+    }
+    read(path)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str::<Line>(l).unwrap_or_else(|e| panic!("{path}: {e}")))
+        .filter(|l| l.label != "-")
+        .map(|l| Pair {
+            entailed: l.label == "entailment",
+            premise: l.sentence1,
+            hypothesis: l.sentence2,
+            premise_key: l.prem_id,
+        })
+        .collect()
+}
+
+/// The labelled pairs of KorNLI's tab-separated file at `path` (its first line names the
+/// columns); a premise is known by its text.
+pub fn kornli(path: &str) -> Vec<Pair> {
+    read(path)
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let fields: Vec<&str> = l.split('\t').collect();
+            let [premise, hypothesis, label] = fields[..] else {
+                panic!("{path}: not three columns: {l}");
+            };
+            assert!(
+                matches!(label, "entailment" | "neutral" | "contradiction"),
+                "{path}: label {label:?}"
+            );
+            Pair {
+                premise: premise.to_string(),
+                hypothesis: hypothesis.to_string(),
+                entailed: label == "entailment",
+                premise_key: premise.to_string(),
+            }
+        })
+        .collect()
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
