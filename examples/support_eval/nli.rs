@@ -22,8 +22,11 @@ use serde::Deserialize;
 
 /// One labelled pair.
 pub struct Pair {
+    /// The passage a claim cites.
     pub premise: String,
+    /// The claim.
     pub hypothesis: String,
+    /// Whether the annotators' label is `entailment` (supported).
     pub entailed: bool,
     /// Pairs with the same key share their premise.
     pub premise_key: String,
@@ -44,8 +47,11 @@ pub fn ocnli(path: &str) -> Vec<Pair> {
     }
     read(path)
         .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str::<Line>(l).unwrap_or_else(|e| panic!("{path}: {e}")))
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            serde_json::from_str::<Line>(l).unwrap_or_else(|e| panic!("{path}:{}: {e}", n + 1))
+        })
         .filter(|l| l.label != "-")
         .map(|l| Pair {
             entailed: l.label == "entailment",
@@ -59,18 +65,25 @@ pub fn ocnli(path: &str) -> Vec<Pair> {
 /// The labelled pairs of KorNLI's tab-separated file at `path` (its first line names the
 /// columns); a premise is known by its text.
 pub fn kornli(path: &str) -> Vec<Pair> {
-    read(path)
-        .lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
+    let text = read(path);
+    let mut lines = text.lines().enumerate();
+    let header = lines.next().map(|(_, l)| l);
+    assert_eq!(
+        header,
+        Some("sentence1\tsentence2\tgold_label"),
+        "{path}: not KorNLI's columns"
+    );
+    lines
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
             let fields: Vec<&str> = l.split('\t').collect();
             let [premise, hypothesis, label] = fields[..] else {
-                panic!("{path}: not three columns: {l}");
+                panic!("{path}:{}: not three columns", n + 1);
             };
             assert!(
                 matches!(label, "entailment" | "neutral" | "contradiction"),
-                "{path}: label {label:?}"
+                "{path}:{}: label {label:?}",
+                n + 1
             );
             Pair {
                 premise: premise.to_string(),
@@ -82,6 +95,7 @@ pub fn kornli(path: &str) -> Vec<Pair> {
         .collect()
 }
 
+/// The text of the file at `path`.
 fn read(path: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }

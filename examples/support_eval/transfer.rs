@@ -610,7 +610,9 @@ fn misattribution_default(datasets: &[Dataset]) {
 
 /// The paths of the NLI files to measure on (nli.rs), each optional.
 pub struct NliFiles<'p> {
+    /// OCNLI's `dev.json` (`OCNLI`).
     pub ocnli: Option<&'p str>,
+    /// KorNLI's `xnli.dev.ko.tsv` or `xnli.test.ko.tsv` (`KORNLI`).
     pub kornli: Option<&'p str>,
 }
 
@@ -657,10 +659,10 @@ pub fn report(path: &str, wice: Option<&str>, nli: NliFiles, grid: &[SupportPara
         wice_report(paths, grid[shipped]);
     }
     if let Some(path) = nli.ocnli {
-        nli_report("OCNLI", path, nli::ocnli);
+        nli_report("OCNLI", path, nli::ocnli, grid[shipped]);
     }
     if let Some(path) = nli.kornli {
-        nli_report("KorNLI", path, nli::kornli);
+        nli_report("KorNLI", path, nli::kornli, grid[shipped]);
     }
 }
 
@@ -754,8 +756,7 @@ fn unseen_table(title: &str, dataset: &Dataset, shipped: SupportParams) {
 
 /// The shipped constants on NLI pairs (`title`'s file at `path`, read by `load`), four
 /// premises a request.
-fn nli_report(title: &str, path: &str, load: fn(&str) -> Vec<nli::Pair>) {
-    let shipped = SupportParams::default();
+fn nli_report(title: &str, path: &str, load: fn(&str) -> Vec<nli::Pair>, shipped: SupportParams) {
     let mut builder = Builder::new();
     let mut premises: HashMap<String, usize> = HashMap::new();
     let split = std::path::Path::new(path)

@@ -151,7 +151,9 @@ fn rarest_first(lengths: &[usize]) -> impl Iterator<Item = usize> + '_ {
 /// What a text offers to comparisons: its content terms and word pairs.
 #[derive(Clone, Debug)]
 struct Profile {
-    terms: Members,
+    /// Content term hash (those a claim may have) → the sentences holding it, once per
+    /// occurrence: its keys are the text's content terms.
+    terms: Postings,
     pairs: Members,
     /// Whether the text has a word (without one, it supports nothing).
     has_words: bool,
@@ -159,9 +161,6 @@ struct Profile {
     /// pass over the words, for every source (cheaper than splitting a cited source again
     /// for each citation, docs/perf-log.md).
     sentences: Vec<Span>,
-    /// Content term hash (those a claim may have) → the sentences holding it, once per
-    /// occurrence.
-    sentence_terms: Postings,
 }
 
 impl Profile {
@@ -189,11 +188,11 @@ impl Profile {
         }
         sentences.finish();
         Profile {
-            terms: terms.finish(),
+            // The terms' set is the table's keys: every term recorded is a sentence's.
+            terms: Postings::with_keys(terms.finish(), sentences.terms),
             pairs: pairs.finish(),
             has_words: previous.is_some(),
             sentences: sentences.spans,
-            sentence_terms: Postings::new(sentences.terms),
         }
     }
 }
@@ -808,7 +807,7 @@ impl<'a> SupportScorer<'a> {
         let text = self.sources[i];
         let profile = &self.profiles[i];
         let lists: Vec<&[u32]> = (claim.terms.iter())
-            .map(|&(t, _)| profile.sentence_terms.get(t))
+            .map(|&(t, _)| profile.terms.get(t))
             .collect();
         let hits = self.tally(&lists, &|_| 1.0, EVIDENCE_POSTINGS);
         let (_, best) = hits

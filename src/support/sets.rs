@@ -1,6 +1,8 @@
 //! The hash sets support scoring compares against: a source's terms and word pairs
-//! ([`Members`], gathered by a [`Collector`]), and the vocabulary of the claims
-//! a scorer is built for ([`Vocabulary`]).
+//! ([`Members`], gathered by a [`Collector`]; its terms become the keys of a
+//! [`Postings`] to the sentences holding each), which sources hold each term
+//! ([`Postings`] again), and the vocabulary of the claims a scorer is built for
+//! ([`Vocabulary`]).
 //!
 //! The probes are `#[inline]`, a hint and not `always`: the full module (opt-level 2)
 //! still inlines most of them, the size-built browser core keeps them as calls, 0.7 KB
@@ -48,9 +50,10 @@ impl HashList {
     /// by the count with repeats, the vocabulary of 4,000 claims of a template (issue
     /// 35's storm: 170,890 hashes, 21,558 distinct) took 4 MB, whose probes left the
     /// cache, so the time per claim grew with the request. It starts with room for
-    /// `room` items (see [`HashList::with_room`]): a quarter of the items for a source's
-    /// own terms (few repeats), which grow it once or twice, where growing from nothing
-    /// took a typical request 8.6 % longer (docs/perf-log.md).
+    /// `room` items (see [`HashList::with_room`]): a quarter of the items for the
+    /// sources holding each term. When each source's term set was built this way, a
+    /// quarter grew it once or twice, where growing from nothing took a typical request
+    /// 8.6 % longer (docs/perf-log.md).
     pub(super) fn distinct(items: impl Iterator<Item = u64>, room: usize) -> HashList {
         let mut set = HashList::with_room(room);
         let mut len = 0;
@@ -191,6 +194,14 @@ impl Postings {
     /// The table of `pairs` (key, item).
     pub(super) fn new(pairs: &[(u64, u32)]) -> Postings {
         let keys = HashList::distinct(pairs.iter().map(|&(key, _)| key), pairs.len() / 4);
+        Postings::with_keys(keys, pairs)
+    }
+
+    /// The table of `pairs` over `keys`, a set holding every pair's key: a source's
+    /// content terms, for the sentences holding each, with no second set of the same
+    /// keys built (and grown as it filled) for them (docs/perf-log.md, "One set for a
+    /// source's terms").
+    pub(super) fn with_keys(keys: HashList, pairs: &[(u64, u32)]) -> Postings {
         // A counting sort in place: `offsets[slot]` counts the slot's items, then ends
         // its run, then (filled from the back) starts it.
         let mut offsets = vec![0u32; keys.slots.len() + 1];
@@ -202,6 +213,11 @@ impl Postings {
         for at in 1..offsets.len() {
             offsets[at] += offsets[at - 1];
         }
+        debug_assert_eq!(
+            offsets.last().copied(),
+            Some(pairs.len() as u32),
+            "a key is missing"
+        );
         let mut items = vec![0u32; pairs.len()];
         for &(key, item) in pairs.iter().rev() {
             if let Some(at) = keys.position(key) {
@@ -214,6 +230,17 @@ impl Postings {
             offsets,
             items,
         }
+    }
+
+    /// Whether some item holds `key`.
+    #[inline]
+    pub(super) fn contains(&self, key: &u64) -> bool {
+        self.keys.contains(key)
+    }
+
+    /// The keys held, each once.
+    pub(super) fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.keys.keys()
     }
 
     /// The items holding `key` (none when no item does).
@@ -337,6 +364,21 @@ mod tests {
         // Absent, starting at an empty slot.
         assert!(!set.contains(&3));
         assert!(!HashList { slots: Vec::new() }.contains(&7));
+    }
+
+    #[test]
+    fn postings_over_a_given_set_read_its_keys() {
+        // A source's terms (10, 11, 0) and the sentences holding them, once per
+        // occurrence: the table reads the set it is given, which it keeps.
+        let terms = HashList::from(&[10, 11, 0, 10], 4);
+        let postings = Postings::with_keys(terms.clone(), &[(10, 0), (11, 1), (10, 2), (0, 2)]);
+        assert_eq!(postings.keys.slots, terms.slots);
+        assert_eq!(postings.get(10), [0, 2]);
+        assert_eq!((postings.get(11), postings.get(0)), (&[1][..], &[2][..]));
+        assert!(postings.contains(&0) && !postings.contains(&12));
+        let mut keys: Vec<u64> = postings.keys().collect();
+        keys.sort_unstable();
+        assert_eq!(keys, [1, 10, 11], "0 is stored as 1");
     }
 
     #[test]

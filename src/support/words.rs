@@ -295,8 +295,8 @@ impl<'t> Scanner<'t> {
                 at += len;
                 continue;
             }
-            let class = ASCII[usize::from(b)];
-            if class < 0x80 {
+            let read = ASCII[usize::from(b)];
+            if read < 0x80 {
                 let inside_number = (b == b'.' || b == b',')
                     && bytes[at - 1].is_ascii_digit()
                     && bytes.get(at + 1).is_some_and(u8::is_ascii_digit);
@@ -307,7 +307,7 @@ impl<'t> Scanner<'t> {
             at += 1;
             if !(number && b == b',') {
                 if let Some(slot) = self.buf.get_mut(n) {
-                    *slot = class & 0x7f;
+                    *slot = read & 0x7f;
                 }
                 n += 1;
             }
