@@ -15,9 +15,11 @@
 //!
 //! With `ATTRIBUTIONBENCH_OOD` set it prints the transfer tables instead (transfer.rs);
 //! with `WICE` as well, the shipped constants on WiCE (wice.rs), with `OCNLI`, on
-//! OCNLI's Chinese pairs, and with `KORNLI`, on KorNLI's Korean pairs (nli.rs):
+//! OCNLI's Chinese pairs, with `KORNLI`, on KorNLI's Korean pairs, and with `JNLI`, on
+//! JNLI's Japanese pairs (nli.rs):
 //!
 //!     WICE=dev.jsonl:test.jsonl OCNLI=dev.json KORNLI=xnli.dev.ko.tsv \
+//!       JNLI=valid-v1.3.json \
 //!       ATTRIBUTIONBENCH_OOD=test_ood_all_subset_balanced.jsonl \
 //!       cargo run --release --example support_eval
 
@@ -85,6 +87,7 @@ fn main() {
             transfer::NliFiles {
                 ocnli: std::env::var("OCNLI").ok().as_deref(),
                 kornli: std::env::var("KORNLI").ok().as_deref(),
+                jnli: std::env::var("JNLI").ok().as_deref(),
             },
             &candidates(),
         );

@@ -15,6 +15,10 @@
 //!   annotators) in Korean, translated by professional translators. Its
 //!   `KorNLI/xnli.dev.ko.tsv` (tab-separated: premise, hypothesis, label; 2,490 pairs)
 //!   is read from the path in `KORNLI`; not vendored (CC BY-SA 4.0).
+//! - **JNLI** (Kurihara et al., LREC 2022, JGLUE: github.com/yahoojapan/JGLUE, commit
+//!   6f071c0): Japanese pairs whose premises are image captions and whose hypotheses
+//!   and labels annotators wrote. Its `datasets/jnli-v1.3/valid-v1.3.json` (JSON lines,
+//!   2,434 pairs) is read from the path in `JNLI`; not vendored (CC BY-SA 4.0).
 //!
 //! This file reads them; transfer.rs measures on them with the shipped constants only.
 
@@ -58,6 +62,41 @@ pub fn ocnli(path: &str) -> Vec<Pair> {
             premise: l.sentence1,
             hypothesis: l.sentence2,
             premise_key: l.prem_id,
+        })
+        .collect()
+}
+
+/// The labelled pairs of JNLI's file at `path`; a premise is known by its text.
+pub fn jnli(path: &str) -> Vec<Pair> {
+    /// One line of the file (the fields used).
+    #[derive(Deserialize)]
+    struct Line {
+        sentence1: String,
+        sentence2: String,
+        label: String,
+    }
+    read(path)
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            let line =
+                serde_json::from_str::<Line>(l).unwrap_or_else(|e| panic!("{path}:{}: {e}", n + 1));
+            assert!(
+                matches!(
+                    line.label.as_str(),
+                    "entailment" | "neutral" | "contradiction"
+                ),
+                "{path}:{}: label {:?}",
+                n + 1,
+                line.label
+            );
+            Pair {
+                entailed: line.label == "entailment",
+                premise_key: line.sentence1.clone(),
+                premise: line.sentence1,
+                hypothesis: line.sentence2,
+            }
         })
         .collect()
 }

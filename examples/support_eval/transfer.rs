@@ -16,8 +16,9 @@
 //! held out. Token recall and BM25 are measured beside it on the same pairs.
 //!
 //! With `WICE` set (paths of WiCE files, wice.rs), the shipped constants are then
-//! measured on WiCE, which chose none of them; with `OCNLI` and `KORNLI` (nli.rs), on
-//! OCNLI's Chinese pairs and KorNLI's Korean ones, likewise.
+//! measured on WiCE, which chose none of them; with `OCNLI`, `KORNLI` and `JNLI`
+//! (nli.rs), on OCNLI's Chinese pairs, KorNLI's Korean ones and JNLI's Japanese ones,
+//! likewise.
 
 use std::collections::HashMap;
 
@@ -614,6 +615,8 @@ pub struct NliFiles<'p> {
     pub ocnli: Option<&'p str>,
     /// KorNLI's `xnli.dev.ko.tsv` or `xnli.test.ko.tsv` (`KORNLI`).
     pub kornli: Option<&'p str>,
+    /// JNLI's `valid-v1.3.json` or `test-v1.3.json` (`JNLI`).
+    pub jnli: Option<&'p str>,
 }
 
 /// Prints the leave-one-dataset-out and leave-one-system-out tables and the
@@ -663,6 +666,9 @@ pub fn report(path: &str, wice: Option<&str>, nli: NliFiles, grid: &[SupportPara
     }
     if let Some(path) = nli.kornli {
         nli_report("KorNLI", path, nli::kornli, grid[shipped]);
+    }
+    if let Some(path) = nli.jnli {
+        nli_report("JNLI", path, nli::jnli, grid[shipped]);
     }
 }
 

@@ -242,21 +242,27 @@ impl ClaimWords {
         let mut seen = HashList::with_room(words);
         let mut terms = Vec::with_capacity(words);
         let mut pairs = Vec::with_capacity(words);
+        // The previous word, when it makes pairs.
         let mut previous: Option<u64> = None;
+        // Whether a word came before (a capital there starts no sentence).
+        let mut after_first = false;
         let mut gap_start = 0;
         let mut scanner = Scanner::new(claim);
         while let Some(token) = scanner.next_token() {
             let h = token.hash;
             if !token.is_stop() && seen.insert(h) {
                 let specific = token.number
-                    || (previous.is_some()
+                    || (after_first
                         && is_name(claim.sub(gap_start..token.start), claim.sub(token.start..)));
                 terms.push((h, specific));
             }
-            if let Some(p) = previous {
+            // Only the claim's pairs leave out a function letter's: a source's pairs
+            // are matched against the claims', so its others are never found.
+            if let (Some(p), true) = (previous, token.paired) {
                 pairs.push(pair_hash(p, h));
             }
-            previous = Some(h);
+            previous = token.paired.then_some(h);
+            after_first = true;
             gap_start = token.end;
         }
         vocabulary.extend_from_slice(&pairs);
@@ -984,6 +990,17 @@ mod tests {
             assert!(full.scores(claim).iter().any(|&s| s > 0.0), "{claim}");
             assert_eq!(full.support_all(claim), known.support_all(claim), "{claim}");
         }
+    }
+
+    #[test]
+    fn japanese_endings_and_particles_do_not_make_support() {
+        // The claim shares its noun (ボール) with the first caption, and only its
+        // hiragana (を, しています, …) with the second, which says something else.
+        let sources = ["ボールが空に飛んだ。", "犬が走っていて、男を見ています。"];
+        let scorer = SupportScorer::new(&sources);
+        let claim = "男の子がボールを投げています。";
+        let (noun, endings) = (scorer.support(claim, 0), scorer.support(claim, 1));
+        assert!(noun.score > endings.score, "{noun:?} {endings:?}");
     }
 
     #[test]
