@@ -995,8 +995,8 @@ mod tests {
     #[test]
     fn japanese_endings_and_particles_do_not_make_support() {
         // The claim shares its noun (ボール) with the first caption, and only its
-        // hiragana (を, しています, …) with the second, which says something else.
-        let sources = ["ボールが空に飛んだ。", "犬が走っていて、男を見ています。"];
+        // hiragana (が, を, ています) with the second, which says something else.
+        let sources = ["ボールが空に飛んだ。", "犬が走っていて、猫を見ています。"];
         let scorer = SupportScorer::new(&sources);
         let claim = "男の子がボールを投げています。";
         let (noun, endings) = (scorer.support(claim, 0), scorer.support(claim, 1));
@@ -1005,7 +1005,8 @@ mod tests {
 
     #[test]
     fn a_claim_in_a_script_without_spaces_is_read_letter_by_letter() {
-        // Each Han or kana letter is a term and each pair of neighbours a word pair: the
+        // Each Han or katakana letter is a term and each pair of such neighbours a word
+        // pair (a hiragana letter is neither, `is_function_letter`): the
         // claim says what the first passage says in another order and other words.
         let sources = [
             "東京タワーは1958年に完成した。高さは333メートルです。",
