@@ -39,42 +39,38 @@ pub struct Pair {
 /// Premises per request.
 pub const PREMISES_PER_REQUEST: usize = 4;
 
-/// The labelled pairs of OCNLI's file at `path`.
+/// The labelled pairs of OCNLI's file at `path` (a pair its annotators did not agree on,
+/// labelled `-`, left out).
 pub fn ocnli(path: &str) -> Vec<Pair> {
-    /// One line of the file (the fields used).
-    #[derive(Deserialize)]
-    struct Line {
-        sentence1: String,
-        sentence2: String,
-        label: String,
-        prem_id: String,
-    }
-    read(path)
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(n, l)| {
-            serde_json::from_str::<Line>(l).unwrap_or_else(|e| panic!("{path}:{}: {e}", n + 1))
-        })
-        .filter(|l| l.label != "-")
-        .map(|l| Pair {
-            entailed: l.label == "entailment",
-            premise: l.sentence1,
-            hypothesis: l.sentence2,
-            premise_key: l.prem_id,
-        })
-        .collect()
+    let premise_id = |line: &Line| {
+        assert!(
+            !line.prem_id.is_empty(),
+            "an OCNLI line without its prem_id"
+        );
+        line.prem_id.clone()
+    };
+    json_lines(path, premise_id, true)
 }
 
 /// The labelled pairs of JNLI's file at `path`; a premise is known by its text.
 pub fn jnli(path: &str) -> Vec<Pair> {
-    /// One line of the file (the fields used).
-    #[derive(Deserialize)]
-    struct Line {
-        sentence1: String,
-        sentence2: String,
-        label: String,
-    }
+    json_lines(path, |line| line.sentence1.clone(), false)
+}
+
+/// One line of OCNLI's or JNLI's file (the fields used).
+#[derive(Deserialize)]
+struct Line {
+    sentence1: String,
+    sentence2: String,
+    label: String,
+    /// OCNLI's premise id (JNLI has none).
+    #[serde(default)]
+    prem_id: String,
+}
+
+/// The pairs of a JSON-lines file of [`Line`]s, each premise known by `key`; with
+/// `unagreed`, lines labelled `-` are left out.
+fn json_lines(path: &str, key: fn(&Line) -> String, unagreed: bool) -> Vec<Pair> {
     read(path)
         .lines()
         .enumerate()
@@ -82,21 +78,14 @@ pub fn jnli(path: &str) -> Vec<Pair> {
         .map(|(n, l)| {
             let line =
                 serde_json::from_str::<Line>(l).unwrap_or_else(|e| panic!("{path}:{}: {e}", n + 1));
-            assert!(
-                matches!(
-                    line.label.as_str(),
-                    "entailment" | "neutral" | "contradiction"
-                ),
-                "{path}:{}: label {:?}",
-                n + 1,
-                line.label
-            );
-            Pair {
-                entailed: line.label == "entailment",
-                premise_key: line.sentence1.clone(),
-                premise: line.sentence1,
-                hypothesis: line.sentence2,
-            }
+            (n, line)
+        })
+        .filter(|(_, line)| !(unagreed && line.label == "-"))
+        .map(|(n, line)| Pair {
+            entailed: entailed(&line.label, path, n),
+            premise_key: key(&line),
+            premise: line.sentence1,
+            hypothesis: line.sentence2,
         })
         .collect()
 }
@@ -119,19 +108,25 @@ pub fn kornli(path: &str) -> Vec<Pair> {
             let [premise, hypothesis, label] = fields[..] else {
                 panic!("{path}:{}: not three columns", n + 1);
             };
-            assert!(
-                matches!(label, "entailment" | "neutral" | "contradiction"),
-                "{path}:{}: label {label:?}",
-                n + 1
-            );
             Pair {
                 premise: premise.to_string(),
                 hypothesis: hypothesis.to_string(),
-                entailed: label == "entailment",
+                entailed: entailed(label, path, n),
                 premise_key: premise.to_string(),
             }
         })
         .collect()
+}
+
+/// Whether `label` (of line `n`, from 0, of the file at `path`) is `entailment`; a label
+/// other than the three NLI labels stops the run.
+fn entailed(label: &str, path: &str, n: usize) -> bool {
+    assert!(
+        matches!(label, "entailment" | "neutral" | "contradiction"),
+        "{path}:{}: label {label:?}",
+        n + 1
+    );
+    label == "entailment"
 }
 
 /// The text of the file at `path`.

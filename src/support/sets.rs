@@ -238,7 +238,7 @@ impl Postings {
         self.keys.contains(key)
     }
 
-    /// The keys held, each once.
+    /// The keys held, each once (the key 0 reads back as 1, see [`HashList::key`]).
     pub(super) fn keys(&self) -> impl Iterator<Item = u64> + '_ {
         self.keys.keys()
     }
