@@ -1,8 +1,10 @@
 //! The function words (and commonest content words) support scoring leaves out of a
-//! text's content terms, looked up by the hash of the lower-cased word; and the 1,000
+//! text's content terms, looked up by the hash of the lower-cased word; the 1,000
 //! commonest English content words, whose weight in a claim it lowers, looked up by the
-//! hash of the term.
+//! hash of the term; and the 100 commonest Chinese characters, whose weight in a claim
+//! it lowers too, looked up by the letter.
 
+use super::common_letters::COMMON_LETTERS;
 use super::common_words::COMMON_WORDS;
 use super::words::hash;
 
@@ -99,16 +101,25 @@ const fn sorted_common_fingerprints() -> [u16; COMMON_WORDS.len()] {
     let mut sorted = [0u16; COMMON_WORDS.len()];
     let mut i = 0;
     while i < COMMON_WORDS.len() {
-        let key = common_fingerprint(hash(COMMON_WORDS[i].as_bytes()));
-        let mut at = i;
-        while at > 0 && sorted[at - 1] > key {
-            sorted[at] = sorted[at - 1];
-            at -= 1;
-        }
-        sorted[at] = key;
+        insert_sorted(
+            &mut sorted,
+            i,
+            common_fingerprint(hash(COMMON_WORDS[i].as_bytes())),
+        );
         i += 1;
     }
     sorted
+}
+
+/// Inserts `key` among the first `len` values of `sorted`, which are in order (a step of
+/// an insertion sort the compiler runs).
+const fn insert_sorted(sorted: &mut [u16], len: usize, key: u16) {
+    let mut at = len;
+    while at > 0 && sorted[at - 1] > key {
+        sorted[at] = sorted[at - 1];
+        at -= 1;
+    }
+    sorted[at] = key;
 }
 
 /// Writes the distinct values of `sorted` as the gaps between them (the first from 0),
@@ -136,6 +147,54 @@ const fn gaps_of(sorted: &[u16], out: &mut [u8]) -> usize {
     }
     len
 }
+
+/// True when `word` is one letter, one of the 100 commonest Chinese characters
+/// ([`COMMON_LETTERS`]). Only a claim's terms are asked (a word of three bytes is decoded
+/// and its code point searched for in [`COMMON_LETTER_CODES`]); a source's never are.
+pub(super) fn is_common_letter(word: &str) -> bool {
+    // Every letter of the list is three bytes in UTF-8 (a compile-time check below).
+    if word.len() != 3 {
+        return false;
+    }
+    let mut letters = word.chars();
+    match (letters.next(), letters.next()) {
+        (Some(letter), None) => u16::try_from(u32::from(letter))
+            .is_ok_and(|code| COMMON_LETTER_CODES.binary_search(&code).is_ok()),
+        _ => false,
+    }
+}
+
+/// How many letters [`COMMON_LETTERS`] holds (each is three bytes).
+const COMMON_LETTER_COUNT: usize = {
+    let (mut bytes, mut row) = (0, 0);
+    while row < COMMON_LETTERS.len() {
+        bytes += COMMON_LETTERS[row].len();
+        row += 1;
+    }
+    bytes / 3
+};
+
+/// The code points of [`COMMON_LETTERS`], sorted (decoded and insertion-sorted by the
+/// compiler, which checks each letter is three bytes of UTF-8: 200 bytes in the module).
+static COMMON_LETTER_CODES: [u16; COMMON_LETTER_COUNT] = {
+    let mut codes = [0u16; COMMON_LETTER_COUNT];
+    let (mut n, mut row) = (0, 0);
+    while row < COMMON_LETTERS.len() {
+        let bytes = COMMON_LETTERS[row].as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            assert!(bytes[i] >> 4 == 0xE, "a letter of three bytes");
+            let code = ((bytes[i] as u16 & 0x0F) << 12)
+                | ((bytes[i + 1] as u16 & 0x3F) << 6)
+                | (bytes[i + 2] as u16 & 0x3F);
+            insert_sorted(&mut codes, n, code);
+            n += 1;
+            i += 3;
+        }
+        row += 1;
+    }
+    codes
+};
 
 /// The values [`gaps_of`] wrote.
 fn fingerprints_of(gaps: &[u8]) -> Vec<u16> {
@@ -323,6 +382,7 @@ pub(super) const STOPWORDS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::support::words::Scanner;
 
     /// The text of the ExpertQA pairs in the repository: real passages and claims.
     fn expertqa_pairs() -> String {
@@ -350,6 +410,43 @@ mod tests {
             }
         }
         assert!(words > 100_000, "{words} words read");
+    }
+
+    #[test]
+    fn the_common_chinese_letters_are_found_and_no_others() {
+        for letter in ["一", "是", "的", "国", "人", "所"] {
+            assert!(is_common_letter(letter), "{letter}");
+        }
+        // Rarer Han letters, kana, Hangul, two letters, Latin words of three bytes.
+        for word in [
+            "釉", "钴", "鲸", "ア", "の", "한", "国家", "的的", "the", "é", "",
+        ] {
+            assert!(!is_common_letter(word), "{word}");
+        }
+    }
+
+    #[test]
+    fn every_common_letter_is_a_word_of_its_own_and_found() {
+        let letters: Vec<&str> = (COMMON_LETTERS.iter())
+            .flat_map(|row| {
+                row.char_indices()
+                    .map(|(at, c)| &row[at..at + c.len_utf8()])
+            })
+            .collect();
+        assert_eq!(letters.len(), 100);
+        assert!(
+            COMMON_LETTER_CODES.windows(2).all(|w| w[0] < w[1]),
+            "distinct"
+        );
+        for letter in letters {
+            assert!(is_common_letter(letter), "{letter}");
+            // The scanner reads it as one word, not a stopword: a claim's term.
+            let mut scanner = Scanner::new(letter);
+            let token = scanner.next_token().expect("a word");
+            assert_eq!((token.start, token.end), (0, letter.len()), "{letter}");
+            assert!(!token.is_stop(), "{letter}");
+            assert!(scanner.next_token().is_none());
+        }
     }
 
     #[test]
