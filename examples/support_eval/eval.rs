@@ -124,7 +124,9 @@ pub fn score_rows(rows: &[Row], setup: Setup, params: SupportParams) -> (Vec<f64
             .iter()
             .map(|row| {
                 let sources = [row.evidence.as_str()];
-                let scorer = SupportScorer::for_claims(&sources, &[&row.claim]).with_params(params);
+                let scorer = SupportScorer::for_claims(&sources, &[&row.claim])
+                    .with_params(params)
+                    .expect("the grid's constants are valid");
                 scorer.scores(&row.claim)[0]
             })
             .collect(),
@@ -138,7 +140,14 @@ pub fn score_rows(rows: &[Row], setup: Setup, params: SupportParams) -> (Vec<f64
             }
             let scorers: HashMap<&str, SupportScorer<'_>> = requests
                 .iter()
-                .map(|(a, docs)| (*a, SupportScorer::new(docs).with_params(params)))
+                .map(|(a, docs)| {
+                    (
+                        *a,
+                        SupportScorer::new(docs)
+                            .with_params(params)
+                            .expect("the grid's constants are valid"),
+                    )
+                })
                 .collect();
             rows.iter()
                 .map(|row| {

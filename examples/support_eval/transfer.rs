@@ -221,7 +221,9 @@ impl Dataset {
         match setup {
             Setup::Isolated => {
                 let sources = [self.passages[pair.passage].as_str()];
-                let scorer = SupportScorer::for_claims(&sources, &[claim]).with_params(params);
+                let scorer = SupportScorer::for_claims(&sources, &[claim])
+                    .with_params(params)
+                    .expect("the grid's constants are valid");
                 scorer.score_cited(claim, &[0])[0].1
             }
             Setup::InRequest => {
@@ -233,7 +235,9 @@ impl Dataset {
                     .iter()
                     .position(|&p| p == pair.passage)
                     .expect("a passage of the request");
-                let scorer = SupportScorer::for_claims(&docs, &[claim]).with_params(params);
+                let scorer = SupportScorer::for_claims(&docs, &[claim])
+                    .with_params(params)
+                    .expect("the grid's constants are valid");
                 scorer.score_cited(claim, &[at])[0].1
             }
         }
@@ -806,8 +810,7 @@ fn letter_factors(title: &str, dataset: &Dataset, shipped: SupportParams) {
         .map(|((task, setup), _)| format!("{task}, {}", format!("{setup:?}").to_lowercase()))
         .collect();
     println!(
-        "
-{title}: AUROC less the stronger baseline's, per factor of a common Chinese letter's weight (`common_letter`)\n"
+        "\n{title}: AUROC less the stronger baseline's, per factor of a common Chinese letter's weight (`common_letter`)\n"
     );
     println!("| common_letter | {} |", cells.join(" | "));
     println!("|---|{}", "---|".repeat(cells.len()));

@@ -36,6 +36,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use crate::casefold::fold_case;
+use crate::error::{Error, ErrorCode};
 use crate::model::Span;
 use crate::substr::Substr;
 use sets::{Collector, HashList, Members, Postings, Vocabulary};
@@ -85,6 +86,38 @@ impl Default for SupportParams {
             common_term: 0.5,
             common_letter: 0.15,
         }
+    }
+}
+
+impl SupportParams {
+    /// Checks that the constants keep every score a number in 0–1: each a finite number
+    /// ≥ 0, `absolute_share` at most 1 and `squash` above 0. The `Err` (code
+    /// `InvalidOption`) names the first field at fault, as `SupportParams.squash`.
+    pub fn check(&self) -> Result<(), Error> {
+        let fields = [
+            ("idf_weight", self.idf_weight),
+            ("pair_weight", self.pair_weight),
+            ("absolute_share", self.absolute_share),
+            ("squash", self.squash),
+            ("missing_specific", self.missing_specific),
+            ("common_term", self.common_term),
+            ("common_letter", self.common_letter),
+        ];
+        for (name, value) in fields {
+            let (ok, rule) = match name {
+                "absolute_share" => ((0.0..=1.0).contains(&value), "a number from 0 to 1"),
+                "squash" => (value.is_finite() && value > 0.0, "a finite number above 0"),
+                _ => (value.is_finite() && value >= 0.0, "a finite number ≥ 0"),
+            };
+            if !ok {
+                return Err(Error::new(
+                    ErrorCode::InvalidOption,
+                    format!("SupportParams.{name}"),
+                    format!("is {value}; it must be {rule}"),
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -230,8 +263,8 @@ struct Buffers {
 /// request, not three times.
 #[derive(Clone, Debug)]
 struct ClaimWords {
-    /// Each content term's hash, and what kind of term it is.
-    terms: Vec<(u64, TermKind)>,
+    /// The content terms, each once.
+    terms: Vec<ClaimTerm>,
     /// The hashes of the word pairs.
     pairs: Vec<u64>,
 }
@@ -253,21 +286,27 @@ impl ClaimWords {
         // Whether a word came before (a capital there starts no sentence).
         let mut after_first = false;
         let mut gap_start = 0;
+        let common_words = CommonTerms::get();
         let mut scanner = Scanner::new(claim);
         while let Some(token) = scanner.next_token() {
             let h = token.hash;
             if !token.is_stop() && seen.insert(h) {
-                let kind = if token.number
+                let word = claim.sub(token.start..token.end);
+                let specific = token.number
                     || (after_first
-                        && is_name(claim.sub(gap_start..token.start), claim.sub(token.start..)))
-                {
-                    TermKind::Specific
-                } else if is_common_letter(claim.sub(token.start..token.end)) {
-                    TermKind::CommonLetter
+                        && is_name(claim.sub(gap_start..token.start), claim.sub(token.start..)));
+                let common = if is_common_letter(word) {
+                    Common::Letter
+                } else if word.is_ascii() && common_words.contains(h) {
+                    Common::Word
                 } else {
-                    TermKind::Plain
+                    Common::No
                 };
-                terms.push((h, kind));
+                terms.push(ClaimTerm {
+                    hash: h,
+                    specific,
+                    common,
+                });
             }
             // Only the claim's pairs leave out a function letter's: a source's pairs
             // are matched against the claims', so its others are never found.
@@ -279,7 +318,7 @@ impl ClaimWords {
             gap_start = token.end;
         }
         vocabulary.extend_from_slice(&pairs);
-        vocabulary.extend(terms.iter().map(|&(h, _)| h));
+        vocabulary.extend(terms.iter().map(|t| t.hash));
         // Kept for the scorer's life: no more room than the claim's words take.
         pairs.shrink_to_fit();
         terms.shrink_to_fit();
@@ -287,15 +326,26 @@ impl ClaimWords {
     }
 }
 
-/// What a claim's content term is, for its weight and for what its absence costs.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum TermKind {
+/// A claim's content term.
+#[derive(Clone, Copy, Debug)]
+struct ClaimTerm {
+    hash: u64,
     /// A number or a name: missing from a passage, it costs `missing_specific`.
-    Specific,
-    /// One of the commonest Chinese characters: its weight is scaled by `common_letter`.
-    CommonLetter,
-    /// Any other (its weight is scaled by `common_term` when a common English word's).
-    Plain,
+    specific: bool,
+    /// Whether it is a common word or letter, whose weight is scaled down.
+    common: Common,
+}
+
+/// Which list of common terms a claim's term is in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Common {
+    /// The 1,000 commonest English words (a word of ASCII letters whose term the table
+    /// lists): its weight is scaled by `common_term`.
+    Word,
+    /// The 100 commonest Chinese characters: its weight is scaled by `common_letter`.
+    Letter,
+    /// Neither.
+    No,
 }
 
 /// The sentences of a text, split as its words go by: in the gaps between words at `.`,
@@ -474,8 +524,6 @@ pub struct SupportScorer<'a> {
     cursor: Cell<usize>,
     /// Content term hash → the sources holding it (its document frequency is their count).
     holders: Postings,
-    /// The common English words, whose weight in a claim `common_term` scales.
-    common: &'static CommonTerms,
     /// At least two sources have text: a claim's blend is set against the best one.
     contrasted: bool,
     /// Scores are blended with a judge's or an embedder's, which may rank best a source
@@ -535,7 +583,6 @@ impl<'a> SupportScorer<'a> {
             claims,
             cursor: Cell::new(0),
             holders: Postings::new(&held),
-            common: CommonTerms::get(),
             contrasted,
             blended: false,
             params: SupportParams::default(),
@@ -543,9 +590,11 @@ impl<'a> SupportScorer<'a> {
         }
     }
 
-    /// The same scorer with other constants.
-    pub fn with_params(self, params: SupportParams) -> SupportScorer<'a> {
-        SupportScorer { params, ..self }
+    /// The same scorer with other constants, once [`SupportParams::check`] accepts them
+    /// (its `Err` otherwise: constants that would make scores outside 0–1 or NaN).
+    pub fn with_params(self, params: SupportParams) -> Result<SupportScorer<'a>, Error> {
+        params.check()?;
+        Ok(SupportScorer { params, ..self })
     }
 
     /// The words of `claim`: those read when the scorer was built when it is the known
@@ -573,16 +622,16 @@ impl<'a> SupportScorer<'a> {
         let words = self.words(claim, fresh);
         let docs = self.profiles.len() as f64;
         let terms: Vec<(u64, f64, bool)> = (words.terms.iter())
-            .map(|&(h, kind)| {
+            .map(|term| {
                 // Document frequency: how many sources hold the term.
-                let df = self.holders.get(h).len() as f64;
-                let common = match kind {
-                    TermKind::CommonLetter => self.params.common_letter,
-                    _ if self.common.contains(h) => self.params.common_term,
-                    _ => 1.0,
+                let df = self.holders.get(term.hash).len() as f64;
+                let common = match term.common {
+                    Common::Word => self.params.common_term,
+                    Common::Letter => self.params.common_letter,
+                    Common::No => 1.0,
                 };
                 let weight = (1.0 + (docs + 1.0) / (df + 0.5)).ln() * common;
-                (h, weight, kind == TermKind::Specific)
+                (term.hash, weight, term.specific)
             })
             .collect();
         let total_weight = terms.iter().map(|(_, w, _)| w).sum();
@@ -634,8 +683,9 @@ impl<'a> SupportScorer<'a> {
     /// Sums, per item (a source or a sentence), the weight of each of `lists` holding
     /// it, reading the lists rarest first for at most `budget` postings; a list that
     /// does not fit what is left is skipped whole (reading part of it would favour the
-    /// earlier items). The items met, with their sums, in the order met; the scratch
-    /// table is left at zero, so a tally costs the postings it reads.
+    /// earlier items), and a list of weight 0 is not read. The items met, with their
+    /// sums, in the order met; the scratch table is left at zero, so a tally costs the
+    /// postings it reads.
     fn tally(
         &self,
         lists: &[&[u32]],
@@ -648,11 +698,16 @@ impl<'a> SupportScorer<'a> {
         let reachable = lengths.iter().sum::<usize>().min(budget);
         let mut met: Vec<u32> = Vec::with_capacity(reachable);
         for t in rarest_first(&lengths) {
+            let w = weight(t);
+            // A list of weight 0 adds nothing, and its items would be met again (their
+            // sum still 0) and listed twice: it is not read.
+            if w <= 0.0 {
+                continue;
+            }
             let Some(left) = budget.checked_sub(lists[t].len()) else {
                 continue;
             };
             budget = left;
-            let w = weight(t);
             for &item in lists[t] {
                 let sum = &mut sums[item as usize];
                 if *sum == 0.0 {
@@ -842,7 +897,7 @@ impl<'a> SupportScorer<'a> {
         let text = self.sources[i];
         let profile = &self.profiles[i];
         let lists: Vec<&[u32]> = (claim.terms.iter())
-            .map(|&(t, _)| profile.terms.get(t))
+            .map(|t| profile.terms.get(t.hash))
             .collect();
         let hits = self.tally(&lists, &|_| 1.0, EVIDENCE_POSTINGS);
         let (_, best) = hits
@@ -879,10 +934,12 @@ mod tests {
 
     /// A scorer of `sources` that ignores missing numbers and names (factor 1).
     fn without_specifics<'a>(sources: &'a [&'a str]) -> SupportScorer<'a> {
-        SupportScorer::new(sources).with_params(SupportParams {
-            missing_specific: 1.0,
-            ..SupportParams::default()
-        })
+        SupportScorer::new(sources)
+            .with_params(SupportParams {
+                missing_specific: 1.0,
+                ..SupportParams::default()
+            })
+            .expect("valid constants")
     }
 
     /// The score of `claim` against `passage` as a request's one source (isolated: its
@@ -890,7 +947,7 @@ mod tests {
     fn alone(claim: &str, passage: &str, params: SupportParams) -> f64 {
         let sources = [passage];
         let scorer = SupportScorer::new(&sources).with_params(params);
-        scorer.support(claim, 0).score
+        scorer.expect("valid constants").support(claim, 0).score
     }
 
     #[test]
@@ -1033,10 +1090,10 @@ mod tests {
     fn a_passage_holding_only_a_claims_common_chinese_letters_supports_it_less() {
         // 国 家 大 学 的 人 民 用 are among the 100 common letters, 窑 炉 烧 制 钴 蓝 瓷 釉
         // are not: each passage alone (an isolated request) holds one half of the
-        // claim's letters, apart, so none of its letter pairs.
+        // claim's letters, in reverse order, so none of its letter pairs.
         let claim = "国家大学的人民用窑炉烧制钴蓝瓷釉。";
-        let common = "国、家、大、学、的、人、民、用。";
-        let rare = "窑、炉、烧、制、钴、蓝、瓷、釉。";
+        let common = "用、民、人、的、学、大、家、国。";
+        let rare = "釉、瓷、蓝、钴、制、烧、炉、窑。";
         let support = |passage: &str, common_letter: f64| {
             alone(
                 claim,
@@ -1052,7 +1109,82 @@ mod tests {
         // Alike with every letter weighed alike, apart with the shipped factor.
         assert!((support(rare, 1.0) - support(common, 1.0)).abs() < 0.05);
         let shipped = SupportParams::default().common_letter;
-        assert!(support(rare, shipped) - support(common, shipped) > 0.2);
+        assert!(support(rare, shipped) - support(common, shipped) > 0.3);
+    }
+
+    #[test]
+    fn constants_that_would_make_scores_outside_0_to_1_are_refused() {
+        let sources = ["Berlin is in Germany."];
+        let base = SupportParams::default();
+        assert!(base.check().is_ok());
+        let refused = [
+            (
+                "SupportParams.idf_weight",
+                SupportParams {
+                    idf_weight: f64::NAN,
+                    ..base
+                },
+            ),
+            (
+                "SupportParams.pair_weight",
+                SupportParams {
+                    pair_weight: -0.1,
+                    ..base
+                },
+            ),
+            (
+                "SupportParams.absolute_share",
+                SupportParams {
+                    absolute_share: 1.5,
+                    ..base
+                },
+            ),
+            (
+                "SupportParams.squash",
+                SupportParams {
+                    squash: 0.0,
+                    ..base
+                },
+            ),
+            (
+                "SupportParams.missing_specific",
+                SupportParams {
+                    missing_specific: f64::INFINITY,
+                    ..base
+                },
+            ),
+            (
+                "SupportParams.common_term",
+                SupportParams {
+                    common_term: -1.0,
+                    ..base
+                },
+            ),
+            (
+                "SupportParams.common_letter",
+                SupportParams {
+                    common_letter: f64::NAN,
+                    ..base
+                },
+            ),
+        ];
+        for (path, params) in refused {
+            let error = SupportScorer::new(&sources)
+                .with_params(params)
+                .unwrap_err();
+            assert_eq!(
+                (error.code, error.path.as_str()),
+                (ErrorCode::InvalidOption, path)
+            );
+        }
+        // Factors of 0 and above 1 are constants someone may fit: accepted.
+        let fitted = SupportParams {
+            common_term: 0.0,
+            missing_specific: 1.0,
+            idf_weight: 2.0,
+            ..base
+        };
+        assert!(SupportScorer::new(&sources).with_params(fitted).is_ok());
     }
 
     #[test]
@@ -1063,14 +1195,23 @@ mod tests {
             common_term: 0.0,
             ..SupportParams::default()
         };
-        let sources = ["Point, work, game: what we think.", "Kiln and glaze."];
-        let scorer = SupportScorer::new(&sources).with_params(params);
-        for i in 0..2 {
-            let score = scorer.support("Think of the game point.", i).score;
+        let sources = [
+            "Kiln and glaze.",
+            "Point, work, game: what we think.",
+            "Game point: think of the work.",
+        ];
+        let scorer = (SupportScorer::new(&sources).with_params(params)).expect("valid constants");
+        let claim = "Think of the game point.";
+        for i in 0..sources.len() {
+            let score = scorer.support(claim, i).score;
             assert!(score.is_finite() && (0.0..=1.0).contains(&score), "{score}");
         }
-        let cited = scorer.score_cited("Think of the game point.", &[0]);
+        // Every source once at most, though each of the claim's terms adds 0 to its sum.
+        let cited = scorer.score_cited(claim, &[0]);
         assert!(cited.iter().all(|(_, s)| s.is_finite()), "{cited:?}");
+        let mut positions: Vec<usize> = cited.iter().map(|&(i, _)| i).collect();
+        positions.dedup();
+        assert_eq!(positions.len(), cited.len(), "{cited:?}");
     }
 
     #[test]

@@ -59,9 +59,9 @@ static STOPWORD_TABLE: [u32; STOPWORD_SLOTS] = {
 /// of their hash: sorted, read out of [`COMMON_GAPS`] once per process (read once per
 /// scorer, that is once per request, it took 13.6 K instructions, about 1 % of a typical
 /// request's claim support; docs/perf-log.md). Only a claim's terms are looked up, a
-/// binary search each. A rarer term is taken for a common one when its top 16 bits are
-/// one of the thousand's, 1.5 % of terms, whose weight is then lowered as a common
-/// word's is.
+/// binary search each, and only for words of ASCII letters. A rarer term is taken for a
+/// common one when its top 16 bits are one of the thousand's, 1.5 % of such terms, whose
+/// weight is then lowered as a common word's is.
 #[derive(Debug)]
 pub(super) struct CommonTerms(Vec<u16>);
 
@@ -423,6 +423,13 @@ mod tests {
         ] {
             assert!(!is_common_letter(word), "{word}");
         }
+        // Every character of three bytes: exactly the listed ones.
+        let listed: String = COMMON_LETTERS.concat();
+        let found = ('\u{800}'..='\u{FFFF}')
+            .filter(|&c| is_common_letter(c.encode_utf8(&mut [0; 4])))
+            .inspect(|&c| assert!(listed.contains(c), "{c}"))
+            .count();
+        assert_eq!(found, 100);
     }
 
     #[test]
