@@ -47,7 +47,8 @@ use words::{Scanner, pair_hash};
 /// ships: the grid's best over ExpertQA, HAGRID, AttrScore-GenSearch and BEGIN, which
 /// two of the eight leave-one-out folds also chose (docs/support.md); a caller with
 /// labelled pairs of their own can fit others and pass them to
-/// [`SupportScorer::with_params`]. The two blend weights sum to 1 (`chargram_weight`,
+/// [`SupportScorer::with_params`], which checks them ([`SupportParams::check`]). The
+/// two blend weights are relative (the shipped ones sum to 1; `chargram_weight`,
 /// the character 5-grams' weight, is gone since they were dropped: docs/support.md,
 /// "Words in place of 5-grams").
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -89,33 +90,61 @@ impl Default for SupportParams {
     }
 }
 
+/// The largest value [`SupportParams::check`] accepts for a constant: far above any
+/// that ranks well (the shipped ones are 3 at most), and low enough that no product of
+/// them in a score overflows to infinity (and then to NaN).
+pub const MAX_SUPPORT_PARAM: f64 = 1000.0;
+
 impl SupportParams {
-    /// Checks that the constants keep every score a number in 0–1: each a finite number
-    /// ≥ 0, `absolute_share` at most 1 and `squash` above 0. The `Err` (code
-    /// `InvalidOption`) names the first field at fault, as `SupportParams.squash`.
+    /// Checks that the constants keep every score a number in 0–1: each from 0 to
+    /// [`MAX_SUPPORT_PARAM`], `absolute_share` at most 1, `squash` above 0, and the two
+    /// blend weights not both 0. The `Err` (code `InvalidOption`) names the first field
+    /// at fault, as `SupportParams.squash`.
     pub fn check(&self) -> Result<(), Error> {
+        // (field, value, whether 0 is refused, the most it may be)
         let fields = [
-            ("idf_weight", self.idf_weight),
-            ("pair_weight", self.pair_weight),
-            ("absolute_share", self.absolute_share),
-            ("squash", self.squash),
-            ("missing_specific", self.missing_specific),
-            ("common_term", self.common_term),
-            ("common_letter", self.common_letter),
+            ("idf_weight", self.idf_weight, false, MAX_SUPPORT_PARAM),
+            ("pair_weight", self.pair_weight, false, MAX_SUPPORT_PARAM),
+            ("absolute_share", self.absolute_share, false, 1.0),
+            ("squash", self.squash, true, MAX_SUPPORT_PARAM),
+            (
+                "missing_specific",
+                self.missing_specific,
+                false,
+                MAX_SUPPORT_PARAM,
+            ),
+            ("common_term", self.common_term, false, MAX_SUPPORT_PARAM),
+            (
+                "common_letter",
+                self.common_letter,
+                false,
+                MAX_SUPPORT_PARAM,
+            ),
         ];
-        for (name, value) in fields {
-            let (ok, rule) = match name {
-                "absolute_share" => ((0.0..=1.0).contains(&value), "a number from 0 to 1"),
-                "squash" => (value.is_finite() && value > 0.0, "a finite number above 0"),
-                _ => (value.is_finite() && value >= 0.0, "a finite number ≥ 0"),
+        let refuse = |name: &str, message: String| {
+            Err(Error::new(
+                ErrorCode::InvalidOption,
+                format!("SupportParams.{name}"),
+                message,
+            ))
+        };
+        for (name, value, above_zero, most) in fields {
+            let least_ok = if above_zero {
+                value > 0.0
+            } else {
+                value >= 0.0
             };
-            if !ok {
-                return Err(Error::new(
-                    ErrorCode::InvalidOption,
-                    format!("SupportParams.{name}"),
-                    format!("is {value}; it must be {rule}"),
-                ));
+            // NaN fails both comparisons.
+            if !(least_ok && value <= most) {
+                let least = if above_zero { "above 0" } else { "from 0" };
+                return refuse(name, format!("is {value}; it must be {least} to {most}"));
             }
+        }
+        if self.idf_weight + self.pair_weight == 0.0 {
+            return refuse(
+                "pair_weight",
+                "is 0 as idf_weight is; one of the blend weights must be above 0".to_string(),
+            );
         }
         Ok(())
     }
@@ -1117,74 +1146,67 @@ mod tests {
         let sources = ["Berlin is in Germany."];
         let base = SupportParams::default();
         assert!(base.check().is_ok());
-        let refused = [
-            (
-                "SupportParams.idf_weight",
-                SupportParams {
-                    idf_weight: f64::NAN,
-                    ..base
-                },
-            ),
-            (
-                "SupportParams.pair_weight",
-                SupportParams {
-                    pair_weight: -0.1,
-                    ..base
-                },
-            ),
-            (
-                "SupportParams.absolute_share",
-                SupportParams {
-                    absolute_share: 1.5,
-                    ..base
-                },
-            ),
-            (
-                "SupportParams.squash",
-                SupportParams {
-                    squash: 0.0,
-                    ..base
-                },
-            ),
-            (
-                "SupportParams.missing_specific",
-                SupportParams {
-                    missing_specific: f64::INFINITY,
-                    ..base
-                },
-            ),
-            (
-                "SupportParams.common_term",
-                SupportParams {
-                    common_term: -1.0,
-                    ..base
-                },
-            ),
-            (
-                "SupportParams.common_letter",
-                SupportParams {
-                    common_letter: f64::NAN,
-                    ..base
-                },
-            ),
+        // The field named, and how the shipped constants are spoilt.
+        type Spoil = fn(&mut SupportParams);
+        let refused: [(&str, Spoil); 11] = [
+            ("idf_weight", |p| p.idf_weight = f64::NAN),
+            ("idf_weight", |p| p.idf_weight = 1e308),
+            ("pair_weight", |p| p.pair_weight = -0.1),
+            ("pair_weight", |p| {
+                (p.idf_weight, p.pair_weight) = (0.0, 0.0)
+            }),
+            ("absolute_share", |p| p.absolute_share = 1.5),
+            ("squash", |p| p.squash = 0.0),
+            ("missing_specific", |p| p.missing_specific = f64::INFINITY),
+            ("missing_specific", |p| p.missing_specific = 1e200),
+            ("common_term", |p| p.common_term = -1.0),
+            ("common_letter", |p| p.common_letter = f64::NAN),
+            ("common_letter", |p| {
+                p.common_letter = MAX_SUPPORT_PARAM + 1.0
+            }),
         ];
-        for (path, params) in refused {
+        for (field, spoil) in refused {
+            let mut params = base;
+            spoil(&mut params);
             let error = SupportScorer::new(&sources)
                 .with_params(params)
                 .unwrap_err();
-            assert_eq!(
-                (error.code, error.path.as_str()),
-                (ErrorCode::InvalidOption, path)
-            );
+            assert_eq!(error.code, ErrorCode::InvalidOption, "{field}");
+            assert_eq!(error.path, format!("SupportParams.{field}"));
         }
-        // Factors of 0 and above 1 are constants someone may fit: accepted.
+        // Factors of 0 and above 1 are constants someone may fit: accepted, and every
+        // score a number in 0–1, at the largest values too.
         let fitted = SupportParams {
             common_term: 0.0,
             missing_specific: 1.0,
             idf_weight: 2.0,
             ..base
         };
-        assert!(SupportScorer::new(&sources).with_params(fitted).is_ok());
+        let most = SupportParams {
+            idf_weight: MAX_SUPPORT_PARAM,
+            pair_weight: MAX_SUPPORT_PARAM,
+            squash: MAX_SUPPORT_PARAM,
+            missing_specific: MAX_SUPPORT_PARAM,
+            common_term: MAX_SUPPORT_PARAM,
+            common_letter: MAX_SUPPORT_PARAM,
+            ..base
+        };
+        let sources = [
+            "Berlin is in Germany.",
+            "Paris is in France.",
+            "是的，在北京。",
+        ];
+        for params in [fitted, most] {
+            let scorer = SupportScorer::new(&sources).with_params(params).unwrap();
+            for claim in [
+                "Berlin is in France, said Curie and Fermi.",
+                "是在北京的人。",
+            ] {
+                for support in scorer.support_all(claim) {
+                    assert!((0.0..=1.0).contains(&support.score), "{params:?} {claim}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -1209,8 +1231,7 @@ mod tests {
         // Every source once at most, though each of the claim's terms adds 0 to its sum.
         let cited = scorer.score_cited(claim, &[0]);
         assert!(cited.iter().all(|(_, s)| s.is_finite()), "{cited:?}");
-        let mut positions: Vec<usize> = cited.iter().map(|&(i, _)| i).collect();
-        positions.dedup();
+        let positions: std::collections::HashSet<usize> = cited.iter().map(|&(i, _)| i).collect();
         assert_eq!(positions.len(), cited.len(), "{cited:?}");
     }
 
