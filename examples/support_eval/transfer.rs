@@ -564,8 +564,7 @@ fn misattribution_default(datasets: &[Dataset]) {
     println!(
         "\n`misattributed` in-request, per margin: supported citations flagged / swapped citations caught\n"
     );
-    println!("| margin | {} |", names.join(" | "));
-    println!("|---|{}", "---|".repeat(names.len()));
+    print_head("margin", &names);
     for (m, margin) in margins.iter().enumerate() {
         let cells: Vec<String> = measured
             .iter()
@@ -791,6 +790,13 @@ fn nli_report(title: &str, path: &str, load: fn(&str) -> Vec<nli::Pair>, shipped
     letter_factors(title, dataset, shipped);
 }
 
+/// Prints a Markdown table's head: `first`, then a column per name.
+fn print_head(first: &str, names: &[impl AsRef<str>]) {
+    let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+    println!("| {first} | {} |", names.join(" | "));
+    println!("|---|{}", "---|".repeat(names.len()));
+}
+
 /// The factors of `common_letter` compared when it was chosen (on OCNLI's training
 /// pairs, docs/support.md); 0.15 ships.
 const LETTER_FACTORS: [f64; 6] = [0.05, 0.15, 0.3, 0.5, 0.7, 1.0];
@@ -812,8 +818,7 @@ fn letter_factors(title: &str, dataset: &Dataset, shipped: SupportParams) {
     println!(
         "\n{title}: AUROC less the stronger baseline's, per factor of a common Chinese letter's weight (`common_letter`)\n"
     );
-    println!("| common_letter | {} |", cells.join(" | "));
-    println!("|---|{}", "---|".repeat(cells.len()));
+    print_head("common_letter", &cells);
     for (k, factor) in LETTER_FACTORS.iter().enumerate() {
         let row: Vec<String> = (unit.cells.iter().flatten())
             .map(|(recall, best, ours)| {

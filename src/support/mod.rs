@@ -971,39 +971,48 @@ mod tests {
             .expect("valid constants")
     }
 
-    /// The score of `claim` against `passage` as a request's one source (isolated: its
-    /// document frequencies weigh every word alike).
-    fn alone(claim: &str, passage: &str, params: SupportParams) -> f64 {
+    /// The score of `claim` against `passage` alone (an isolated request, where document
+    /// frequencies weigh every word alike), with the factor `set` writes at `value`.
+    fn alone(claim: &str, passage: &str, set: fn(&mut SupportParams, f64), value: f64) -> f64 {
+        let mut params = SupportParams::default();
+        set(&mut params, value);
         let sources = [passage];
         let scorer = SupportScorer::new(&sources).with_params(params);
         scorer.expect("valid constants").support(claim, 0).score
     }
 
+    /// Scores `claim` against `common` and against `rare`, each alone, with the factor
+    /// `set` writes at 1 and at `factor`. Each passage holds half of the claim's content
+    /// terms, out of order (none of its word pairs): alike at 1, the passage of common
+    /// terms lower at `factor`, by more than `apart`.
+    fn common_terms_weigh_less(
+        claim: &str,
+        (common, rare): (&str, &str),
+        set: fn(&mut SupportParams, f64),
+        factor: f64,
+        apart: f64,
+    ) {
+        let support = |passage, value| alone(claim, passage, set, value);
+        assert!(support(common, factor) < support(common, 1.0));
+        assert!(support(rare, factor) > support(rare, 1.0));
+        assert!((support(rare, 1.0) - support(common, 1.0)).abs() < 0.05);
+        assert!(support(rare, factor) - support(common, factor) > apart);
+    }
+
     #[test]
     fn a_passage_holding_only_a_claims_common_words_supports_it_less() {
         // "think", "game", "point" and "work" are among the 1,000 common words,
-        // "glaze", "kiln", "porcelain" and "cobalt" are not: each passage alone (an
-        // isolated request, where document frequencies weigh every word alike) holds one
-        // half of the claim's content words, and none of its word pairs.
-        let claim = "Potters think the game point of cobalt porcelain glaze work is the kiln.";
-        let common = "Point, work, game: what we think.";
-        let rare = "Kiln, glaze, porcelain, cobalt.";
-        let support = |passage: &str, common_term: f64| {
-            alone(
-                claim,
-                passage,
-                SupportParams {
-                    common_term,
-                    ..SupportParams::default()
-                },
-            )
-        };
-        assert!(support(common, 0.5) < support(common, 1.0));
-        assert!(support(rare, 0.5) > support(rare, 1.0));
-        // Each passage holds four of the claim's content words, out of order: alike with
-        // every word weighed alike, apart when the common ones weigh half.
-        assert!((support(rare, 1.0) - support(common, 1.0)).abs() < 0.05);
-        assert!(support(rare, 0.5) - support(common, 0.5) > 0.1);
+        // "glaze", "kiln", "porcelain" and "cobalt" are not.
+        common_terms_weigh_less(
+            "Potters think the game point of cobalt porcelain glaze work is the kiln.",
+            (
+                "Point, work, game: what we think.",
+                "Kiln, glaze, porcelain, cobalt.",
+            ),
+            |p, factor| p.common_term = factor,
+            0.5,
+            0.1,
+        );
     }
 
     #[test]
@@ -1118,27 +1127,33 @@ mod tests {
     #[test]
     fn a_passage_holding_only_a_claims_common_chinese_letters_supports_it_less() {
         // 国 家 大 学 的 人 民 用 are among the 100 common letters, 窑 炉 烧 制 钴 蓝 瓷 釉
-        // are not: each passage alone (an isolated request) holds one half of the
-        // claim's letters, in reverse order, so none of its letter pairs.
-        let claim = "国家大学的人民用窑炉烧制钴蓝瓷釉。";
-        let common = "用、民、人、的、学、大、家、国。";
-        let rare = "釉、瓷、蓝、钴、制、烧、炉、窑。";
-        let support = |passage: &str, common_letter: f64| {
-            alone(
-                claim,
-                passage,
-                SupportParams {
-                    common_letter,
-                    ..SupportParams::default()
-                },
-            )
-        };
-        assert!(support(common, 0.15) < support(common, 1.0));
-        assert!(support(rare, 0.15) > support(rare, 1.0));
-        // Alike with every letter weighed alike, apart with the shipped factor.
-        assert!((support(rare, 1.0) - support(common, 1.0)).abs() < 0.05);
-        let shipped = SupportParams::default().common_letter;
-        assert!(support(rare, shipped) - support(common, shipped) > 0.3);
+        // are not; each passage holds its half in reverse order.
+        common_terms_weigh_less(
+            "国家大学的人民用窑炉烧制钴蓝瓷釉。",
+            (
+                "用、民、人、的、学、大、家、国。",
+                "釉、瓷、蓝、钴、制、烧、炉、窑。",
+            ),
+            |p, factor| p.common_letter = factor,
+            SupportParams::default().common_letter,
+            0.3,
+        );
+    }
+
+    #[test]
+    fn only_ascii_words_are_taken_for_common_english_words() {
+        // The common words are kept as 16 bits of their terms' hashes, which the terms of
+        // España, Björk and Françoïs share with some of them: the common words' factor
+        // must not move these words' scores.
+        let claim = "Björk, España, Françoïs.";
+        let common_term: fn(&mut SupportParams, f64) = |p, factor| p.common_term = factor;
+        for passage in ["España.", "Björk.", "Françoïs and Björk."] {
+            let (half, whole) = (
+                alone(claim, passage, common_term, 0.5),
+                alone(claim, passage, common_term, 1.0),
+            );
+            assert_eq!(half, whole, "{passage}");
+        }
     }
 
     #[test]
