@@ -787,7 +787,7 @@ fn nli_report(title: &str, path: &str, load: fn(&str) -> Vec<nli::Pair>, shipped
         panic!("{title}: no labelled pair in {path}");
     };
     unseen_table(title, dataset, shipped);
-    letter_factors(title, dataset, shipped);
+    factor_tables(title, dataset, shipped);
 }
 
 /// Prints a Markdown table's head: `first`, then a column per name.
@@ -797,35 +797,61 @@ fn print_head(first: &str, names: &[impl AsRef<str>]) {
     println!("|---|{}", "---|".repeat(names.len()));
 }
 
-/// The factors of `common_letter` compared when it was chosen (on OCNLI's training
-/// pairs, docs/support.md); 0.15 ships.
-const LETTER_FACTORS: [f64; 6] = [0.05, 0.15, 0.3, 0.5, 0.7, 1.0];
+/// A constant chosen on OCNLI's training pairs (docs/support.md), whose table of
+/// factors each NLI file prints: its name, what it weighs, the factors compared.
+struct Factor {
+    name: &'static str,
+    what: &'static str,
+    values: &'static [f64],
+    set: fn(&mut SupportParams, f64),
+}
 
-/// Per factor of `common_letter` (the shipped constants otherwise), each cell's AUROC
-/// less the stronger baseline's: the table the factor was chosen from.
-fn letter_factors(title: &str, dataset: &Dataset, shipped: SupportParams) {
-    let grid: Vec<SupportParams> = (LETTER_FACTORS.iter())
-        .map(|&common_letter| SupportParams {
-            common_letter,
-            ..shipped
-        })
-        .collect();
-    let unit = measure(dataset, None, &grid, title.to_string());
-    let cells: Vec<String> = (CELLS.iter().zip(&unit.cells))
-        .filter(|(_, cell)| cell.is_some())
-        .map(|((task, setup), _)| format!("{task}, {}", format!("{setup:?}").to_lowercase()))
-        .collect();
-    println!(
-        "\n{title}: AUROC less the stronger baseline's, per factor of a common Chinese letter's weight (`common_letter`)\n"
-    );
-    print_head("common_letter", &cells);
-    for (k, factor) in LETTER_FACTORS.iter().enumerate() {
-        let row: Vec<String> = (unit.cells.iter().flatten())
-            .map(|(recall, best, ours)| {
-                let stronger = auroc(recall, |_| true).max(auroc(best, |_| true));
-                format!("{:+.3}", auroc(&ours[k], |_| true) - stronger)
+/// The constants chosen on OCNLI's training pairs: `common_letter` (0.15 ships) and
+/// `unmatched_negation` (0.5 ships).
+const FACTORS: [Factor; 2] = [
+    Factor {
+        name: "common_letter",
+        what: "a common Chinese letter's weight",
+        values: &[0.05, 0.15, 0.3, 0.5, 0.7, 1.0],
+        set: |p, factor| p.common_letter = factor,
+    },
+    Factor {
+        name: "unmatched_negation",
+        what: "a negating claim's score against a passage where nothing negates",
+        values: &[0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 1.0],
+        set: |p, factor| p.unmatched_negation = factor,
+    },
+];
+
+/// Per factor of each of [`FACTORS`] (the shipped constants otherwise), each cell's
+/// AUROC less the stronger baseline's: the tables the factors were chosen from.
+fn factor_tables(title: &str, dataset: &Dataset, shipped: SupportParams) {
+    for factor in &FACTORS {
+        let grid: Vec<SupportParams> = (factor.values.iter())
+            .map(|&value| {
+                let mut params = shipped;
+                (factor.set)(&mut params, value);
+                params
             })
             .collect();
-        println!("| {factor} | {} |", row.join(" | "));
+        let unit = measure(dataset, None, &grid, title.to_string());
+        let cells: Vec<String> = (CELLS.iter().zip(&unit.cells))
+            .filter(|(_, cell)| cell.is_some())
+            .map(|((task, setup), _)| format!("{task}, {}", format!("{setup:?}").to_lowercase()))
+            .collect();
+        println!(
+            "\n{title}: AUROC less the stronger baseline's, per factor of {} (`{}`)\n",
+            factor.what, factor.name
+        );
+        print_head(factor.name, &cells);
+        for (k, value) in factor.values.iter().enumerate() {
+            let row: Vec<String> = (unit.cells.iter().flatten())
+                .map(|(recall, best, ours)| {
+                    let stronger = auroc(recall, |_| true).max(auroc(best, |_| true));
+                    format!("{:+.3}", auroc(&ours[k], |_| true) - stronger)
+                })
+                .collect();
+            println!("| {value} | {} |", row.join(" | "));
+        }
     }
 }
