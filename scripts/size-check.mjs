@@ -13,8 +13,10 @@ import { fileURLToPath } from "node:url";
 // The full module of Node, workerd and Deno (web/, node/): every feature. Raised for
 // issue 36's adapter fixes and issue 35's scoring, which browsers do not load; raised to
 // 209 KiB for issue 35's table of 1,000 common words (213,990 B: +1.7 KB at opt-level 2,
-// where the browser core, which pays for it too, shrank 1.5 KB this session).
-const BUDGET_GZIP = 209 * 1024;
+// where the browser core, which pays for it too, shrank 1.5 KB this session); raised to
+// 210 KiB for issue 35's negation cues (214,407 B: +1.4 KB, the browser core +1.2 KB;
+// docs/support.md, "Negation").
+const BUDGET_GZIP = 210 * 1024;
 // The core, which every other browser entry loads (`citeproof`, `/react`, `/edge`, `/full`):
 // parse, validate (quotes, claim support), stream and render. Issue 35's ceiling: the
 // core does not grow past 114 KiB; the goal is 100 KB.

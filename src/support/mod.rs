@@ -8,7 +8,8 @@
 //! stemmed; in scripts written without spaces, each letter is a word), and word pairs in
 //! order — and the blend is set against the best blend any retrieved source reaches, so
 //! an on-topic passage that says something else scores low. A number or a name in the
-//! claim that the passage lacks costs. The constants were chosen over ExpertQA and
+//! claim that the passage lacks costs, and so does a negation ("not", 不, ない, 않, …)
+//! where no word of the passage negates. The constants were chosen over ExpertQA and
 //! AttributionBench's datasets, each held out in turn (`cargo run --release --example
 //! support_eval`, docs/support.md).
 //!
@@ -46,7 +47,8 @@ use words::{Scanner, pair_hash};
 
 /// The constants of the support score. [`SupportParams::default`] is what citeproof
 /// ships: the grid's best over ExpertQA, HAGRID, AttrScore-GenSearch and BEGIN, which
-/// two of the eight leave-one-out folds also chose (docs/support.md); a caller with
+/// two of the eight leave-one-out folds also chose (docs/support.md), with
+/// `common_letter` and `unmatched_negation` chosen on OCNLI's training pairs; a caller with
 /// labelled pairs of their own can fit others and pass them to
 /// [`SupportScorer::with_params`], which checks them ([`SupportParams::check`]). The
 /// two blend weights are relative (the shipped ones sum to 1; `chargram_weight`,
@@ -242,8 +244,9 @@ struct Profile {
     /// pass over the words, for every source (cheaper than splitting a cited source again
     /// for each citation, docs/perf-log.md).
     sentences: Vec<Span>,
-    /// Whether a word of the text negates ([`negation::Cues`]); `None` when not read, for
-    /// a scorer none of whose known claims negates (most claims do not).
+    /// Whether a word of the text negates ([`negation::Cues`]); `None` when not read: for
+    /// a scorer none of whose known claims negates (most claims do not, and a long
+    /// source's cues cost a tenth of `validate`'s time with claim support).
     negates: Option<bool>,
 }
 
@@ -287,7 +290,7 @@ impl Profile {
             pairs: pairs.finish(),
             has_words: previous.is_some(),
             sentences: sentences.spans,
-            negates: cues.map(|cues| cues.found),
+            negates: cues.map(|cues| cues.found()),
         }
     }
 }
@@ -385,7 +388,7 @@ impl ClaimWords {
         ClaimWords {
             terms,
             pairs,
-            negated: cues.found,
+            negated: cues.found(),
         }
     }
 }
@@ -608,8 +611,10 @@ impl<'a> SupportScorer<'a> {
     }
 
     /// A scorer that will only be asked about `claims`: each source keeps only what
-    /// those claims contain, which makes profiling several times cheaper. Scores are the
-    /// same as [`SupportScorer::new`]'s for these claims. Each claim is read once, here,
+    /// those claims contain, which makes profiling several times cheaper, and is read for
+    /// negations only when one of them negates. Scores are the same as
+    /// [`SupportScorer::new`]'s for these claims (and for another claim, as far as what
+    /// it adds is in no source, and it negates only if one of them does). Each claim is read once, here,
     /// and borrowed for the scorer's life: asked about in the order given, a claim costs
     /// no second reading.
     pub fn for_claims<S: AsRef<str>>(sources: &'a [S], claims: &[&'a str]) -> SupportScorer<'a> {
@@ -1145,9 +1150,12 @@ mod tests {
             "The reactor reached criticality in 1942.",
             "Berlin has 3.7 million people.",
             "Fermi led it",
+            "The reactor never reached criticality in 1942.",
         ];
         let full = SupportScorer::new(&sources);
         let known = SupportScorer::for_claims(&sources, &claims);
+        // The claim that negates scores less against the passage where nothing does.
+        assert!(known.scores(claims[3])[0] < known.scores(claims[0])[0]);
         for claim in claims {
             assert_eq!(full.scores(claim), known.scores(claim), "{claim}");
             // The evidence sentences too: a known scorer keeps only the claims' terms of
@@ -1156,10 +1164,12 @@ mod tests {
         }
         // Claims it was not built for, read when asked: what they add to the known
         // claims' words is in no source, so a source found holding a hash the vocabulary
-        // lacks would be a wrong score.
+        // lacks would be a wrong score. (A known claim negates, so the sources' negations
+        // were read.)
         for claim in [
             "Berlin has 3.7 million quokkas",
             "Fermi reached zanzibar in 1942",
+            "Berlin never had 3.7 million people",
         ] {
             assert_eq!(full.scores(claim), known.scores(claim), "{claim}");
             assert!(full.scores(claim).iter().any(|&s| s > 0.0), "{claim}");
@@ -1430,6 +1440,7 @@ mod tests {
             "The reactor reached criticality in 1942.",
             "Berlin has 3.7 million people.",
             "Fermi led the team in Chicago.",
+            "Fermi did not lead the team in Chicago.",
         ];
         let read = |scorer: &SupportScorer, claim: &str| {
             let scored = scorer.score_cited(claim, &[0]);
