@@ -16,12 +16,14 @@ const ENGLISH: [&str; 9] = [
 ///
 /// - English: [`ENGLISH`] ("not" unless "only" follows), and `t` after an apostrophe
 ///   (`'`, `’`, `‘`) that follows an `n` (don't, isn't, can't, won't);
-/// - Chinese and Japanese kanji: 没 沒 无 無; 不 unless 断 斷 但 过 過 follows (不断
-///   "constantly", 不但 "not only", 不过 "but"); 非 unless 常 or 洲 follows (非常 "very",
-///   非洲 "Africa"); 未 unless 来 or 來 follows (未来 "future");
-/// - Japanese: ない and ませ (ません), hiragana letters read a letter a word;
+/// - Chinese and Japanese kanji: 沒, and 没 不 无 無 非 未 unless a letter follows that
+///   makes them part of another word: 没收 "confiscate"; 不断 不斷 "constantly", 不但 不仅
+///   不僅 "not only", 不过 不過 "but"; 无论 無論 "whatever"; 無料 "free"; 非常 "very", 非洲
+///   "Africa"; 未来 未來 "future";
+/// - Japanese: ない and せん (ません), hiragana letters read a letter a word;
 /// - Korean: 않 없 못 and 아니 아닌 아닙, each starting a word (연못 "pond", 끊임없이
-///   "constantly" and 피아니스트 "pianist" hold the letters inside one).
+///   "constantly" and 피아니스트 "pianist" hold the letters inside one), 못 not as a noun
+///   with its particle (못을 "the nail"), 아니 not in 아니면 "or".
 ///
 /// Other languages have no cues of their own (Spanish and Portuguese "no" is read as
 /// English's).
@@ -90,8 +92,8 @@ impl<'t> Cues<'t> {
         let word = text.sub(token.start..token.end);
         let gap = text.sub(self.previous.end..token.start);
         if let Some(undo) = self.pending.take() {
-            let undone =
-                gap.bytes().all(|b| b == b' ') && undo.iter().any(|w| word.eq_ignore_ascii_case(w));
+            let undone = gap.bytes().all(|b| b.is_ascii_whitespace())
+                && undo.iter().any(|w| word.eq_ignore_ascii_case(w));
             if !undone {
                 self.found = true;
                 return;
@@ -138,14 +140,21 @@ fn is_cue(previous: &str, previous_starts: bool, gap: &str, word: &str, starts: 
             // A cue of two letters: its second, right after its first.
             let after = |first: &str| gap.is_empty() && previous == first;
             match word.chars().next() {
-                Some('没' | '沒' | '无' | '無') => Cue::Yes,
-                Some('不') => Cue::Unless(&["断", "斷", "但", "过", "過"]),
+                Some('沒') => Cue::Yes,
+                Some('没') => Cue::Unless(&["收"]),
+                Some('无') => Cue::Unless(&["论"]),
+                Some('無') => Cue::Unless(&["料", "論"]),
+                Some('不') => Cue::Unless(&["断", "斷", "但", "过", "過", "仅", "僅"]),
                 Some('非') => Cue::Unless(&["常", "洲"]),
                 Some('未') => Cue::Unless(&["来", "來"]),
-                Some('않' | '없' | '못') => cue(starts),
+                Some('않' | '없') => cue(starts),
+                // 못을 박았다: a nail, a noun with its particle.
+                Some('못') if starts => Cue::Unless(&["을", "이", "은", "에", "도"]),
                 Some('い') => cue(after("な")),
-                Some('せ') => cue(after("ま")),
-                Some('니' | '닌' | '닙') => cue(after("아") && previous_starts),
+                Some('ん') => cue(after("せ")),
+                // 아니면: "or".
+                Some('니') if after("아") && previous_starts => Cue::Unless(&["면"]),
+                Some('닌' | '닙') => cue(after("아") && previous_starts),
                 _ => Cue::No,
             }
         }
@@ -172,6 +181,10 @@ mod tests {
             "No evidence was found.",
             "She never left.",
             "It cannot be done.",
+            "None came.",
+            "Nobody came.",
+            "Nothing came.",
+            "Neither came.",
             "Nor did he.",
             "It doesn't rain.",
             "It isn\u{2019}t true.",
@@ -193,6 +206,7 @@ mod tests {
             "The rat't ran.",
             "It was not only cheap but also good.",
             "Not only that, but the rest.",
+            "It was not\nonly cheap.",
             "",
         ] {
             assert!(!negates(text), "{text}");
@@ -204,16 +218,23 @@ mod tests {
         for text in [
             "他不喜欢咖啡。",
             "我没有去。",
+            "我沒有去。",
+            "他无法去。",
+            "他無法去。",
+            "他未曾去过。",
+            "这并非如此。",
+            "他从不。",
+            "未",
             "男性が立っていない。",
             "雨は降りません。",
             "비가 오지 않았다.",
             "돈이 없다.",
+            "그는 못 간다.",
+            "못 간다.",
             "그것은 사실이 아니다.",
+            "아니다.",
             "사실이 아닌 이야기.",
             "사실이 아닙니다.",
-            "他未曾去过。",
-            "他从不。",
-            "未",
         ] {
             assert!(negates(text), "{text}");
         }
@@ -221,18 +242,31 @@ mod tests {
             "他喜欢咖啡。",
             "男性が立っています。",
             "な い",
+            "写真を見せる。",
+            "本を読ませる。",
             "사과가 맛있다.",
             "아이가 웃는다.",
             "그는 일합니다.",
             "피아니스트가 연주한다.",
             "연못이 깊다.",
             "그는 끊임없이 일한다.",
+            "못을 박았다.",
+            "커피 아니면 차.",
             "他非常喜欢咖啡。",
             "他去了非洲。",
             "未来经济将增长。",
+            "未來經濟將增長。",
             "他不断努力。",
+            "他不斷努力。",
             "不但便宜，而且好吃。",
-            "写真を見せる。",
+            "不仅便宜。",
+            "不僅便宜。",
+            "不过很贵。",
+            "不過很貴。",
+            "无论如何。",
+            "無論如何。",
+            "無料です。",
+            "他没收了。",
         ] {
             assert!(!negates(text), "{text}");
         }
