@@ -16,8 +16,8 @@
 //! With `ATTRIBUTIONBENCH_OOD` set it prints the transfer tables instead (transfer.rs);
 //! with `WICE` as well, the shipped constants on WiCE (wice.rs), with `OCNLI`, on
 //! OCNLI's Chinese pairs, with `KORNLI`, on KorNLI's Korean pairs, and with `JNLI`, on
-//! JNLI's Japanese pairs (nli.rs), each with its cells per factor of the common Chinese
-//! letters' weight (`common_letter`, chosen on OCNLI's `train.10k.json`):
+//! JNLI's Japanese pairs (nli.rs), each with its cells per factor of the two constants
+//! read off OCNLI's `train.10k.json` (`common_letter`, `unmatched_negation`):
 //!
 //!     WICE=dev.jsonl:test.jsonl OCNLI=dev.json KORNLI=xnli.dev.ko.tsv \
 //!       JNLI=valid-v1.3.json \

@@ -614,9 +614,9 @@ impl<'a> SupportScorer<'a> {
     /// those claims contain, which makes profiling several times cheaper, and is read for
     /// negations only when one of them negates. Scores are the same as
     /// [`SupportScorer::new`]'s for these claims (and for another claim, as far as what
-    /// it adds is in no source, and it negates only if one of them does). Each claim is read once, here,
-    /// and borrowed for the scorer's life: asked about in the order given, a claim costs
-    /// no second reading.
+    /// it adds is in no source, and it negates only if one of them does). Each claim is
+    /// read once, here, and borrowed for the scorer's life: asked about in the order
+    /// given, a claim costs no second reading.
     pub fn for_claims<S: AsRef<str>>(sources: &'a [S], claims: &[&'a str]) -> SupportScorer<'a> {
         // Every content term and word pair hash of the claims (stopwords are
         // never content terms, so theirs are left out).

@@ -57,7 +57,6 @@ export default { plugins: [react(), wasm()], build: { target: "esnext" }, logLev
 });
 after(async () => {
   await browser?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Builds `main` in the app directory: Vite's exit status and output. */

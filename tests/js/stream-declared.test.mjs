@@ -11,7 +11,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -106,7 +106,6 @@ const browser = JSON.parse(
     maxBuffer: 1 << 28,
   }).toString(),
 );
-rmSync(dir, { recursive: true });
 
 test("every stream recording: the browser core's transform and finish give Node's full module's output and report", () => {
   assert.ok(all.length >= 100, `${all.length} cases`);
