@@ -664,18 +664,29 @@ fn a_source_the_same_claim_also_cites_is_no_misattribution() {
 
 #[test]
 fn a_claim_that_negates_scores_less_cited_to_a_passage_where_nothing_negates() {
-    // Japanese writes the negation in hiragana (ない), letters that are neither terms nor
-    // in word pairs: the two passages share every term and pair with the claim, and
-    // only the negation tells them apart.
-    let answer = "男性は帽子をかぶっていない[1]。";
-    let support = |passage: &str| {
-        let i = input(answer, vec![source("Caption", passage)]);
-        let report = run_with(&i, misattribution_only());
-        report.citations[0].support.unwrap()
-    };
-    let says = support("男性は帽子をかぶっている。");
-    let denies = support("男性は帽子をかぶっていない。");
-    assert!(says < denies, "{says} {denies}");
+    // Japanese writes the negation in hiragana (ない, the past なかった), letters that
+    // are neither terms nor in word pairs: the two passages share every term and pair
+    // with the claim, and only the negation tells them apart.
+    for (answer, says, denies) in [
+        (
+            "男性は帽子をかぶっていない[1]。",
+            "男性は帽子をかぶっている。",
+            "男性は帽子をかぶっていない。",
+        ),
+        (
+            "男性は帽子をかぶっていなかった[1]。",
+            "男性は帽子をかぶっていた。",
+            "男性は帽子をかぶっていなかった。",
+        ),
+    ] {
+        let support = |passage: &str| {
+            let i = input(answer, vec![source("Caption", passage)]);
+            let report = run_with(&i, misattribution_only());
+            report.citations[0].support.unwrap()
+        };
+        let (says, denies) = (support(says), support(denies));
+        assert!(says < denies, "{answer}: {says} {denies}");
+    }
 }
 
 #[test]
