@@ -15,8 +15,10 @@ import { fileURLToPath } from "node:url";
 // 209 KiB for issue 35's table of 1,000 common words (213,990 B: +1.7 KB at opt-level 2,
 // where the browser core, which pays for it too, shrank 1.5 KB this session); raised to
 // 210 KiB for issue 35's negation cues (214,559 B: +1.6 KB, the browser core +1.3 KB;
-// docs/support.md, "Negation").
-const BUDGET_GZIP = 210 * 1024;
+// docs/support.md, "Negation"); raised to 211 KiB for German (215,099 B: +540 B, the
+// browser core +529 B, with the seventeenth session's other cues; docs/support.md,
+// "German, which none of the constants saw").
+const BUDGET_GZIP = 211 * 1024;
 // The core, which every other browser entry loads (`citeproof`, `/react`, `/edge`, `/full`):
 // parse, validate (quotes, claim support), stream and render. Issue 35's ceiling: the
 // core does not grow past 114 KiB; the goal is 100 KB.

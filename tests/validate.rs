@@ -664,9 +664,10 @@ fn a_source_the_same_claim_also_cites_is_no_misattribution() {
 
 #[test]
 fn a_claim_that_negates_scores_less_cited_to_a_passage_where_nothing_negates() {
-    // Japanese writes the negation in hiragana (ない, the past なかった), letters that
-    // are neither terms nor in word pairs: the two passages share every term and pair
-    // with the claim, and only the negation tells them apart.
+    // The two passages share every term and pair with the claim, and only the
+    // negation tells them apart: Japanese writes it in hiragana (ない, the past なかった),
+    // letters that are neither terms nor in word pairs; the German passage that negates
+    // says "nie" where the claim says "nicht", words the other passage lacks too.
     for (answer, says, denies) in [
         (
             "男性は帽子をかぶっていない[1]。",
@@ -677,6 +678,11 @@ fn a_claim_that_negates_scores_less_cited_to_a_passage_where_nothing_negates() {
             "男性は帽子をかぶっていなかった[1]。",
             "男性は帽子をかぶっていた。",
             "男性は帽子をかぶっていなかった。",
+        ),
+        (
+            "Der Zug fuhr nicht pünktlich ab [1].",
+            "Der Zug fuhr pünktlich ab.",
+            "Der Zug fuhr nie pünktlich ab.",
         ),
     ] {
         let support = |passage: &str| {

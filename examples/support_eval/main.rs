@@ -15,12 +15,13 @@
 //!
 //! With `ATTRIBUTIONBENCH_OOD` set it prints the transfer tables instead (transfer.rs);
 //! with `WICE` as well, the shipped constants on WiCE (wice.rs), with `OCNLI`, on
-//! OCNLI's Chinese pairs, with `KORNLI`, on KorNLI's Korean pairs, and with `JNLI`, on
-//! JNLI's Japanese pairs (nli.rs), each with its cells per factor of the two constants
-//! read off OCNLI's `train.10k.json` (`common_letter`, `unmatched_negation`):
+//! OCNLI's Chinese pairs, with `KORNLI`, on KorNLI's Korean pairs, with `JNLI`, on
+//! JNLI's Japanese pairs, and with `XNLI_DE`, on XNLI's German pairs (nli.rs), each with
+//! its cells per factor of the two constants read off OCNLI's `train.10k.json`
+//! (`common_letter`, `unmatched_negation`):
 //!
 //!     WICE=dev.jsonl:test.jsonl OCNLI=dev.json KORNLI=xnli.dev.ko.tsv \
-//!       JNLI=valid-v1.3.json \
+//!       JNLI=valid-v1.3.json XNLI_DE=train.txt:dev.txt \
 //!       ATTRIBUTIONBENCH_OOD=test_ood_all_subset_balanced.jsonl \
 //!       cargo run --release --example support_eval
 
@@ -89,6 +90,7 @@ fn main() {
                 ocnli: std::env::var("OCNLI").ok().as_deref(),
                 kornli: std::env::var("KORNLI").ok().as_deref(),
                 jnli: std::env::var("JNLI").ok().as_deref(),
+                german: std::env::var("XNLI_DE").ok().as_deref(),
             },
             &candidates(),
         );

@@ -19,6 +19,13 @@
 //!   6f071c0): Japanese pairs whose premises are image captions and whose hypotheses
 //!   and labels annotators wrote. Its `datasets/jnli-v1.3/valid-v1.3.json` (JSON lines,
 //!   2,434 pairs) is read from the path in `JNLI`; not vendored (CC BY-SA 4.0).
+//! - **XNLI in German**, as XGLUE ships it (Liang et al., EMNLP 2020) in the SuperGLEBer
+//!   benchmark's repository (github.com/LSX-UniWue/SuperGLEBer, commit 5d3c59a,
+//!   `data/XGlue/NLI/`): XNLI's pairs (above) translated into German by professional
+//!   translators, tab-separated (premise, hypothesis, label) without a header line. Its
+//!   `test.txt` is XNLI's test pairs (5,010); its `train.txt` and `dev.txt` together
+//!   are XNLI's dev pairs (2,245 and 250). Read from the paths in `XNLI_DE` (several
+//!   separated by `:`, read as one file); not vendored (XNLI: CC BY-NC 4.0).
 //!
 //! This file reads them; transfer.rs measures on them with the shipped constants only.
 
@@ -101,6 +108,20 @@ pub fn kornli(path: &str) -> Vec<Pair> {
         Some("sentence1\tsentence2\tgold_label"),
         "{path}: not KorNLI's columns"
     );
+    columns(lines, path)
+}
+
+/// The labelled pairs of XGLUE's German XNLI files at `paths` (separated by `:`;
+/// tab-separated, no header line), in order; a premise is known by its text.
+pub fn xglue(paths: &str) -> Vec<Pair> {
+    (paths.split(':').filter(|p| !p.is_empty()))
+        .flat_map(|path| columns(read(path).lines().enumerate(), path))
+        .collect()
+}
+
+/// The pairs of numbered lines of three tab-separated columns (premise, hypothesis,
+/// label) of the file at `path`; blank lines are skipped.
+fn columns<'l>(lines: impl Iterator<Item = (usize, &'l str)>, path: &str) -> Vec<Pair> {
     lines
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(n, l)| {

@@ -620,6 +620,9 @@ pub struct NliFiles<'p> {
     pub kornli: Option<&'p str>,
     /// JNLI's `valid-v1.3.json` or `test-v1.3.json` (`JNLI`).
     pub jnli: Option<&'p str>,
+    /// XGLUE's German XNLI files, `train.txt:dev.txt` (XNLI's dev pairs) or `test.txt`
+    /// (`XNLI_DE`).
+    pub german: Option<&'p str>,
 }
 
 /// Prints the leave-one-dataset-out and leave-one-system-out tables and the
@@ -672,6 +675,9 @@ pub fn report(path: &str, wice: Option<&str>, nli: NliFiles, grid: &[SupportPara
     }
     if let Some(path) = nli.jnli {
         nli_report("JNLI", path, nli::jnli, grid[shipped]);
+    }
+    if let Some(paths) = nli.german {
+        nli_report("German XNLI", paths, nli::xglue, grid[shipped]);
     }
 }
 
@@ -768,9 +774,16 @@ fn unseen_table(title: &str, dataset: &Dataset, shipped: SupportParams) {
 fn nli_report(title: &str, path: &str, load: fn(&str) -> Vec<nli::Pair>, shipped: SupportParams) {
     let mut builder = Builder::new();
     let mut premises: HashMap<String, usize> = HashMap::new();
-    let split = std::path::Path::new(path)
-        .file_stem()
-        .map_or(path.to_string(), |s| s.to_string_lossy().into_owned());
+    // The file's stem ("dev", "test"), or the stems of several joined ("train+dev").
+    let stem = |path: &str| {
+        std::path::Path::new(path)
+            .file_stem()
+            .map_or(path.to_string(), |s| s.to_string_lossy().into_owned())
+    };
+    let split = (path.split(':').filter(|p| !p.is_empty()))
+        .map(stem)
+        .collect::<Vec<_>>()
+        .join("+");
     for pair in load(path) {
         let next = premises.len();
         let premise = *premises.entry(pair.premise_key).or_insert(next);

@@ -29,6 +29,7 @@
 
 mod common_letters;
 mod common_words;
+mod german_words;
 mod negation;
 mod sets;
 mod stopwords;
@@ -70,8 +71,9 @@ pub struct SupportParams {
     /// "Paris", "WHO", "Curie").
     pub missing_specific: f64,
     /// Factor on the weight of a claim's term that is one of the 1,000 commonest English
-    /// content words ("think", "game", "point", …): a stand-in for the document
-    /// frequencies an isolated request (one passage) cannot give (docs/support.md).
+    /// content words ("think", "game", "point", …) or a German function word ("der",
+    /// "und", "mit", …): a stand-in for the document frequencies an isolated request (one
+    /// passage) cannot give (docs/support.md).
     pub common_term: f64,
     /// Factor on the weight of a claim's term that is one of the 100 commonest Chinese
     /// characters ("一", "是", "人", "国", …; each letter of Han is a word), the stand-in
@@ -360,7 +362,7 @@ impl ClaimWords {
                         && is_name(claim.sub(gap_start..token.start), claim.sub(token.start..)));
                 let common = if is_common_letter(word) {
                     Common::Letter
-                } else if word.is_ascii() && common_words.contains(h) {
+                } else if common_words.holds(word, h) {
                     Common::Word
                 } else {
                     Common::No
@@ -406,8 +408,8 @@ struct ClaimTerm {
 /// Which list of common terms a claim's term is in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Common {
-    /// The 1,000 commonest English words (a word of ASCII letters whose term the table
-    /// lists): its weight is scaled by `common_term`.
+    /// One of the 1,000 commonest English words or a German function word
+    /// ([`CommonTerms::holds`]): its weight is scaled by `common_term`.
     Word,
     /// The 100 commonest Chinese characters: its weight is scaled by `common_letter`.
     Letter,
@@ -1061,6 +1063,32 @@ mod tests {
             0.5,
             0.1,
         );
+    }
+
+    #[test]
+    fn a_passage_holding_only_a_claims_german_function_words_supports_it_less() {
+        // "und", "mit", "dass", "oder" (ASCII) and "für", "über", "während", "können"
+        // (not, looked up whole) are German function words; "Töpfer", "Glasur",
+        // "Brennofen" and "Kobalt" are not (lower-cased here: a missing name would cost
+        // the same in both passages).
+        for (claim, common) in [
+            (
+                "töpfer und glasur mit brennofen dass kobalt oder",
+                "oder, dass, mit, und",
+            ),
+            (
+                "töpfer für glasur über brennofen während kobalt können",
+                "können, während, über, für",
+            ),
+        ] {
+            common_terms_weigh_less(
+                claim,
+                (common, "kobalt, brennofen, glasur, töpfer"),
+                |p, factor| p.common_term = factor,
+                0.5,
+                0.1,
+            );
+        }
     }
 
     #[test]

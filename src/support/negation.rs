@@ -5,28 +5,34 @@
 use super::words::Token;
 use crate::substr::Substr;
 
-/// English words that negate by themselves (compared without case), "not" and "no"
-/// first ([`is_cue`] reads them by their place); "n't" is read from its apostrophe.
-const ENGLISH: [&str; 9] = [
-    "not", "no", "never", "cannot", "none", "nobody", "nothing", "neither", "nor",
+/// Words that negate by themselves (compared without case), English "not" and "no"
+/// first ([`is_cue`] reads them by their place), then English and German others;
+/// "n't" is read from its apostrophe.
+const WORDS: [&str; 20] = [
+    "not", "no", "never", "cannot", "none", "nobody", "nothing", "neither", "nor", "nicht",
+    "nichts", "nie", "niemals", "niemand", "kein", "keine", "keinen", "keinem", "keiner", "keines",
 ];
 
 /// Reads a text's words in order (the scanner's tokens) and says whether one of them is
 /// a negation cue:
 ///
-/// - English: [`ENGLISH`] ("not" unless "only" follows, "no" unless a full stop and a
-///   number follow: "No. 5"), and `t` after an apostrophe (`'`, `’`, `‘`) that follows
-///   an `n` (don't, isn't, can't, won't);
+/// - English: the first nine of [`WORDS`] ("not" unless "only" follows, "no" unless a
+///   full stop and a number follow: "No. 5"), and `t` after an apostrophe (`'`, `’`,
+///   `‘`) that follows an `n` (don't, isn't, can't, won't);
+/// - German: "nicht", "nichts", "nie", "niemals", "niemand", and "kein" with its
+///   endings;
 /// - Chinese and Japanese kanji: 沒, and 没 不 无 無 非 未 unless a letter follows that
 ///   makes them part of another word: 没收 "confiscate"; 不断 不斷 "constantly", 不但 不仅
 ///   不僅 "not only", 不过 不過 "but"; 无论 無論 "whatever"; 無料 "free"; 非常 "very", 非洲
 ///   "Africa"; 未来 未來 "future";
-/// - Japanese: ない, なかっ (the past, なかった) and せん (ません), hiragana letters read a
-///   letter a word; not the な of the adjectives 少ない "few" and 危ない "dangerous";
+/// - Japanese: ない, なかった and せん (ません), hiragana letters read a letter a word; not
+///   the な of 少ない "few", 危ない "dangerous", 行ない "conduct" and つないで "connecting"
+///   ([`negating_na`]);
 /// - Korean: 않 없 못 and 아니 아닌 아닙, each starting a word (연못 "pond", 끊임없이
 ///   "constantly" and 피아니스트 "pianist" hold the letters inside one), 못 not as a noun
-///   with its particle (못을 "the nail"), 아니 not in 아니면 "or"; and 안 as a word of its
-///   own, a space before the next (안 갔다 "did not go"; 안에 "inside", 안녕 "hello").
+///   with its particle (못을 "the nail"), 아니 not in 아니면 "or". Not 안, which
+///   negates a verb (안 갔다 "did not go") but is also "inside" (교실 안 학생들) and the
+///   name Ahn (안 교수).
 ///
 /// Other languages have no cues of their own (Spanish and Portuguese "no" is read as
 /// English's).
@@ -55,6 +61,7 @@ impl<'t> Cues<'t> {
         let len = token.end - token.start;
         let maybe = match first | 0x20 {
             b'n' | b'c' => (2..=7).contains(&len),
+            b'k' => (4..=6).contains(&len),
             b't' => len == 1,
             _ => first >= 0xe3 && len == 3,
         };
@@ -86,11 +93,8 @@ fn is_cue(text: &str, at: std::ops::Range<usize>) -> bool {
         return false;
     };
     match first | 0x20 {
-        b'n' | b'c' if word.len() <= 7 => {
-            match ENGLISH
-                .iter()
-                .position(|cue| word.eq_ignore_ascii_case(cue))
-            {
+        b'n' | b'c' | b'k' if word.len() <= 7 => {
+            match WORDS.iter().position(|cue| word.eq_ignore_ascii_case(cue)) {
                 // Not "not only" (but "not onlooking").
                 Some(0) => {
                     let only = next
@@ -131,17 +135,14 @@ fn is_cue(text: &str, at: std::ops::Range<usize>) -> bool {
                 Some('않' | '없') => word_starts(before),
                 // 못을 박았다: a nail, a noun with its particle.
                 Some('못') => word_starts(before) && !next_is("을이은에도"),
-                // 안 갔다: a word of its own, the next after spaces (안에 "inside").
-                Some('안') => {
-                    word_starts(before)
-                        && next.len() < after.len()
-                        && next.starts_with(char::is_alphanumeric)
-                }
                 Some('い') => before.strip_suffix('な').is_some_and(negating_na),
-                // なかった: the past.
-                Some('っ') => (before.strip_suffix('か'))
-                    .and_then(|ahead| ahead.strip_suffix('な'))
-                    .is_some_and(negating_na),
+                // なかった: the past (not かっこ "look" after a な).
+                Some('っ') => {
+                    after.starts_with('た')
+                        && (before.strip_suffix('か'))
+                            .and_then(|ahead| ahead.strip_suffix('な'))
+                            .is_some_and(negating_na)
+                }
                 Some('ん') => before.ends_with('せ'),
                 // 아니면: "or".
                 Some('니') => after_a && !next_is("면"),
@@ -159,9 +160,13 @@ fn starts_with_one_of(text: &str, letters: &str) -> bool {
     (text.as_bytes().get(..3)).is_some_and(|n| letters.as_bytes().chunks(3).any(|l| l == n))
 }
 
-/// Whether a な after `ahead` negates: not that of 少ない "few" or 危ない "dangerous".
+/// Whether a な after `ahead` negates: not that of the adjectives 少ない (すくない) "few"
+/// and 危ない (あぶない) "dangerous", nor of the verbs 行なう "conduct" and つなぐ
+/// "connect".
 fn negating_na(ahead: &str) -> bool {
-    !ahead.ends_with(['少', '危'])
+    !(ahead.ends_with(['少', '危', '行', 'つ'])
+        || ahead.ends_with("すく")
+        || ahead.ends_with("あぶ"))
 }
 
 /// Whether `text` ends where a word may start (no letter or digit right before).
@@ -228,6 +233,33 @@ mod tests {
     }
 
     #[test]
+    fn german_negations_are_read() {
+        for text in [
+            "Er sagte kein Wort.",
+            "Ich habe nicht wieder mit ihm gesprochen.",
+            "Keine Kunden kamen.",
+            "Wir haben keinen Kunden namens Cutty.",
+            "Es kommen nie Flugzeuge an.",
+            "Niemand half.",
+            "Er sagte nichts.",
+            "Er kam niemals.",
+            "Keiner kam.",
+            "In keinem Fall.",
+            "Keines der Kinder.",
+        ] {
+            assert!(negates(text), "{text}");
+        }
+        for text in [
+            "Die Kinder gingen ins Kino.",
+            "Seine Nichte kam nieder.",
+            "Die Niere ist gesund.",
+            "Ein kleiner Kerl.",
+        ] {
+            assert!(!negates(text), "{text}");
+        }
+    }
+
+    #[test]
     fn chinese_japanese_and_korean_negations_are_read() {
         for text in [
             "他不喜欢咖啡。",
@@ -252,9 +284,7 @@ mod tests {
             "ない",
             "男性は立っていなかった。",
             "雨は降らなかった。",
-            "학교에 안 갔다.",
-            "안 갔다.",
-            "그는 밥을 안\n먹는다.",
+            "少なくなかった。",
         ] {
             assert!(negates(text), "{text}");
         }
@@ -296,9 +326,13 @@ mod tests {
             "집 안에 있다.",
             "안녕하세요.",
             "안전하다.",
-            "끝이 안",
-            "집 안. 그",
-            "그 안건은 통과했다.",
+            "교실 안 학생들은 조용했다.",
+            "안 교수가 발표했다.",
+            "あぶなかった。",
+            "人がすくなかった。",
+            "みんなかっこいい。",
+            "調査を行ないます。",
+            "手をつないで歩く。",
         ] {
             assert!(!negates(text), "{text}");
         }

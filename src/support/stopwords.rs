@@ -6,6 +6,7 @@
 
 use super::common_letters::COMMON_LETTERS;
 use super::common_words::COMMON_WORDS;
+use super::german_words::GERMAN_WORDS;
 use super::words::hash;
 
 /// True when `word_hash` is the hash of a lower-case function word. Compares hashes,
@@ -55,13 +56,14 @@ static STOPWORD_TABLE: [u32; STOPWORD_SLOTS] = {
     table
 };
 
-/// The 1,000 commonest English content words ([`COMMON_WORDS`], as terms), by 16 bits
-/// of their hash: sorted, read out of [`COMMON_GAPS`] once per process (read once per
-/// scorer, that is once per request, it took 13.6 K instructions, about 1 % of a typical
-/// request's claim support; docs/perf-log.md). Only a claim's terms are looked up, a
-/// binary search each, and only for words of ASCII letters. A rarer term is taken for a
-/// common one when its top 16 bits are one of the thousand's, 1.5 % of such terms, whose
-/// weight is then lowered as a common word's is.
+/// The 1,000 commonest English content words ([`COMMON_WORDS`]) and the German function
+/// words of ASCII letters ([`GERMAN_WORDS`]), as terms, by 16 bits of their hash:
+/// sorted, read out of [`COMMON_GAPS`] once per process (read once per scorer, that is
+/// once per request, it took 13.6 K instructions, about 1 % of a typical request's claim
+/// support; docs/perf-log.md). Only a claim's terms are looked up, a binary search
+/// each, and only for words of ASCII letters there ([`CommonTerms::holds`]). A rarer
+/// term is taken for a common one when its top 16 bits are one of the thousand's,
+/// 1.7 % of such terms, whose weight is then lowered as a common word's is.
 #[derive(Debug)]
 pub(super) struct CommonTerms(Vec<u16>);
 
@@ -76,6 +78,19 @@ impl CommonTerms {
     pub(super) fn contains(&self, term_hash: u64) -> bool {
         self.0.binary_search(&common_fingerprint(term_hash)).is_ok()
     }
+
+    /// True when the claim's `word`, whose term hashes to `term_hash`, is a common word:
+    /// a word of ASCII letters by the table, any other only if it is one of the German
+    /// words that are not ASCII ("für", "über", …), compared whole. Names such as Björk,
+    /// España or Françoïs share 16 bits of their terms' hashes with common words, and
+    /// their weight must not drop by that chance.
+    pub(super) fn holds(&self, word: &str, term_hash: u64) -> bool {
+        if word.is_ascii() {
+            self.contains(term_hash)
+        } else {
+            GERMAN_NOT_ASCII.contains(&term_hash)
+        }
+    }
 }
 
 /// What [`CommonTerms`] keeps of a term hash: its top 16 bits.
@@ -83,8 +98,8 @@ const fn common_fingerprint(term_hash: u64) -> u16 {
     (term_hash >> 48) as u16
 }
 
-/// The distinct fingerprints of [`COMMON_WORDS`] in order, as [`gaps_of`] writes them:
-/// about 1,000 bytes, computed by the compiler. Sorted 16-bit values as such took 2,000
+/// The distinct fingerprints of [`COMMON_WORDS`] and [`GERMAN_WORDS`] in order, as
+/// [`gaps_of`] writes them: about 1,100 bytes, computed by the compiler. Sorted 16-bit values as such took 2,000
 /// bytes that gzip could not shrink (the browser core +2.2 KB instead of +1.4 KB).
 static COMMON_GAPS: [u8; COMMON_GAPS_LEN] = {
     let mut gaps = [0; COMMON_GAPS_LEN];
@@ -95,21 +110,64 @@ static COMMON_GAPS: [u8; COMMON_GAPS_LEN] = {
 /// How many bytes [`COMMON_GAPS`] takes.
 const COMMON_GAPS_LEN: usize = gaps_of(&sorted_common_fingerprints(), &mut []);
 
-/// The fingerprints of [`COMMON_WORDS`], sorted (an insertion sort of a thousand items,
-/// run by the compiler).
-const fn sorted_common_fingerprints() -> [u16; COMMON_WORDS.len()] {
-    let mut sorted = [0u16; COMMON_WORDS.len()];
-    let mut i = 0;
-    while i < COMMON_WORDS.len() {
+/// How many of [`GERMAN_WORDS`] are not ASCII (`ascii: false`) or are.
+const fn german_words(ascii: bool) -> usize {
+    let (mut n, mut i) = (0, 0);
+    while i < GERMAN_WORDS.len() {
+        if GERMAN_WORDS[i].is_ascii() == ascii {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// How many words the table of [`CommonTerms`] lists: the English ones and the German
+/// ones of ASCII letters.
+const COMMON_TERM_COUNT: usize = COMMON_WORDS.len() + german_words(true);
+
+/// The fingerprints of [`COMMON_WORDS`] and of the [`GERMAN_WORDS`] of ASCII letters,
+/// sorted (an insertion sort of about a thousand items, run by the compiler).
+const fn sorted_common_fingerprints() -> [u16; COMMON_TERM_COUNT] {
+    let mut sorted = [0u16; COMMON_TERM_COUNT];
+    let mut n = 0;
+    while n < COMMON_WORDS.len() {
         insert_sorted(
             &mut sorted,
-            i,
-            common_fingerprint(hash(COMMON_WORDS[i].as_bytes())),
+            n,
+            common_fingerprint(hash(COMMON_WORDS[n].as_bytes())),
         );
+        n += 1;
+    }
+    let mut i = 0;
+    while i < GERMAN_WORDS.len() {
+        if GERMAN_WORDS[i].is_ascii() {
+            insert_sorted(
+                &mut sorted,
+                n,
+                common_fingerprint(hash(GERMAN_WORDS[i].as_bytes())),
+            );
+            n += 1;
+        }
         i += 1;
     }
     sorted
 }
+
+/// The hashes of the [`GERMAN_WORDS`] that are not ASCII, whole (computed by the
+/// compiler; [`CommonTerms::holds`]).
+static GERMAN_NOT_ASCII: [u64; german_words(false)] = {
+    let mut hashes = [0u64; german_words(false)];
+    let (mut n, mut i) = (0, 0);
+    while i < GERMAN_WORDS.len() {
+        if !GERMAN_WORDS[i].is_ascii() {
+            hashes[n] = hash(GERMAN_WORDS[i].as_bytes());
+            n += 1;
+        }
+        i += 1;
+    }
+    hashes
+};
 
 /// Inserts `key` among the first `len` values of `sorted`, which are in order (a step of
 /// an insertion sort the compiler runs).
@@ -445,31 +503,50 @@ mod tests {
         }
     }
 
+    /// Asserts that `word` is one word, its own term (stemmed no further) and no
+    /// stopword; its term's hash.
+    fn own_term(word: &str) -> u64 {
+        let token = super::super::words::tokens(word).next().expect("a word");
+        let span = (token.start, token.end);
+        assert_eq!(span, (0, word.len()), "{word} is one word");
+        let whole = hash(word.as_bytes());
+        assert_eq!(token.hash, whole, "{word} is stemmed further");
+        assert!(!token.is_stop(), "{word} is a stopword");
+        token.hash
+    }
+
     #[test]
-    fn every_common_word_is_its_own_term_and_found_by_the_table() {
+    fn every_common_word_is_its_own_term_and_the_table_holds_them_and_the_german_ones() {
         let common = CommonTerms::get();
         for word in COMMON_WORDS {
-            let token = super::super::words::tokens(word).next().expect("a word");
-            assert_eq!(
-                token.hash,
-                hash(word.as_bytes()),
-                "{word} is stemmed further"
-            );
-            assert!(!token.is_stop(), "{word} is a stopword");
-            assert!(common.contains(token.hash), "{word}");
+            assert!(common.contains(own_term(word)), "{word}");
         }
         assert!(
             common.0.windows(2).all(|w| w[0] < w[1]),
             "sorted, each once"
         );
-        // Fingerprints shared by two words are kept once.
-        let mut fingerprints: Vec<u16> = COMMON_WORDS
-            .iter()
+        // Fingerprints shared by two words (English or German) are kept once.
+        let german = GERMAN_WORDS.iter().filter(|w| w.is_ascii());
+        let mut fingerprints: Vec<u16> = (COMMON_WORDS.iter().chain(german))
             .map(|w| common_fingerprint(hash(w.as_bytes())))
             .collect();
         fingerprints.sort_unstable();
         fingerprints.dedup();
         assert_eq!(common.0, fingerprints);
+    }
+
+    #[test]
+    fn every_german_word_is_its_own_term_and_found_by_the_table() {
+        let common = CommonTerms::get();
+        for word in GERMAN_WORDS {
+            assert!(common.holds(word, own_term(word)), "{word}");
+        }
+        // Each once, and none an English common word already.
+        let mut words = GERMAN_WORDS.to_vec();
+        words.sort_unstable();
+        words.dedup();
+        assert_eq!(words.len(), GERMAN_WORDS.len());
+        assert!(GERMAN_WORDS.iter().all(|w| !COMMON_WORDS.contains(w)));
     }
 
     #[test]
@@ -495,7 +572,7 @@ mod tests {
             .collect();
         let common = CommonTerms::get();
         let taken = terms.iter().filter(|&&h| common.contains(h)).count();
-        // 1,000 of 65,536 fingerprints: about 1.5 % by chance.
+        // 1,120 of 65,536 fingerprints: about 1.7 % by chance.
         let share = taken as f64 / terms.len() as f64;
         assert!(
             terms.len() > 5_000 && share < 0.025,
