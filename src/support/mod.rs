@@ -362,7 +362,11 @@ impl ClaimWords {
                         && is_name(claim.sub(gap_start..token.start), claim.sub(token.start..)));
                 let common = if is_common_letter(word) {
                     Common::Letter
-                } else if common_words.holds(word, h) {
+                } else if common_words.english(word, h)
+                    // A German function word written with a capital inside the claim is
+                    // a name or an acronym (MIT, ALS, ER).
+                    || (!specific && common_words.german(word, h))
+                {
                     Common::Word
                 } else {
                     Common::No
@@ -408,8 +412,9 @@ struct ClaimTerm {
 /// Which list of common terms a claim's term is in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Common {
-    /// One of the 1,000 commonest English words or a German function word
-    /// ([`CommonTerms::holds`]): its weight is scaled by `common_term`.
+    /// One of the 1,000 commonest English words ([`CommonTerms::english`]) or a German
+    /// function word not written as a name ([`CommonTerms::german`]): its weight is
+    /// scaled by `common_term`.
     Word,
     /// The 100 commonest Chinese characters: its weight is scaled by `common_letter`.
     Letter,

@@ -5,29 +5,56 @@
 use super::words::Token;
 use crate::substr::Substr;
 
-/// Words that negate by themselves (compared without case), English "not" and "no"
-/// first ([`is_cue`] reads them by their place), then English and German others;
-/// "n't" is read from its apostrophe.
-const WORDS: [&str; 20] = [
-    "not", "no", "never", "cannot", "none", "nobody", "nothing", "neither", "nor", "nicht",
-    "nichts", "nie", "niemals", "niemand", "kein", "keine", "keinen", "keinem", "keiner", "keines",
+/// Words that negate by themselves (compared without case), English "not" and "no" and
+/// German "nicht" first ([`is_cue`] reads them by their place), then English and German
+/// others; "n't" is read from its apostrophe.
+const WORDS: [&str; 28] = [
+    "not",
+    "no",
+    "nicht",
+    "never",
+    "cannot",
+    "none",
+    "nobody",
+    "nothing",
+    "neither",
+    "nor",
+    "nichts",
+    "nie",
+    "niemals",
+    "niemand",
+    "niemanden",
+    "niemandem",
+    "nirgends",
+    "nirgendwo",
+    "nein",
+    "kein",
+    "keine",
+    "keinen",
+    "keinem",
+    "keiner",
+    "keines",
+    "keinerlei",
+    "keineswegs",
+    "keinesfalls",
 ];
 
 /// Reads a text's words in order (the scanner's tokens) and says whether one of them is
 /// a negation cue:
 ///
-/// - English: the first nine of [`WORDS`] ("not" unless "only" follows, "no" unless a
-///   full stop and a number follow: "No. 5"), and `t` after an apostrophe (`'`, `’`,
-///   `‘`) that follows an `n` (don't, isn't, can't, won't);
-/// - German: "nicht", "nichts", "nie", "niemals", "niemand", and "kein" with its
-///   endings;
+/// - English ([`WORDS`]): "not" unless "only" follows, "no" unless a full stop and a
+///   number follow ("No. 5"), "never", "cannot", "none", "nobody", "nothing",
+///   "neither", "nor", and `t` after an apostrophe (`'`, `’`, `‘`) that follows an `n`
+///   (don't, isn't, can't, won't);
+/// - German ([`WORDS`]): "nicht" unless "nur" follows ("nicht nur … sondern auch"),
+///   "nichts", "nie", "niemals", "niemand" with its endings, "nirgends", "nirgendwo",
+///   "nein", and "kein" with its endings, "keinerlei", "keineswegs", "keinesfalls";
 /// - Chinese and Japanese kanji: 沒, and 没 不 无 無 非 未 unless a letter follows that
 ///   makes them part of another word: 没收 "confiscate"; 不断 不斷 "constantly", 不但 不仅
 ///   不僅 "not only", 不过 不過 "but"; 无论 無論 "whatever"; 無料 "free"; 非常 "very", 非洲
 ///   "Africa"; 未来 未來 "future";
 /// - Japanese: ない, なかった and せん (ません), hiragana letters read a letter a word; not
-///   the な of 少ない "few", 危ない "dangerous", 行ない "conduct" and つないで "connecting"
-///   ([`negating_na`]);
+///   the な of 少ない "few", 危ない "dangerous" and 行ない "conduct" ([`negating_na`]);
 /// - Korean: 않 없 못 and 아니 아닌 아닙, each starting a word (연못 "pond", 끊임없이
 ///   "constantly" and 피아니스트 "pianist" hold the letters inside one), 못 not as a noun
 ///   with its particle (못을 "the nail"), 아니 not in 아니면 "or". Not 안, which
@@ -60,8 +87,9 @@ impl<'t> Cues<'t> {
         let first = self.text.as_bytes().get(token.start).copied().unwrap_or(0);
         let len = token.end - token.start;
         let maybe = match first | 0x20 {
-            b'n' | b'c' => (2..=7).contains(&len),
-            b'k' => (4..=6).contains(&len),
+            b'n' => (2..=9).contains(&len),
+            b'c' => len == 6,
+            b'k' => (4..=11).contains(&len),
             b't' => len == 1,
             _ => first >= 0xe3 && len == 3,
         };
@@ -77,8 +105,8 @@ impl<'t> Cues<'t> {
 }
 
 /// Whether the word of `text` at `at` negates, read with the text around it. Every
-/// English cue starts with `n` or `c` (or is the `t` of "n't"), and every other cue is a
-/// letter of three bytes.
+/// English and German cue starts with `n`, `c` or `k` (or is the `t` of "n't"), and
+/// every other cue is a letter of three bytes.
 #[inline(never)]
 fn is_cue(text: &str, at: std::ops::Range<usize>) -> bool {
     let (before, word, after) = (
@@ -93,19 +121,11 @@ fn is_cue(text: &str, at: std::ops::Range<usize>) -> bool {
         return false;
     };
     match first | 0x20 {
-        b'n' | b'c' | b'k' if word.len() <= 7 => {
+        b'n' | b'c' | b'k' if word.len() <= 11 => {
             match WORDS.iter().position(|cue| word.eq_ignore_ascii_case(cue)) {
-                // Not "not only" (but "not onlooking").
-                Some(0) => {
-                    let only = next
-                        .get(..4)
-                        .is_some_and(|n| n.eq_ignore_ascii_case("only"));
-                    !only
-                        || next
-                            .as_bytes()
-                            .get(4)
-                            .is_some_and(u8::is_ascii_alphanumeric)
-                }
+                // Not "not only" (but "not onlooking"), "nicht nur".
+                Some(0) => !next_is_word(next, "only"),
+                Some(2) => !next_is_word(next, "nur"),
                 // "No. 5": a number, not a "no".
                 Some(1) => !(after.strip_prefix('.')).is_some_and(|rest| {
                     rest.trim_ascii_start()
@@ -160,13 +180,22 @@ fn starts_with_one_of(text: &str, letters: &str) -> bool {
     (text.as_bytes().get(..3)).is_some_and(|n| letters.as_bytes().chunks(3).any(|l| l == n))
 }
 
-/// Whether a な after `ahead` negates: not that of the adjectives 少ない (すくない) "few"
-/// and 危ない (あぶない) "dangerous", nor of the verbs 行なう "conduct" and つなぐ
-/// "connect".
+/// Whether a な after `ahead` negates: not that of the adjectives 少ない "few" and 危ない
+/// (あぶない) "dangerous", nor of the verb 行なう "conduct". (Not すくない either: it
+/// ends 読みやすくない "not easy to read", a negation.)
 fn negating_na(ahead: &str) -> bool {
-    !(ahead.ends_with(['少', '危', '行', 'つ'])
-        || ahead.ends_with("すく")
-        || ahead.ends_with("あぶ"))
+    !(ahead.ends_with(['少', '危', '行']) || ahead.ends_with("あぶ"))
+}
+
+/// Whether `next`, the text from the next word on, starts with the ASCII word `word`
+/// (compared without case) ending there.
+fn next_is_word(next: &str, word: &str) -> bool {
+    next.get(..word.len())
+        .is_some_and(|n| n.eq_ignore_ascii_case(word))
+        && !next
+            .as_bytes()
+            .get(word.len())
+            .is_some_and(u8::is_ascii_alphanumeric)
 }
 
 /// Whether `text` ends where a word may start (no letter or digit right before).
@@ -235,11 +264,19 @@ mod tests {
     #[test]
     fn german_negations_are_read() {
         for text in [
-            "Er sagte kein Wort.",
-            "Ich habe nicht wieder mit ihm gesprochen.",
-            "Keine Kunden kamen.",
-            "Wir haben keinen Kunden namens Cutty.",
-            "Es kommen nie Flugzeuge an.",
+            "Sie las keinen Brief.",
+            "Der Hund bellt nicht.",
+            "Keine Gäste kamen.",
+            "Wir fanden keinen Schlüssel.",
+            "Es regnet nie im Juli.",
+            "Sie sah niemanden.",
+            "Er gab es niemandem.",
+            "Wir fanden ihn nirgends.",
+            "Nein, das stimmt.",
+            "Das ist keineswegs sicher.",
+            "Er hatte keinerlei Zweifel.",
+            "Keinesfalls heute.",
+            "Nicht nurse.",
             "Niemand half.",
             "Er sagte nichts.",
             "Er kam niemals.",
@@ -254,6 +291,9 @@ mod tests {
             "Seine Nichte kam nieder.",
             "Die Niere ist gesund.",
             "Ein kleiner Kerl.",
+            "Er ist nicht nur Arzt, sondern auch Autor.",
+            "Nicht nur heute.",
+            "Das Niemandsland, die Nichtraucher.",
         ] {
             assert!(!negates(text), "{text}");
         }
@@ -285,6 +325,9 @@ mod tests {
             "男性は立っていなかった。",
             "雨は降らなかった。",
             "少なくなかった。",
+            "この本は読みやすくない。",
+            "読みやすくなかった。",
+            "雲一つない空。",
         ] {
             assert!(negates(text), "{text}");
         }
@@ -329,10 +372,8 @@ mod tests {
             "교실 안 학생들은 조용했다.",
             "안 교수가 발표했다.",
             "あぶなかった。",
-            "人がすくなかった。",
             "みんなかっこいい。",
             "調査を行ないます。",
-            "手をつないで歩く。",
         ] {
             assert!(!negates(text), "{text}");
         }

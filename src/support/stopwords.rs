@@ -57,36 +57,54 @@ static STOPWORD_TABLE: [u32; STOPWORD_SLOTS] = {
 };
 
 /// The 1,000 commonest English content words ([`COMMON_WORDS`]) and the German function
-/// words of ASCII letters ([`GERMAN_WORDS`]), as terms, by 16 bits of their hash:
-/// sorted, read out of [`COMMON_GAPS`] once per process (read once per scorer, that is
-/// once per request, it took 13.6 K instructions, about 1 % of a typical request's claim
-/// support; docs/perf-log.md). Only a claim's terms are looked up, a binary search
-/// each, and only for words of ASCII letters there ([`CommonTerms::holds`]). A rarer
-/// term is taken for a common one when its top 16 bits are one of the thousand's,
-/// 1.7 % of such terms, whose weight is then lowered as a common word's is.
+/// words ([`GERMAN_WORDS`]), as terms. The English ones and the German ones of ASCII
+/// letters by 16 bits of their hash, each set sorted and read out of its gaps
+/// ([`COMMON_GAPS`], [`GERMAN_GAPS`]) once per process (read once per scorer, that is
+/// once per request, they took 13.6 K instructions, about 1 % of a typical request's
+/// claim support; docs/perf-log.md); the seven German ones that are not ASCII by their
+/// whole hash ([`GERMAN_NOT_ASCII`]). Only a claim's terms are looked up, a binary
+/// search each. A rarer ASCII term is taken for a common English word when its top 16
+/// bits are one of the thousand's, 1.5 % of such terms, whose weight is then lowered as
+/// a common word's is (and for a German one, 0.2 %).
 #[derive(Debug)]
-pub(super) struct CommonTerms(Vec<u16>);
+pub(super) struct CommonTerms {
+    english: Vec<u16>,
+    german: Vec<u16>,
+}
 
 impl CommonTerms {
     /// The fingerprints, read from their gaps on first use.
     pub(super) fn get() -> &'static CommonTerms {
         static COMMON: std::sync::OnceLock<CommonTerms> = std::sync::OnceLock::new();
-        COMMON.get_or_init(|| CommonTerms(fingerprints_of(&COMMON_GAPS)))
+        COMMON.get_or_init(|| CommonTerms {
+            english: fingerprints_of(&COMMON_GAPS),
+            german: fingerprints_of(&GERMAN_GAPS),
+        })
     }
 
-    /// True when `term_hash` is (probably) the hash of a common word's term.
+    /// True when `term_hash` is (probably) the hash of a common English word's term.
     pub(super) fn contains(&self, term_hash: u64) -> bool {
-        self.0.binary_search(&common_fingerprint(term_hash)).is_ok()
+        self.english
+            .binary_search(&common_fingerprint(term_hash))
+            .is_ok()
     }
 
-    /// True when the claim's `word`, whose term hashes to `term_hash`, is a common word:
-    /// a word of ASCII letters by the table, any other only if it is one of the German
-    /// words that are not ASCII ("für", "über", …), compared whole. Names such as Björk,
-    /// España or Françoïs share 16 bits of their terms' hashes with common words, and
-    /// their weight must not drop by that chance.
-    pub(super) fn holds(&self, word: &str, term_hash: u64) -> bool {
+    /// True when the claim's `word`, whose term hashes to `term_hash`, is one of the
+    /// common English words: only a word of ASCII letters is looked up (names such as
+    /// Björk, España or Françoïs share 16 bits of their terms' hashes with common words,
+    /// and their weight must not drop by that chance).
+    pub(super) fn english(&self, word: &str, term_hash: u64) -> bool {
+        word.is_ascii() && self.contains(term_hash)
+    }
+
+    /// True when the claim's `word`, whose term hashes to `term_hash`, is one of the
+    /// German function words: by 16 bits of the hash for a word of ASCII letters, whole
+    /// for any other ("für", "über", …).
+    pub(super) fn german(&self, word: &str, term_hash: u64) -> bool {
         if word.is_ascii() {
-            self.contains(term_hash)
+            (self.german)
+                .binary_search(&common_fingerprint(term_hash))
+                .is_ok()
         } else {
             GERMAN_NOT_ASCII.contains(&term_hash)
         }
@@ -98,66 +116,75 @@ const fn common_fingerprint(term_hash: u64) -> u16 {
     (term_hash >> 48) as u16
 }
 
-/// The distinct fingerprints of [`COMMON_WORDS`] and [`GERMAN_WORDS`] in order, as
-/// [`gaps_of`] writes them: about 1,100 bytes, computed by the compiler. Sorted 16-bit values as such took 2,000
+/// The distinct fingerprints of [`COMMON_WORDS`] in order, as [`gaps_of`] writes them:
+/// about 1,000 bytes, computed by the compiler. Sorted 16-bit values as such took 2,000
 /// bytes that gzip could not shrink (the browser core +2.2 KB instead of +1.4 KB).
 static COMMON_GAPS: [u8; COMMON_GAPS_LEN] = {
     let mut gaps = [0; COMMON_GAPS_LEN];
-    gaps_of(&sorted_common_fingerprints(), &mut gaps);
+    gaps_of(
+        &sorted_fingerprints::<{ COMMON_WORDS.len() }>(&COMMON_WORDS),
+        &mut gaps,
+    );
     gaps
 };
 
 /// How many bytes [`COMMON_GAPS`] takes.
-const COMMON_GAPS_LEN: usize = gaps_of(&sorted_common_fingerprints(), &mut []);
+const COMMON_GAPS_LEN: usize = gaps_of(
+    &sorted_fingerprints::<{ COMMON_WORDS.len() }>(&COMMON_WORDS),
+    &mut [],
+);
 
-/// How many of [`GERMAN_WORDS`] are not ASCII (`ascii: false`) or are.
-const fn german_words(ascii: bool) -> usize {
+/// The distinct fingerprints of the [`GERMAN_WORDS`] of ASCII letters in order, as
+/// [`gaps_of`] writes them (computed by the compiler).
+static GERMAN_GAPS: [u8; GERMAN_GAPS_LEN] = {
+    let mut gaps = [0; GERMAN_GAPS_LEN];
+    gaps_of(
+        &sorted_fingerprints::<GERMAN_ASCII>(&GERMAN_WORDS),
+        &mut gaps,
+    );
+    gaps
+};
+
+/// How many bytes [`GERMAN_GAPS`] takes.
+const GERMAN_GAPS_LEN: usize =
+    gaps_of(&sorted_fingerprints::<GERMAN_ASCII>(&GERMAN_WORDS), &mut []);
+
+/// How many of [`GERMAN_WORDS`] are ASCII.
+const GERMAN_ASCII: usize = {
     let (mut n, mut i) = (0, 0);
     while i < GERMAN_WORDS.len() {
-        if GERMAN_WORDS[i].is_ascii() == ascii {
+        if GERMAN_WORDS[i].is_ascii() {
             n += 1;
         }
         i += 1;
     }
     n
-}
+};
 
-/// How many words the table of [`CommonTerms`] lists: the English ones and the German
-/// ones of ASCII letters.
-const COMMON_TERM_COUNT: usize = COMMON_WORDS.len() + german_words(true);
-
-/// The fingerprints of [`COMMON_WORDS`] and of the [`GERMAN_WORDS`] of ASCII letters,
-/// sorted (an insertion sort of about a thousand items, run by the compiler).
-const fn sorted_common_fingerprints() -> [u16; COMMON_TERM_COUNT] {
-    let mut sorted = [0u16; COMMON_TERM_COUNT];
-    let mut n = 0;
-    while n < COMMON_WORDS.len() {
-        insert_sorted(
-            &mut sorted,
-            n,
-            common_fingerprint(hash(COMMON_WORDS[n].as_bytes())),
-        );
-        n += 1;
-    }
-    let mut i = 0;
-    while i < GERMAN_WORDS.len() {
-        if GERMAN_WORDS[i].is_ascii() {
+/// The fingerprints of the `N` words of `words` that are ASCII, sorted (an insertion
+/// sort of at most a thousand items, run by the compiler).
+const fn sorted_fingerprints<const N: usize>(words: &[&str]) -> [u16; N] {
+    let mut sorted = [0u16; N];
+    let (mut n, mut i) = (0, 0);
+    while i < words.len() {
+        if words[i].is_ascii() {
             insert_sorted(
                 &mut sorted,
                 n,
-                common_fingerprint(hash(GERMAN_WORDS[i].as_bytes())),
+                common_fingerprint(hash(words[i].as_bytes())),
             );
             n += 1;
         }
         i += 1;
     }
+    assert!(n == N, "N words of ASCII letters");
     sorted
 }
 
 /// The hashes of the [`GERMAN_WORDS`] that are not ASCII, whole (computed by the
-/// compiler; [`CommonTerms::holds`]).
-static GERMAN_NOT_ASCII: [u64; german_words(false)] = {
-    let mut hashes = [0u64; german_words(false)];
+/// compiler; [`CommonTerms::german`]).
+static GERMAN_NOT_ASCII: [u64; GERMAN_WORDS.len() - GERMAN_ASCII] = {
+    let mut hashes = [0u64; GERMAN_WORDS.len() - GERMAN_ASCII];
     let (mut n, mut i) = (0, 0);
     while i < GERMAN_WORDS.len() {
         if !GERMAN_WORDS[i].is_ascii() {
@@ -516,30 +543,30 @@ mod tests {
     }
 
     #[test]
-    fn every_common_word_is_its_own_term_and_the_table_holds_them_and_the_german_ones() {
+    fn every_common_word_is_its_own_term_and_found_by_the_table() {
         let common = CommonTerms::get();
         for word in COMMON_WORDS {
-            assert!(common.contains(own_term(word)), "{word}");
+            assert!(common.english(word, own_term(word)), "{word}");
         }
         assert!(
-            common.0.windows(2).all(|w| w[0] < w[1]),
+            common.english.windows(2).all(|w| w[0] < w[1]),
             "sorted, each once"
         );
-        // Fingerprints shared by two words (English or German) are kept once.
-        let german = GERMAN_WORDS.iter().filter(|w| w.is_ascii());
-        let mut fingerprints: Vec<u16> = (COMMON_WORDS.iter().chain(german))
+        // Fingerprints shared by two words are kept once.
+        let mut fingerprints: Vec<u16> = COMMON_WORDS
+            .iter()
             .map(|w| common_fingerprint(hash(w.as_bytes())))
             .collect();
         fingerprints.sort_unstable();
         fingerprints.dedup();
-        assert_eq!(common.0, fingerprints);
+        assert_eq!(common.english, fingerprints);
     }
 
     #[test]
     fn every_german_word_is_its_own_term_and_found_by_the_table() {
         let common = CommonTerms::get();
         for word in GERMAN_WORDS {
-            assert!(common.holds(word, own_term(word)), "{word}");
+            assert!(common.german(word, own_term(word)), "{word}");
         }
         // Each once, and none an English common word already.
         let mut words = GERMAN_WORDS.to_vec();
@@ -572,7 +599,7 @@ mod tests {
             .collect();
         let common = CommonTerms::get();
         let taken = terms.iter().filter(|&&h| common.contains(h)).count();
-        // 1,120 of 65,536 fingerprints: about 1.7 % by chance.
+        // 1,000 of 65,536 fingerprints: about 1.5 % by chance.
         let share = taken as f64 / terms.len() as f64;
         assert!(
             terms.len() > 5_000 && share < 0.025,
