@@ -1097,6 +1097,21 @@ mod tests {
     }
 
     #[test]
+    fn a_german_function_word_written_as_a_name_keeps_its_weight() {
+        // "mit" is a German function word; "MIT" inside a claim is a name (the
+        // institute), which the common words' factor must not touch.
+        let common_term: fn(&mut SupportParams, f64) = |p, factor| p.common_term = factor;
+        let weighed = |claim: &str, passage: &str| {
+            let half = alone(claim, passage, common_term, 0.5);
+            (half, alone(claim, passage, common_term, 1.0))
+        };
+        let (half, whole) = weighed("Forscher bauten mit Kobalt.", "mit");
+        assert!(half < whole, "{half} {whole}");
+        let (half, whole) = weighed("Forscher bauten MIT Kobalt.", "MIT");
+        assert_eq!(half, whole);
+    }
+
+    #[test]
     fn a_missing_name_lowers_support_and_a_claims_first_word_is_no_name() {
         let sources = ["The reactor in Chicago reached criticality under Fermi."];
         let scorer = SupportScorer::new(&sources);

@@ -84,9 +84,7 @@ impl CommonTerms {
 
     /// True when `term_hash` is (probably) the hash of a common English word's term.
     pub(super) fn contains(&self, term_hash: u64) -> bool {
-        self.english
-            .binary_search(&common_fingerprint(term_hash))
-            .is_ok()
+        holds_fingerprint(&self.english, term_hash)
     }
 
     /// True when the claim's `word`, whose term hashes to `term_hash`, is one of the
@@ -102,13 +100,16 @@ impl CommonTerms {
     /// for any other ("für", "über", …).
     pub(super) fn german(&self, word: &str, term_hash: u64) -> bool {
         if word.is_ascii() {
-            (self.german)
-                .binary_search(&common_fingerprint(term_hash))
-                .is_ok()
+            holds_fingerprint(&self.german, term_hash)
         } else {
             GERMAN_NOT_ASCII.contains(&term_hash)
         }
     }
+}
+
+/// Whether the sorted fingerprints `set` hold `term_hash`'s.
+fn holds_fingerprint(set: &[u16], term_hash: u64) -> bool {
+    set.binary_search(&common_fingerprint(term_hash)).is_ok()
 }
 
 /// What [`CommonTerms`] keeps of a term hash: its top 16 bits.
