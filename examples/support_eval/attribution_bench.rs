@@ -57,6 +57,27 @@ impl Bm25 {
         }
     }
 
+    /// The inverse document frequency of `term` (at least ln 2 > 0, so a sum of them
+    /// over a claim's words is above 0 when it has any).
+    fn idf(&self, term: &str) -> f64 {
+        let df = self.df.get(term).copied().unwrap_or(0) as f64;
+        (1.0 + (self.docs - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    /// The claim's own weight, no passage read: the IDF sum of its distinct words, what
+    /// [`Bm25::score`] sums when every word of the claim is in the passage once (in a
+    /// passage of the mean length). A property of the claim alone, not of support: how
+    /// well it ranks the human labels says how much of BM25's ranking a claim's length
+    /// and rarity can account for.
+    pub fn claim_mass(&self, claim: &str) -> f64 {
+        words(claim)
+            .into_iter()
+            .collect::<BTreeSet<_>>()
+            .iter()
+            .map(|q| self.idf(q))
+            .sum()
+    }
+
     pub fn score(&self, claim: &str, passage: &str) -> f64 {
         let passage = words(passage);
         let mut tf: HashMap<&str, f64> = HashMap::new();
@@ -74,9 +95,7 @@ impl Bm25 {
             .iter()
             .map(|q| {
                 let f = tf.get(q.as_str()).copied().unwrap_or(0.0);
-                let df = self.df.get(q).copied().unwrap_or(0) as f64;
-                let idf = (1.0 + (self.docs - df + 0.5) / (df + 0.5)).ln();
-                idf * f * (k1 + 1.0) / (f + k1 * (1.0 - b + b * len / self.mean_len))
+                self.idf(q) * f * (k1 + 1.0) / (f + k1 * (1.0 - b + b * len / self.mean_len))
             })
             .sum()
     }

@@ -492,6 +492,61 @@ fn print_rows(unit: &Unit, chosen: usize, shipped: Option<usize>) -> bool {
     holds
 }
 
+/// Prints, per dataset and per ExpertQA system, how well the human labels are ranked by
+/// the claim alone, the passage not read (its IDF mass, [`Bm25::claim_mass`]), beside
+/// token recall, BM25, and BM25 divided by that mass (a recall, as citeproof's score
+/// is: "how much of the claim"). Where the claim alone ranks well, a sum that grows
+/// with the claim (BM25) gains from it; where it ranks below chance, the sum loses.
+fn claim_prior_table(datasets: &[Dataset], systems: &[&str]) {
+    println!(
+        "\nHuman labels ranked by the claim alone (the IDF sum of its distinct words, BM25's document frequencies; the passage not read): AUROC, mean ± sd over {CHUNKS} request-grouped chunks\n"
+    );
+    println!("| unit | n+ / n− | claim alone | token recall | BM25 | BM25 ÷ claim alone |");
+    println!("|---|---|---|---|---|---|");
+    let expertqa = &datasets[0];
+    let units = datasets.iter().map(|d| (d, None, d.name.clone())).chain(
+        systems
+            .iter()
+            .map(|s| (expertqa, Some(*s), format!("ExpertQA {s}"))),
+    );
+    for (dataset, subset, name) in units {
+        let corpus: Vec<&str> = dataset.passages.iter().map(String::as_str).collect();
+        let bm25 = Bm25::new(&corpus);
+        let pairs: Vec<Pair> = dataset
+            .pairs("human labels", Setup::Isolated)
+            .into_iter()
+            .filter(|p| subset.is_none_or(|s| dataset.claims[p.claim].subset == s))
+            .collect();
+        let scored = |f: &dyn Fn(&str, &str) -> f64| -> Scored {
+            pairs
+                .iter()
+                .map(|p| {
+                    let claim = dataset.claims[p.claim].text.as_str();
+                    let passage = dataset.passages[p.passage].as_str();
+                    (f(claim, passage), p.positive, dataset.request(p))
+                })
+                .collect()
+        };
+        let mass = |claim: &str| bm25.claim_mass(claim);
+        let pos = pairs.iter().filter(|p| p.positive).count();
+        println!(
+            "| {name} | {pos} / {} | {} | {} | {} | {} |",
+            pairs.len() - pos,
+            spread(&scored(&|claim, _| mass(claim))),
+            spread(&scored(&token_recall)),
+            spread(&scored(&|claim, passage| bm25.score(claim, passage))),
+            spread(&scored(&|claim, passage| {
+                let m = mass(claim);
+                if m > 0.0 {
+                    bm25.score(claim, passage) / m
+                } else {
+                    0.0
+                }
+            })),
+        );
+    }
+}
+
 /// `misattributed` through the public API, per dataset: each supported claim of a
 /// request with another passage, as the answer `<claim> [k]` citing its own passage
 /// (a flag is false) and citing the other one (a flag is a catch). Per margin.
@@ -663,6 +718,7 @@ pub fn report(path: &str, wice: Option<&str>, nli: NliFiles, grid: &[SupportPara
         if datasets_hold { "holds" } else { "BROKEN" },
         if systems_hold { "holds" } else { "BROKEN" }
     );
+    claim_prior_table(&datasets, &systems);
     misattribution_default(&datasets);
     if let Some(paths) = wice {
         wice_report(paths, grid[shipped]);
