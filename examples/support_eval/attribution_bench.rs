@@ -12,22 +12,62 @@ use serde::Deserialize;
 
 use super::eval::baseline_words as words;
 
-/// One labelled claim of the file (the fields used).
+/// One labelled claim of the file (the fields used), as the file has it.
 #[derive(Deserialize)]
+struct Row {
+    /// Missing or null: the claim is a request of its own.
+    #[serde(default)]
+    question: Option<String>,
+    claim: String,
+    /// Null entries are read as empty references.
+    #[serde(default)]
+    references: Vec<Option<String>>,
+    attribution_label: String,
+    src_dataset: String,
+}
+
+/// One labelled claim.
 pub struct Claim {
+    /// What groups claims into a request: the question, or the claim itself.
     pub question: String,
     pub claim: String,
+    /// The non-empty references.
     pub references: Vec<String>,
-    pub attribution_label: String,
+    /// Whether the label is "attributable" (else "not attributable").
+    pub attributable: bool,
     pub src_dataset: String,
 }
 
-/// The claims of the file at `path` with at least one non-empty reference.
+/// The claims of the file at `path` with at least one non-empty reference. Panics,
+/// naming the file and line, on a line that is not such a claim or a label other than
+/// "attributable" and "not attributable".
 pub fn load(path: &str) -> Vec<Claim> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
-        .map(|l| serde_json::from_str::<Claim>(l).unwrap_or_else(|e| panic!("{path}: {e}")))
-        .filter(|c| c.references.iter().any(|r| !r.trim().is_empty()))
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            let at = || format!("{path}:{}", n + 1);
+            let row: Row = serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: {e}", at()));
+            let attributable = match row.attribution_label.as_str() {
+                "attributable" => true,
+                "not attributable" => false,
+                other => panic!("{}: attribution_label {other:?}", at()),
+            };
+            Claim {
+                question: row.question.unwrap_or_else(|| row.claim.clone()),
+                references: row
+                    .references
+                    .into_iter()
+                    .flatten()
+                    .filter(|r| !r.trim().is_empty())
+                    .collect(),
+                claim: row.claim,
+                attributable,
+                src_dataset: row.src_dataset,
+            }
+        })
+        .filter(|c| !c.references.is_empty())
         .collect()
 }
 

@@ -13,7 +13,9 @@
 //! each fold's margin is the smallest that fires on at most 2 % of complete citations
 //! of the other folds.
 //!
-//! With `ATTRIBUTIONBENCH_OOD` set it prints the transfer tables instead (transfer.rs);
+//! With `ATTRIBUTIONBENCH_OOD` set (the path of AttributionBench's out-of-distribution
+//! test file, or of any files of its format, separated by `:`; each `src_dataset` a
+//! dataset of the leave-one-out) it prints the transfer tables instead (transfer.rs);
 //! with `WICE` as well, the shipped constants on WiCE (wice.rs), with `OCNLI`, on
 //! OCNLI's Chinese pairs, with `KORNLI`, on KorNLI's Korean pairs, with `JNLI`, on
 //! JNLI's Japanese pairs, and with `XNLI_DE`, on XNLI's German pairs (nli.rs), each with

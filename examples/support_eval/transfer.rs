@@ -1,7 +1,8 @@
 //! Does claim support transfer? Leave-one-dataset-out over ExpertQA (the vendored
 //! validation pairs) and AttributionBench's out-of-distribution test set (HAGRID,
-//! AttrScore-GenSearch, BEGIN; read from the path in `ATTRIBUTIONBENCH_OOD`), and
-//! leave-one-system-out within ExpertQA (its four answer systems).
+//! AttrScore-GenSearch, BEGIN; read from the path in `ATTRIBUTIONBENCH_OOD`, which takes
+//! any files of AttributionBench's format, separated by `:`), and leave-one-system-out
+//! within ExpertQA (its four answer systems).
 //!
 //! Every dataset is turned into the same shape: requests (the distinct passages cited
 //! by the claims of one answer or question) and claims citing one of them, with a
@@ -116,14 +117,21 @@ impl Builder {
     }
 }
 
+/// The name of the vendored ExpertQA validation pairs' dataset, the first of [`load`].
+const EXPERTQA: &str = "ExpertQA";
+
 /// ExpertQA (its labelled pairs, swaps left out: they are rebuilt like every dataset's)
-/// and the AttributionBench datasets of the file at `path`.
-pub fn load(path: &str) -> Vec<Dataset> {
+/// and the AttributionBench datasets of the files at `paths` (separated by `:`), each
+/// dataset named by its `src_dataset`. A file of AttributionBench's format holding
+/// ExpertQA claims (its in-distribution files do) gives a dataset of its own, "ExpertQA
+/// (AttributionBench)", not more claims of the vendored one, whose systems the
+/// leave-one-system-out tables read.
+pub fn load(paths: &str) -> Vec<Dataset> {
     let mut builder = Builder::new();
     for row in eval::load().iter().filter(|r| r.label != "swap") {
         let answer = eval::answer_of(&row.id);
         builder.add(
-            "ExpertQA",
+            EXPERTQA,
             answer,
             &row.system,
             &row.claim,
@@ -131,15 +139,20 @@ pub fn load(path: &str) -> Vec<Dataset> {
             row.label == "complete",
         );
     }
-    for c in attribution_bench::load(path) {
+    for c in paths.split(':').flat_map(attribution_bench::load) {
         let passage = c.references.join("\n");
+        let name = if c.src_dataset == EXPERTQA {
+            format!("{EXPERTQA} (AttributionBench)")
+        } else {
+            c.src_dataset.clone()
+        };
         builder.add(
-            &c.src_dataset,
+            &name,
             &c.question,
-            &c.src_dataset,
+            &name,
             &c.claim,
             &passage,
-            c.attribution_label == "attributable",
+            c.attributable,
         );
     }
     builder.datasets
@@ -683,8 +696,8 @@ pub struct NliFiles<'p> {
 /// Prints the leave-one-dataset-out and leave-one-system-out tables and the
 /// `misattributed` decision; with `wice` (the paths of WiCE files) and the NLI files,
 /// then the shipped constants on each, which chose none of them.
-pub fn report(path: &str, wice: Option<&str>, nli: NliFiles, grid: &[SupportParams]) {
-    let datasets = load(path);
+pub fn report(paths: &str, wice: Option<&str>, nli: NliFiles, grid: &[SupportParams]) {
+    let datasets = load(paths);
     let shipped = grid
         .iter()
         .position(|p| *p == SupportParams::default())
