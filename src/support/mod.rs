@@ -1452,6 +1452,27 @@ mod tests {
     }
 
     #[test]
+    fn full_width_digits_are_the_numbers_ascii_digits_are() {
+        // The same year in full-width digits (as Japanese and Chinese text often writes
+        // it) and in ASCII ones: one number.
+        let sources = ["東京タワーは1958年に完成した。"];
+        let scorer = SupportScorer::new(&sources);
+        let ascii = scorer.support("東京タワーは1958年に完成した。", 0).score;
+        let wide = scorer
+            .support("東京タワーは１９５８年に完成した。", 0)
+            .score;
+        assert_eq!(wide, ascii);
+        // A year the passage lacks costs as much in either form: a full-width one is a
+        // number too (the missing number's factor), not a word.
+        let other_ascii = scorer.support("東京タワーは1968年に完成した。", 0).score;
+        let other_wide = scorer
+            .support("東京タワーは１９６８年に完成した。", 0)
+            .score;
+        assert!(other_ascii < ascii, "{other_ascii} {ascii}");
+        assert_eq!(other_wide, other_ascii);
+    }
+
+    #[test]
     fn a_claim_in_a_script_without_spaces_is_read_letter_by_letter() {
         // Each Han or katakana letter is a term and each pair of such neighbours a word
         // pair (a hiragana letter is neither, `is_function_letter`): the

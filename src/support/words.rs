@@ -388,10 +388,11 @@ fn ascii_term(buf: &mut [u8; WORD_BUFFER], n: usize, number: bool) -> (u64, Stop
 }
 
 /// The normalised term of any word as a hash, whether it is a stopword, whether it is a
-/// number: case folded char by char, stemmed, commas of numbers dropped.
+/// number: case folded char by char, full-width digits read as ASCII ones
+/// ([`narrow_digit`]), stemmed, commas of numbers dropped.
 fn term(raw: &str) -> (u64, bool, bool) {
-    let number = raw.as_bytes()[0].is_ascii_digit();
-    let word: String = raw.chars().map(fold_case).collect();
+    let word: String = raw.chars().map(|c| narrow_digit(fold_case(c))).collect();
+    let number = word.as_bytes()[0].is_ascii_digit();
     let stop = !number
         && (word.len() < 2 || (word.len() <= 10 && is_stopword_hash(hash(word.as_bytes()))));
     let normalised = if number {
@@ -400,6 +401,17 @@ fn term(raw: &str) -> (u64, bool, bool) {
         stem(word)
     };
     (hash(normalised.as_bytes()), stop, number)
+}
+
+/// The ASCII digit of a full-width one (０–９, U+FF10–U+FF19), which Chinese and Japanese
+/// text writes as often as ASCII digits (JNLI's captions: 238 sentences of 4,868 with
+/// full-width digits, 211 with ASCII ones); any other character as it is. So "２人" and
+/// "2人" share their number, and a claim's "３" is a number the passage must hold.
+fn narrow_digit(c: char) -> char {
+    match c {
+        '０'..='９' => char::from(b'0' + (u32::from(c) - u32::from('０')) as u8),
+        _ => c,
+    }
 }
 
 /// How much of `word` the stemmer keeps, and what it appends: the first rule of `STEMS`
