@@ -143,3 +143,66 @@ fn reports_of_the_first_real_answers() {
     }
     insta::assert_snapshot!(out);
 }
+
+/// A score in 0–1 for a (claim, source) pair that varies with both, for tables standing
+/// in for a model.
+fn stand_in_score(claim: &str, source: usize) -> f64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ source as u64;
+    for b in claim.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    (h % 1001) as f64 / 1000.0
+}
+
+#[test]
+fn support_pairs_are_every_pair_a_blended_validation_reads_and_grow_with_the_claims() {
+    use citeproof::support::{CANDIDATES, ExternalSupport};
+    let options = Options {
+        support_threshold: Some(0.5),
+        misattribution_margin: Some(0.1),
+        ..Options::default()
+    };
+    let validator = Validator::new(options).unwrap();
+    let mut all_pairs = 0;
+    for input in answers().iter().take(60) {
+        let pairs = validator.support_pairs(input).unwrap();
+        let sources = input.sources.len();
+        let lexical = validator.validate(input).unwrap();
+        let mut cited: Vec<usize> = (lexical.citations.iter())
+            .filter_map(|c| c.source_position)
+            .collect();
+        cited.sort_unstable();
+        cited.dedup();
+        let cited = cited.len();
+        // A table with a score for every claim and every source, and one with the scores
+        // of the support pairs only: the reports are the same, so no other pair is read.
+        let (mut every, mut only) = (
+            ExternalSupport::weighted(2.0),
+            ExternalSupport::weighted(2.0),
+        );
+        for (claim, read) in &pairs {
+            every.insert(claim, (0..sources).map(|s| (s, stand_in_score(claim, s))));
+            only.insert(claim, read.iter().map(|&s| (s, stand_in_score(claim, s))));
+            let mut once = read.clone();
+            once.sort_unstable();
+            once.dedup();
+            assert_eq!(once.len(), read.len(), "each source once: {read:?}");
+            // The sources a claim cites (at most those the answer cites) and 8 others.
+            assert!(read.len() <= cited + CANDIDATES, "{claim}: {read:?}");
+            // Its markers are not part of it.
+            assert!(!claim.contains("]."), "{claim}");
+            all_pairs += read.len();
+        }
+        let with_every = validator.validate_with(input, &[every]).unwrap();
+        let with_only = validator.validate_with(input, &[only]).unwrap();
+        assert_eq!(with_only, with_every, "{}", input.answer);
+        // And the stand-in moved the scores: the tables were read.
+        let supports = |r: &citeproof::model::Report| -> Vec<Option<f64>> {
+            r.citations.iter().map(|c| c.support).collect()
+        };
+        if !pairs.is_empty() {
+            assert_ne!(supports(&with_only), supports(&lexical), "{}", input.answer);
+        }
+    }
+    assert!(all_pairs > 100, "{all_pairs} pairs in 60 answers");
+}

@@ -627,6 +627,45 @@ fn misattribution_only() -> Options {
 }
 
 #[test]
+fn a_claims_markers_are_not_words_of_the_claim_its_support_reads() {
+    // The support of a claim is its sentence's without the markers: "[1]" is no number
+    // the passage must hold, "[1][2]" no two, an id no words.
+    use citeproof::support::SupportScorer;
+    let sources = support_sources();
+    let texts: Vec<&str> = sources.iter().filter_map(|s| s.text.as_deref()).collect();
+    let sentence = "The Eiffel Tower was completed in 1889 in Paris.";
+    let expected = SupportScorer::new(&texts).score_cited(sentence, &[0])[0].1;
+    let with_ids: Vec<Source> = (sources.iter().zip(["doc-3", "doc-4"]))
+        .map(|(s, id)| Source {
+            id: Some(id.into()),
+            ..s.clone()
+        })
+        .collect();
+    for (answer, sources) in [
+        (
+            "The Eiffel Tower was completed in 1889 in Paris [1].",
+            sources.clone(),
+        ),
+        (
+            "The Eiffel Tower was completed in 1889 in Paris. [1]",
+            sources.clone(),
+        ),
+        (
+            "The Eiffel Tower was completed in 1889 in Paris [1][2].",
+            sources.clone(),
+        ),
+        (
+            "The Eiffel Tower was completed in 1889 in Paris [doc-3].",
+            with_ids,
+        ),
+    ] {
+        let cited = input(answer, sources);
+        let report = run_with(&cited, with_support());
+        assert_eq!(report.citations[0].support, Some(expected), "{answer}");
+    }
+}
+
+#[test]
 fn claim_support_is_opt_in_and_a_margin_flags_only_the_misattribution() {
     // Cited to the Eiffel passage, backed by the Berlin one.
     let wrong = input(

@@ -525,19 +525,27 @@ struct ClaimProfile<'w> {
 
 /// Support scores from outside the crate (an embedding model's cosine similarities, a
 /// judge's probabilities), per claim text and source position, with the weight they
-/// carry against the lexical score's 1 when blended.
+/// carry against the lexical score's 1 when blended. A claim needs scores only for the
+/// sources its support reads (`Validator::support_pairs`); a source it has none for
+/// counts 0.
 ///
 /// ```
 /// use citeproof::support::ExternalSupport;
 /// let mut external = ExternalSupport::default();
-/// external.insert("Paris is in France.", vec![0.91, 0.12]);
-/// assert_eq!(external.get("Paris is in France."), Some(&[0.91, 0.12][..]));
+/// external.insert("Paris is in France.", [(3, 0.12), (0, 0.91)]);
+/// assert_eq!(external.get("Paris is in France.", 0), Some(0.91));
+/// assert_eq!(external.get("Paris is in France.", 3), Some(0.12));
+/// assert_eq!(external.get("Paris is in France.", 1), None);
 /// assert_eq!(external.weight(), 1.0);
 /// assert_eq!(ExternalSupport::weighted(2.0).weight(), 2.0);
 /// ```
 #[derive(Clone, Debug)]
 pub struct ExternalSupport {
-    by_claim: HashMap<String, Vec<f64>>,
+    /// Per claim, its place in `scores` (a map the crate has already: its own would cost
+    /// the module 1 KB, gzip).
+    by_claim: HashMap<String, usize>,
+    /// Per claim, (source position, score) in the order recorded.
+    scores: Vec<Vec<(usize, f64)>>,
     weight: f64,
 }
 
@@ -552,6 +560,7 @@ impl ExternalSupport {
     pub fn weighted(weight: f64) -> ExternalSupport {
         ExternalSupport {
             by_claim: HashMap::new(),
+            scores: Vec::new(),
             weight,
         }
     }
@@ -561,14 +570,36 @@ impl ExternalSupport {
         self.weight
     }
 
-    /// Records the scores of `claim` against every source (index = source position).
-    pub fn insert(&mut self, claim: &str, per_source: Vec<f64>) {
-        self.by_claim.insert(claim.to_string(), per_source);
+    /// Records scores of `claim` as (source position, score), after any recorded for it
+    /// before (a claim the answer repeats, with other sources); of two scores for one
+    /// source, the later counts.
+    pub fn insert(&mut self, claim: &str, scores: impl IntoIterator<Item = (usize, f64)>) {
+        let k = match self.by_claim.get(claim) {
+            Some(&k) => k,
+            None => {
+                self.by_claim.insert(claim.to_string(), self.scores.len());
+                self.scores.push(Vec::new());
+                self.scores.len() - 1
+            }
+        };
+        self.scores[k].extend(scores);
     }
 
-    /// The scores recorded for `claim`.
-    pub fn get(&self, claim: &str) -> Option<&[f64]> {
-        self.by_claim.get(claim).map(Vec::as_slice)
+    /// Whether scores were recorded for `claim`.
+    pub fn has(&self, claim: &str) -> bool {
+        self.by_claim.contains_key(claim)
+    }
+
+    /// The score recorded for `claim` against source `source` (the last, if several).
+    /// A look-up reads the claim's scores: a claim has few, the sources its support
+    /// reads (`Validator::support_pairs`).
+    pub fn get(&self, claim: &str, source: usize) -> Option<f64> {
+        let scores = &self.scores[*self.by_claim.get(claim)?];
+        scores
+            .iter()
+            .rev()
+            .find(|&&(s, _)| s == source)
+            .map(|&(_, score)| score)
     }
 }
 

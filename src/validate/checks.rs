@@ -312,44 +312,130 @@ fn line_spans(text: &str) -> Vec<Span> {
 /// not cite too is `misattributed`, named so a UI can offer it. Each citation scored gets
 /// the source's best-matching sentence as its `evidence`.
 ///
-/// The citations of one claim are next to each other (markers in answer order): each
-/// run of them is scored once, against the sources it cites and
+/// One claim's citations (next to each other: markers are in answer order) and the
+/// sources support scores it against because it cites them: each scorable one once, in
+/// marker order.
+struct ClaimCites {
+    /// The claim's citations, a range of the report's.
+    citations: std::ops::Range<usize>,
+    /// The claim as support reads it: its sentence without its markers ([`claim_text`]).
+    text: String,
+    cited: Vec<usize>,
+}
+
+/// The text of the claim at `claim` without the markers inside it (`markers`, in order),
+/// each with the spaces before it: "… in 1889 [1][2]." reads "… in 1889.". A marker's
+/// label is no word of the claim: read as one, "[1]" was a number no passage held (the
+/// missing number's factor, 0.8, and a term short), and "[doc-3]" two more words.
+fn claim_text(answer: &str, claim: Span, markers: &[Span]) -> String {
+    let mut text = String::with_capacity(claim.end - claim.start);
+    let mut at = claim.start;
+    for m in markers
+        .iter()
+        .filter(|m| m.start >= claim.start && m.end <= claim.end)
+    {
+        if m.start < at {
+            continue;
+        }
+        text.push_str(answer.sub(at..m.start).trim_end_matches([' ', '\t']));
+        at = m.end;
+    }
+    text.push_str(answer.sub(at..claim.end));
+    text
+}
+
+/// Whether support scores `citation` (at source position `p`): a valid use of a source
+/// with text.
+fn scorable(citation: &CitationResult, p: usize, texts: &[&str]) -> bool {
+    citation.valid && !texts[p].is_empty()
+}
+
+/// The claims whose support is scored, each with the sources it cites (a claim with no
+/// scorable citation is not one of them).
+fn claim_cites(
+    answer: &str,
+    citations: &[CitationResult],
+    positions: &[Option<usize>],
+    texts: &[&str],
+) -> Vec<ClaimCites> {
+    // Sources already cited by the current claim (a claim may repeat one marker many
+    // times), reset after each claim.
+    let mut seen = vec![false; texts.len()];
+    let mut claims = Vec::new();
+    let mut start = 0;
+    while start < citations.len() {
+        let claim = citations[start].claim;
+        let len = citations[start..]
+            .iter()
+            .take_while(|c| c.claim == claim)
+            .count();
+        let end = start + len;
+        if let Some(claim) = claim {
+            let mut cited = Vec::new();
+            let run = &citations[start..end];
+            for (citation, &position) in run.iter().zip(&positions[start..end]) {
+                if let Some(p) = position.filter(|&p| scorable(citation, p, texts))
+                    && !seen[p]
+                {
+                    seen[p] = true;
+                    cited.push(p);
+                }
+            }
+            for &p in &cited {
+                seen[p] = false;
+            }
+            if !cited.is_empty() {
+                let markers: Vec<Span> = (run.iter())
+                    .filter(|c| c.marker.is_some())
+                    .filter_map(|c| c.span)
+                    .collect();
+                claims.push(ClaimCites {
+                    citations: start..end,
+                    text: claim_text(answer, claim, &markers),
+                    cited,
+                });
+            }
+        }
+        start = end;
+    }
+    claims
+}
+
+/// The request's source texts ("" for a source without one).
+fn source_texts(input: &crate::model::Input) -> Vec<&str> {
+    input
+        .sources
+        .iter()
+        .map(|s| s.text.as_deref().unwrap_or(""))
+        .collect()
+}
+
+/// Each claim is scored once, against the sources it cites and
 /// [`crate::support::CANDIDATES`] others, so the work grows with the answer and the
 /// sources, never with their product or with the square of one claim's markers.
+///
+/// With `pairs`, each claim's text and the sources its score read are pushed to it
+/// (`Validator::support_pairs`), scored as if `external` held a table: what an embedding
+/// model or a judge must score for it.
 pub(super) fn check_support(
     input: &crate::model::Input,
     index: &SourceIndex<'_>,
     positions: &[Option<usize>],
     citations: &mut [CitationResult],
     options: &Options,
-    external: &[ExternalSupport],
+    (external, mut pairs): (&[ExternalSupport], Option<&mut super::SupportPairs>),
 ) {
-    let answer = input.answer.as_str();
-    let texts: Vec<&str> = input
-        .sources
-        .iter()
-        .map(|s| s.text.as_deref().unwrap_or(""))
-        .collect();
+    let texts = source_texts(input);
     if texts.iter().all(|t| t.is_empty()) {
         return;
     }
-    let scorable =
-        |c: &CitationResult, p: Option<usize>| c.valid && p.is_some_and(|p| !texts[p].is_empty());
-    let mut claims: Vec<&str> = Vec::new();
-    let mut last = None;
-    for (c, p) in citations.iter().zip(positions) {
-        if scorable(c, *p) && c.claim.is_some() && c.claim != last {
-            last = c.claim;
-            claims.extend(c.claim.map(|span| answer.sub(span.range())));
-        }
-    }
-    let mut scorer = SupportScorer::for_claims(&texts, &claims);
+    let claims = claim_cites(&input.answer, citations, positions, &texts);
+    let known: Vec<&str> = claims.iter().map(|c| c.text.as_str()).collect();
+    let mut scorer = SupportScorer::for_claims(&texts, &known);
     // Blended with a judge's or an embedder's scores, a source sharing few of the claim's
-    // words may still be its source: every source sharing any stays a candidate (the
-    // judge is handed every pair anyway).
-    scorer.blended = !external.is_empty();
+    // words may still be its source: every source sharing any can be a candidate.
+    scorer.blended = !external.is_empty() || pairs.is_some();
     let run = ClaimRun {
-        answer,
         texts: &texts,
         scorer,
         index,
@@ -361,51 +447,40 @@ pub(super) fn check_support(
     let mut cites = vec![false; texts.len()];
     let mut own = vec![0.0; texts.len()];
     let mut evidence: Vec<Option<Option<Evidence>>> = vec![None; texts.len()];
-    let mut start = 0;
-    while start < citations.len() {
-        let claim = citations[start].claim;
-        let len = citations[start..]
-            .iter()
-            .take_while(|c| c.claim == claim)
-            .count();
-        let end = start + len;
-        if let Some(claim) = claim {
-            let runs = citations[start..end].iter().zip(&positions[start..end]);
-            // Each scorable source the claim cites, once (a claim may repeat one marker
-            // many times).
-            let mut cited: Vec<usize> = Vec::new();
-            for (citation, &position) in runs {
-                if let Some(p) = position.filter(|_| scorable(citation, position))
-                    && !cites[p]
-                {
-                    cites[p] = true;
-                    cited.push(p);
-                }
-            }
-            if !cited.is_empty() {
-                let scored = run.scores(claim, &cited);
-                for &(p, score) in &scored {
-                    if cites[p] {
-                        own[p] = score;
-                    }
-                }
-                let better = better_source(&scored, &cites, options.support_threshold);
-                let runs = citations[start..end].iter_mut().zip(&positions[start..end]);
-                for (citation, position) in runs {
-                    let Some(p) = position.filter(|_| scorable(citation, *position)) else {
-                        continue;
-                    };
-                    let found = evidence[p].get_or_insert_with(|| run.evidence(claim, p));
-                    citation.evidence = found.clone();
-                    run.judge(citation, own[p], better);
-                }
-            }
-            for p in cited {
-                cites[p] = false;
-                evidence[p] = None;
+    for ClaimCites {
+        citations: range,
+        text,
+        cited,
+    } in &claims
+    {
+        for &p in cited {
+            cites[p] = true;
+        }
+        let scored = run.scores(text, cited);
+        if let Some(pairs) = pairs.as_deref_mut() {
+            pairs.push((text.clone(), scored.iter().map(|&(p, _)| p).collect()));
+        }
+        for &(p, score) in &scored {
+            if cites[p] {
+                own[p] = score;
             }
         }
-        start = end;
+        let better = better_source(&scored, &cites, options.support_threshold);
+        let runs = citations[range.clone()]
+            .iter_mut()
+            .zip(&positions[range.clone()]);
+        for (citation, position) in runs {
+            let Some(p) = position.filter(|&p| scorable(citation, p, &texts)) else {
+                continue;
+            };
+            let found = evidence[p].get_or_insert_with(|| run.evidence(text, p));
+            citation.evidence = found.clone();
+            run.judge(citation, own[p], better);
+        }
+        for &p in cited {
+            cites[p] = false;
+            evidence[p] = None;
+        }
     }
 }
 
@@ -426,7 +501,6 @@ fn better_source(
 
 /// What scoring the citations of one claim needs.
 struct ClaimRun<'a> {
-    answer: &'a str,
     texts: &'a [&'a str],
     scorer: SupportScorer<'a>,
     index: &'a SourceIndex<'a>,
@@ -439,17 +513,15 @@ impl ClaimRun<'_> {
     /// position): the lexical score, averaged with each external table (embedding
     /// cosines, a judge's probabilities) that scored it, by their weights (the lexical
     /// score's is 1).
-    fn scores(&self, claim: crate::model::Span, cited: &[usize]) -> Vec<(usize, f64)> {
-        let text = self.answer.sub(claim.range());
+    fn scores(&self, text: &str, cited: &[usize]) -> Vec<(usize, f64)> {
         let mut scores = self.scorer.score_cited(text, cited);
-        let tables: Vec<(&[f64], f64)> = (self.external.iter())
-            .filter_map(|e| Some((e.get(text)?, e.weight())))
-            .collect();
+        let tables: Vec<&ExternalSupport> =
+            (self.external.iter()).filter(|e| e.has(text)).collect();
         if !tables.is_empty() {
-            let total: f64 = 1.0 + tables.iter().map(|(_, w)| w).sum::<f64>();
+            let total: f64 = 1.0 + tables.iter().map(|e| e.weight()).sum::<f64>();
             for (i, score) in scores.iter_mut() {
                 let external: f64 = (tables.iter())
-                    .map(|(t, w)| w * t.get(*i).copied().unwrap_or(0.0).clamp(0.0, 1.0))
+                    .map(|e| e.weight() * e.get(text, *i).unwrap_or(0.0).clamp(0.0, 1.0))
                     .sum();
                 *score = round3((*score + external) / total);
             }
@@ -457,10 +529,8 @@ impl ClaimRun<'_> {
         scores
     }
 
-    fn evidence(&self, claim: crate::model::Span, p: usize) -> Option<Evidence> {
-        let span = self
-            .scorer
-            .supporting_sentence(self.answer.sub(claim.range()), p)?;
+    fn evidence(&self, text: &str, p: usize) -> Option<Evidence> {
+        let span = self.scorer.supporting_sentence(text, p)?;
         Some(Evidence {
             span,
             text: self.texts[p].sub(span.range()).to_string(),

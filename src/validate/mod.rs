@@ -27,11 +27,9 @@ mod resolve;
 
 pub use batch::BatchSummary;
 
-use crate::claims::split_claims;
 use crate::error::{Error, ErrorCode};
 use crate::model::{Input, Options, Report, decimal};
 use crate::parse::Parser;
-use crate::substr::Substr;
 use crate::support::ExternalSupport;
 
 use phases::{
@@ -39,6 +37,10 @@ use phases::{
     rewrite_answer, score_support,
 };
 pub(crate) use resolve::{Lookup, OwnedIndex, SourceIndex};
+
+/// Per claim whose support is scored, its text (without its markers) and the positions
+/// of the sources its score reads: what [`Validator::support_pairs`] returns.
+pub type SupportPairs = Vec<(String, Vec<usize>)>;
 
 /// Spec 000's note for answers whose sources may not match.
 pub const UNCERTAINTY_NOTE: &str = "(Note: This answer is uncertain - sources may not match)";
@@ -118,27 +120,37 @@ impl Validator {
         self.validate_with(input, &[])
     }
 
-    /// The texts of the claims that carry a marker: what an embedding model must embed,
-    /// with the source texts, for [`Validator::validate_with`].
-    pub fn cited_claims(&self, input: &Input) -> Vec<String> {
-        let index = SourceIndex::new(&input.sources);
-        let ids = index.marker_ids();
-        let spans: Vec<_> = self
-            .parser
-            .find_iter(&input.answer, &ids)
-            .map(|m| m.span)
-            .collect();
-        let mut texts: Vec<String> = Vec::new();
-        for claim in split_claims(&input.answer, &spans)
-            .into_iter()
-            .filter(|c| !c.markers.is_empty())
-        {
-            let text = input.answer.sub(claim.span.range());
-            if !texts.iter().any(|t| t == text) {
-                texts.push(text.to_string());
-            }
-        }
-        texts
+    /// What an embedding model or a judge must score for [`Validator::validate_with`]:
+    /// per claim whose support is scored (a claim citing a source with text), in answer
+    /// order, its text (the sentence without its markers, as support reads it) and the
+    /// positions of the sources its score reads: the sources it cites, then at most
+    /// [`crate::support::CANDIDATES`] others sharing its words. So the pairs grow with
+    /// the answer and the sources each claim cites, never with claims × sources. A
+    /// sentence the answer repeats is there once per repetition (with the sources each
+    /// cites). Empty when support is not scored (neither `support_threshold` nor
+    /// `misattribution_margin` set). `Err` as [`Validator::validate`]'s.
+    ///
+    /// ```
+    /// use citeproof::model::{Input, Options, Source};
+    /// use citeproof::validate::Validator;
+    ///
+    /// let text = |t: &str| Source { text: Some(t.into()), ..Source::default() };
+    /// let mut sources = vec![text("The Eiffel Tower was completed in 1889.")];
+    /// sources.extend((0..100).map(|i| text(&format!("Page {i} on cooking rice."))));
+    /// let input = Input {
+    ///     answer: "The tower was completed in 1889 [1].".into(),
+    ///     sources,
+    ///     ..Input::default()
+    /// };
+    /// let options = Options { support_threshold: Some(0.5), ..Options::default() };
+    /// let pairs = Validator::new(options).unwrap().support_pairs(&input).unwrap();
+    /// // The claim without its marker, and the one source it cites: no other shares its words.
+    /// assert_eq!(pairs, vec![("The tower was completed in 1889.".to_string(), vec![0])]);
+    /// ```
+    pub fn support_pairs(&self, input: &Input) -> Result<SupportPairs, Error> {
+        let mut pairs = Vec::new();
+        self.run(input, &[], Some(&mut pairs))?;
+        Ok(pairs)
     }
 
     /// [`Validator::validate`], blending `external` support scores into the lexical
@@ -151,6 +163,21 @@ impl Validator {
         &self,
         input: &'a Input,
         external: &[ExternalSupport],
+    ) -> Result<Report<'a>, Error> {
+        self.run(input, external, None)
+    }
+
+    /// [`Validator::validate_with`]; with `pairs`, support is scored as if blended with
+    /// an external table (every source sharing a claim's words can be a candidate) and
+    /// each claim's text and the sources its score read are pushed to it: what
+    /// [`Validator::support_pairs`] returns. One function for both, so the pairs are the
+    /// ones a blended validation reads, and the module holds one copy of the phases.
+    #[inline(never)]
+    fn run<'a>(
+        &self,
+        input: &'a Input,
+        external: &[ExternalSupport],
+        pairs: Option<&mut SupportPairs>,
     ) -> Result<Report<'a>, Error> {
         self.check_input(input)?;
         let options = &self.options;
@@ -173,7 +200,7 @@ impl Validator {
             (input, &index, &positions),
             &mut citations,
             &coverage,
-            (options, external),
+            (options, external, pairs),
             &mut findings,
         );
         let decision = decide(input, mode, &citations, &mut findings, &coverage, options);

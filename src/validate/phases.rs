@@ -10,7 +10,7 @@ use super::checks::{CitationChecks, check_fields, check_quote, check_support};
 use super::gate::{confidence, gate, summarize};
 use super::order::{arrange, stable_order};
 use super::resolve::{SourceIndex, Use, declared_use, marker_uses, merge};
-use super::{HALLUCINATED_SPAN_PENALTY, MISSING_ENHANCED_PENALTY, round3};
+use super::{HALLUCINATED_SPAN_PENALTY, MISSING_ENHANCED_PENALTY, SupportPairs, round3};
 use crate::claims::{Claim, context_of, paragraph_final_cited, split_claims};
 use crate::locate::find_exact;
 use crate::model::{
@@ -237,7 +237,7 @@ pub(super) fn score_support(
     (input, index, positions): (&Input, &SourceIndex<'_>, &[Option<usize>]),
     citations: &mut [CitationResult],
     coverage: &Coverage,
-    (options, external): (&Options, &[ExternalSupport]),
+    (options, external, pairs): (&Options, &[ExternalSupport], Option<&mut SupportPairs>),
     findings: &mut Vec<Finding>,
 ) {
     if options.support_threshold.is_some() {
@@ -253,7 +253,14 @@ pub(super) fn score_support(
         }));
     }
     if options.support_threshold.is_some() || options.misattribution_margin.is_some() {
-        check_support(input, index, positions, citations, options, external);
+        check_support(
+            input,
+            index,
+            positions,
+            citations,
+            options,
+            (external, pairs),
+        );
     }
 }
 

@@ -25,13 +25,13 @@ function recorder(vectorOf) {
   return { calls, embed };
 }
 
-test("embed is called once with the cited claims, then every source text", async () => {
+test("embed is called once with the cited claims (without their markers), then every source text", async () => {
   const { calls, embed } = recorder(() => new Float32Array([1, 0, 0]));
   await validateAsync(input, { embed });
   assert.equal(calls.length, 1);
   assert.deepEqual(calls[0], [
-    "The Eiffel Tower was completed in 1889 [1].",
-    "The Berlin Wall fell in 1989 [1].",
+    "The Eiffel Tower was completed in 1889.",
+    "The Berlin Wall fell in 1989.",
     sources[0].text,
     sources[1].text,
   ]);

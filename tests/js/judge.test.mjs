@@ -1,7 +1,8 @@
-// validateAsync's `judge` hook with stand-in judges: what it is handed (every claim with
-// every source that has text, in one call, in order), how its probabilities are blended,
-// a judge that is always right (the report follows it where the words mislead), bad
-// judges (clear errors), and a judge together with `embed`.
+// validateAsync's `judge` hook with stand-in judges: what it is handed (each claim with
+// the sources its support reads: those it cites and at most 8 others sharing its words,
+// in one call; a bounded number of pairs however many sources), how its probabilities
+// are blended, a judge that is always right (the report follows it where the words
+// mislead), bad judges (clear errors), and a judge together with `embed`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -24,22 +25,51 @@ const input = { answer, sources };
 /** The truth for this answer: each claim is supported by the History passage only. */
 const truth = (pair) => (pair.passage === sources[1].text ? 1 : 0);
 
-test("judge is called once with every cited claim paired with every source that has text, in order", async () => {
+/** Runs validateAsync on `input` with a judge answering `answer(pair)`; the pairs it got. */
+async function pairsJudged(input, options = {}, answer = () => 0.5) {
   const calls = [];
   await validateAsync(input, {
+    ...options,
     judge: async (pairs) => {
       calls.push(pairs);
-      return pairs.map(() => 0.5);
+      return pairs.map(answer);
     },
   });
   assert.equal(calls.length, 1);
-  const [first, second] = ["The Berlin Wall fell in 1989 [7].", "Crowds tore down the barrier dividing the German capital [9]."];
-  assert.deepEqual(calls[0], [
+  return calls[0];
+}
+
+test("judge is called once with each cited claim paired with the sources its support reads, its cited ones first", async () => {
+  // Each claim without its marker. The first cites 7 and shares "1989" with 9; the second
+  // cites 9 and shares no word with 7, which its support never reads; the third source
+  // has no text.
+  const [first, second] = ["The Berlin Wall fell in 1989.", "Crowds tore down the barrier dividing the German capital."];
+  assert.deepEqual(await pairsJudged(input), [
     { claim: first, passage: sources[0].text, sourceIndex: 7 },
     { claim: first, passage: sources[1].text, sourceIndex: 9 },
-    { claim: second, passage: sources[0].text, sourceIndex: 7 },
     { claim: second, passage: sources[1].text, sourceIndex: 9 },
   ]);
+});
+
+test("the judge's pairs grow with the claims, not with claims × sources", async () => {
+  // 30 of 300 sources share the claim's words: the cited one and 8 others are judged.
+  const many = Array.from({ length: 300 }, (_, i) => ({
+    text: i % 10 === 0 ? `Page ${i}: the Eiffel Tower in Paris was completed in 1889.` : `Page ${i}: rice is cooked in water.`,
+  }));
+  const one = await pairsJudged({ answer: "The Eiffel Tower was completed in 1889 [201].", sources: many });
+  assert.equal(one.length, 9, JSON.stringify(one.map((p) => p.sourceIndex)));
+  assert.equal(one[0].sourceIndex, 201, "the cited source first");
+  assert.ok(one.slice(1).every((p) => (p.sourceIndex - 1) % 10 === 0), "the others share its words");
+  assert.ok(one.every((p) => p.claim === "The Eiffel Tower was completed in 1889."));
+  // 40 claims over 4,000 sources: at most their cited source and 8 more each (160,000
+  // pairs if every claim met every source).
+  const sources = Array.from({ length: 4000 }, (_, i) => ({ text: `Record ${i} notes that item${i} weighs ${i} grams and ships from depot${i % 7}.` }));
+  const answer = Array.from({ length: 40 }, (_, c) => `Item${c * 97} weighs ${c * 97} grams [${c * 97 + 1}].`).join(" ");
+  const pairs = await pairsJudged({ answer, sources });
+  assert.ok(pairs.length >= 40 && pairs.length <= 40 * 9, `${pairs.length} pairs`);
+  for (let c = 0; c < 40; c++) {
+    assert.ok(pairs.some((p) => p.sourceIndex === c * 97 + 1 && p.claim === `Item${c * 97} weighs ${c * 97} grams.`), `claim ${c} with its cited source`);
+  }
 });
 
 test("a judge's probability weighs twice the lexical score", async () => {
@@ -78,8 +108,8 @@ test("a judge and an embedder together: a cosine weighs 1, a probability 2, the 
 test("bad judges fail with codes, and the next call works", async () => {
   const refuses = (judge, path, message) =>
     assert.rejects(validateAsync(input, { judge }), (e) => e.code === "invalid_input" && e.message.startsWith(`${path}: `) && message.test(e.message));
-  await refuses(async () => [0.5], "judge", /expected an array of 4 probabilities, one per pair/);
-  await refuses(async () => "yes", "judge", /expected an array of 4 probabilities/);
+  await refuses(async () => [0.5], "judge", /expected an array of 3 probabilities, one per pair/);
+  await refuses(async () => "yes", "judge", /expected an array of 3 probabilities/);
   await refuses(async (pairs) => pairs.map(() => 1.5), "judge[0]", /expected a probability from 0 to 1, got 1\.5/);
   await refuses(async (pairs) => pairs.map((_, i) => (i === 2 ? Number.NaN : 0)), "judge[2]", /got NaN/);
   await refuses(async (pairs) => pairs.map(() => "0.9"), "judge[0]", /got string/);

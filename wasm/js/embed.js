@@ -1,22 +1,24 @@
 // validateAsync's one asynchronous step: call the user's `embed(texts)` and `judge(pairs)`
 // (whichever were given, at once), check what they return, and hand it to `finish` (a
 // wasm closure that validates with it), as `[vectors, probabilities]`: one Float32Array
-// per text, and the judge's probabilities as one array of claims × sources numbers. A rejected or throwing hook,
-// or a `finish` that throws, rejects the returned promise; so does a result of the
-// wrong shape (an Error with a code, wasm/js/untrusted.js).
+// per text, and one probability per pair. A rejected or throwing hook, or a `finish`
+// that throws, rejects the returned promise; so does a result of the wrong shape (an
+// Error with a code, wasm/js/untrusted.js).
 import { TYPE_ARRAY, TYPE_REVOKED, codedError, lengthOf, listItems, typeCode } from "./untrusted.js";
 
-// `texts`: the cited claims (`claimCount` of them), then every source's text; `labels`:
-// each source's label, for the judge's pairs.
-export function supportThen(embed, judge, texts, claimCount, labels, finish, maxLength) {
-  const pairs = judge ? judgePairs(texts, claimCount, labels) : [];
+// `texts`: the claims whose support is scored (`claimCount` of them), then every
+// source's text; `labels`: each source's label; pair k is claim `pairClaims[k]` with
+// source `pairSources[k]` (a Uint32Array each: the sources each claim's support reads,
+// Validator::support_pairs).
+export function supportThen(embed, judge, texts, claimCount, labels, pairClaims, pairSources, finish, maxLength) {
+  const pairs = judge ? judgePairs(texts, claimCount, labels, pairClaims, pairSources) : [];
   return Promise.all([
     embed && call(embed, texts, "embed", "an array of vectors"),
-    judge && call(judge, pairs.map((p) => p.pair), "judge", "an array of probabilities"),
+    judge && call(judge, pairs, "judge", "an array of probabilities"),
   ]).then(([vectors, probabilities]) =>
     finish([
       embed ? float32Vectors(vectors, texts.length, maxLength) : undefined,
-      judge ? judgedMatrix(probabilities, pairs, claimCount * labels.length) : undefined,
+      judge ? checkedProbabilities(probabilities, pairs.length) : undefined,
     ]),
   );
 }
@@ -32,34 +34,29 @@ function call(hook, argument, name, expected) {
     });
 }
 
-// Every cited claim with every source that has text: `{ pair: { claim, passage,
-// sourceIndex }, at }`, `at` its place in the claims × sources matrix.
-function judgePairs(texts, claimCount, labels) {
-  const pairs = [];
-  for (let c = 0; c < claimCount; c++) {
-    for (let s = 0; s < labels.length; s++) {
-      const passage = texts[claimCount + s];
-      if (passage !== "") pairs.push({ pair: { claim: texts[c], passage, sourceIndex: labels[s] }, at: c * labels.length + s });
-    }
+// The judge's pairs: `{ claim, passage, sourceIndex }`, a claim's next to each other.
+function judgePairs(texts, claimCount, labels, pairClaims, pairSources) {
+  const pairs = new Array(pairClaims.length);
+  for (let k = 0; k < pairClaims.length; k++) {
+    const s = pairSources[k];
+    pairs[k] = { claim: texts[pairClaims[k]], passage: texts[claimCount + s], sourceIndex: labels[s] };
   }
   return pairs;
 }
 
-// The judge's probabilities in a claims × sources matrix (0 where a source has no text).
-function judgedMatrix(probabilities, pairs, size) {
-  const items = listItems(probabilities, pairs.length);
-  if (!Array.isArray(items) || items.length !== pairs.length) {
-    throw codedError("invalid_input", "judge", `expected an array of ${pairs.length} probabilities, one per pair`);
+// The judge's probabilities, one per pair, each a number from 0 to 1.
+function checkedProbabilities(probabilities, count) {
+  const items = listItems(probabilities, count);
+  if (!Array.isArray(items) || items.length !== count) {
+    throw codedError("invalid_input", "judge", `expected an array of ${count} probabilities, one per pair`);
   }
-  const matrix = new Array(size).fill(0);
   items.forEach((p, i) => {
     if (typeof p !== "number" || !(p >= 0 && p <= 1)) {
       const shown = typeof p === "number" ? String(p) : typeCode(p) === TYPE_REVOKED ? "revoked Proxy" : typeof p;
       throw codedError("invalid_input", `judge[${i}]`, `expected a probability from 0 to 1, got ${shown}`);
     }
-    matrix[pairs[i].at] = p;
   });
-  return matrix;
+  return items;
 }
 
 function float32Vectors(vectors, count, maxLength) {

@@ -31,6 +31,8 @@ extern "C" {
         texts: &Array,
         claim_count: usize,
         labels: &Array,
+        pair_claims: &[u32],
+        pair_sources: &[u32],
         finish: JsValue,
         max_length: usize,
     ) -> Promise;
@@ -38,7 +40,7 @@ extern "C" {
 
 /// The support threshold `validateAsync` uses when the options name none: the blended
 /// score of a claim its source backs is above it (spec 001's cosine threshold is 0.7;
-/// the lexical score puts 11.3 % of fully supported ExpertQA claims below 0.5,
+/// the lexical score puts 5.8 % of fully supported ExpertQA citations below 0.5,
 /// docs/support.md).
 const DEFAULT_ASYNC_THRESHOLD: f64 = 0.5;
 
@@ -52,11 +54,14 @@ const JUDGE_WEIGHT: f64 = 2.0;
 /// Like `validate`, with claim support blended from `options.embed(texts)` and/or
 /// `options.judge(pairs)`.
 /// - `embed` must resolve to one vector (`Float32Array` or `number[]`, at most
-///   1,000,000 numbers, `MAX_LIST_ITEMS`) per text: the cited claims first, then every
-///   source text. Each claim–source cosine is a score.
-/// - `judge` receives every pair of a cited claim and a source with text at once
-///   (`{ claim, passage, sourceIndex }`) and must resolve to one probability (0–1) per
-///   pair.
+///   1,000,000 numbers, `MAX_LIST_ITEMS`) per text: the claims whose support is scored
+///   first, then every source text. The cosine of a claim and a source its support
+///   reads is a score.
+/// - `judge` receives, at once, each claim whose support is scored paired with each
+///   source its support reads (`{ claim, passage, sourceIndex }`): the sources it cites
+///   and at most 8 others sharing its words (`Validator::support_pairs`), so the pairs
+///   grow with the answer, not with claims × sources. It must resolve to one
+///   probability (0–1) per pair.
 ///
 /// A cosine counts as much as the lexical score, a probability twice as much.
 /// `supportThreshold` defaults to 0.5.
@@ -90,7 +95,18 @@ pub fn validate_async(
         .get_or_insert(DEFAULT_ASYNC_THRESHOLD);
     let validator = validator_for(core_options)?;
     let input = read_input(&input, "input", unit, &Limits::of(validator.options()))?;
-    let claims = validator.cited_claims(&input);
+    let pairs = validator
+        .support_pairs(&input)
+        .map_err(|e| to_js_error(&e.under("input")))?;
+    // Flattened for JS: pair k is claim `pair_claims[k]` with source `pair_sources[k]`.
+    let (mut pair_claims, mut pair_sources) = (Vec::new(), Vec::new());
+    for (c, (_, sources)) in pairs.iter().enumerate() {
+        for &s in sources {
+            pair_claims.push(c as u32);
+            pair_sources.push(s as u32);
+        }
+    }
+    let claims: Vec<String> = pairs.into_iter().map(|(claim, _)| claim).collect();
     let texts: Array = claims
         .iter()
         .map(String::as_str)
@@ -108,11 +124,17 @@ pub fn validate_async(
     let claim_count = claims.len();
     // One argument, `[vectors, probabilities]`: a closure of this signature is in the
     // module anyway (a second signature costs its glue).
+    let (claims_of, sources_of) = (pair_claims.clone(), pair_sources.clone());
     let finish = Closure::once_into_js(move |results: Array| -> Result<JsValue, JsValue> {
+        let pairs = Pairs {
+            claims: &claims,
+            claim_of: &claims_of,
+            source_of: &sources_of,
+        };
         finish(
             &validator,
             &input,
-            &claims,
+            &pairs,
             (&results.get(0), &results.get(1)),
             unit,
         )
@@ -123,6 +145,8 @@ pub fn validate_async(
         &texts,
         claim_count,
         &labels,
+        &pair_claims,
+        &pair_sources,
         finish,
         MAX_LIST_ITEMS,
     ))
@@ -147,39 +171,64 @@ fn hook(
         .ok_or_else(|| invalid("invalid_option", path, expected))
 }
 
+/// The pairs a claim's support reads ([`Validator::support_pairs`], flattened): pair `k`
+/// is claim `claims[claim_of[k]]` with source position `source_of[k]`, a claim's pairs
+/// next to each other.
+struct Pairs<'a> {
+    claims: &'a [String],
+    claim_of: &'a [u32],
+    source_of: &'a [u32],
+}
+
+impl Pairs<'_> {
+    /// A table of `score(k)` for each pair `k`, weighing `weight`.
+    fn table(&self, weight: f64, score: impl Fn(usize) -> f64) -> ExternalSupport {
+        let mut table = ExternalSupport::weighted(weight);
+        let mut start = 0;
+        while start < self.claim_of.len() {
+            let c = self.claim_of[start];
+            let end = start
+                + self.claim_of[start..]
+                    .iter()
+                    .take_while(|&&x| x == c)
+                    .count();
+            let scores = (start..end).map(|k| (self.source_of[k] as usize, score(k)));
+            table.insert(&self.claims[c as usize], scores);
+            start = end;
+        }
+        table
+    }
+}
+
 /// Validates with what `embed.js` checked: one `Float32Array` per text (or undefined
-/// without `embed`), and the judge's claims × sources probabilities (an array of
-/// numbers, or undefined).
+/// without `embed`), and the judge's probabilities, one per pair (an array of numbers,
+/// or undefined).
 fn finish(
     validator: &Validator,
     input: &Input,
-    claims: &[String],
+    pairs: &Pairs<'_>,
     (vectors, judged): (&JsValue, &JsValue),
     unit: Unit,
 ) -> Result<JsValue, JsValue> {
     let mut tables = Vec::new();
     if let Some(vectors) = vectors.dyn_ref::<Array>() {
         let read = |i: u32| vectors.get(i).unchecked_into::<Float32Array>().to_vec();
-        let claim_vectors: Vec<Vec<f32>> = (0..claims.len() as u32).map(read).collect();
-        let source_vectors: Vec<Vec<f32>> =
-            (claims.len() as u32..vectors.length()).map(read).collect();
-        let mut cosines = ExternalSupport::default();
-        for (claim, cv) in claims.iter().zip(&claim_vectors) {
-            cosines.insert(
-                claim,
-                source_vectors.iter().map(|sv| cosine(cv, sv)).collect(),
-            );
-        }
-        tables.push(cosines);
+        let count = pairs.claims.len() as u32;
+        let claim_vectors: Vec<Vec<f32>> = (0..count).map(read).collect();
+        let source_vectors: Vec<Vec<f32>> = (count..vectors.length()).map(read).collect();
+        tables.push(pairs.table(1.0, |k| {
+            let (c, s) = (pairs.claim_of[k] as usize, pairs.source_of[k] as usize);
+            match (claim_vectors.get(c), source_vectors.get(s)) {
+                (Some(cv), Some(sv)) => cosine(cv, sv),
+                _ => 0.0,
+            }
+        }));
     }
     if let Some(judged) = judged.dyn_ref::<Array>() {
-        let matrix: Vec<f64> = judged.iter().map(|p| p.as_f64().unwrap_or(0.0)).collect();
-        let mut probabilities = ExternalSupport::weighted(JUDGE_WEIGHT);
-        let sources = input.sources.len().max(1);
-        for (claim, row) in claims.iter().zip(matrix.chunks(sources)) {
-            probabilities.insert(claim, row.to_vec());
-        }
-        tables.push(probabilities);
+        let probabilities: Vec<f64> = judged.iter().map(|p| p.as_f64().unwrap_or(0.0)).collect();
+        tables.push(pairs.table(JUDGE_WEIGHT, |k| {
+            probabilities.get(k).copied().unwrap_or(0.0)
+        }));
     }
     let started = crate::runtime::now();
     let mut report = validator
