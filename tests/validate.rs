@@ -658,11 +658,30 @@ fn a_claims_markers_are_not_words_of_the_claim_its_support_reads() {
             "The Eiffel Tower was completed in 1889 in Paris [doc-3].",
             with_ids,
         ),
+        // A marker written against the next word leaves the words apart.
+        (
+            "The Eiffel Tower was completed [1]in 1889 in Paris.",
+            sources.clone(),
+        ),
     ] {
         let cited = input(answer, sources);
         let report = run_with(&cited, with_support());
         assert_eq!(report.citations[0].support, Some(expected), "{answer}");
     }
+}
+
+#[test]
+fn support_pairs_hold_a_repeated_sentence_once_per_repetition_with_its_own_sources() {
+    let sentence = "The Eiffel Tower was completed in 1889 in Paris";
+    let answer = format!("{sentence} [1]. {sentence} [2].");
+    let repeated = input(&answer, support_sources());
+    let pairs = Validator::new(with_support())
+        .unwrap()
+        .support_pairs(&repeated)
+        .unwrap();
+    let text = format!("{sentence}.");
+    // Each cites its own source first; the Berlin passage shares none of its words.
+    assert_eq!(pairs, vec![(text.clone(), vec![0]), (text, vec![1, 0])]);
 }
 
 #[test]

@@ -19,9 +19,9 @@ struct Row {
     #[serde(default)]
     question: Option<String>,
     claim: String,
-    /// Null entries are read as empty references.
+    /// Missing, null, or null entries: read as no reference (the claim is left out).
     #[serde(default)]
-    references: Vec<Option<String>>,
+    references: Option<Vec<Option<String>>>,
     attribution_label: String,
     src_dataset: String,
 }
@@ -56,9 +56,7 @@ pub fn load(path: &str) -> Vec<Claim> {
             };
             Claim {
                 question: row.question.unwrap_or_else(|| row.claim.clone()),
-                references: row
-                    .references
-                    .into_iter()
+                references: (row.references.into_iter().flatten())
                     .flatten()
                     .filter(|r| !r.trim().is_empty())
                     .collect(),

@@ -541,11 +541,13 @@ struct ClaimProfile<'w> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct ExternalSupport {
-    /// Per claim, its place in `scores` (a map the crate has already: its own would cost
-    /// the module 1 KB, gzip).
+    /// Per claim text, its number: the index of its map in `at`.
     by_claim: HashMap<String, usize>,
-    /// Per claim, (source position, score) in the order recorded.
-    scores: Vec<Vec<(usize, f64)>>,
+    /// Per claim, source position → index of its score in `values`. Maps of the types the
+    /// crate has already (a map of its own cost the module 1 KB, gzip); a source beyond
+    /// `u32::MAX` has no score.
+    at: Vec<HashMap<u32, usize>>,
+    values: Vec<f64>,
     weight: f64,
 }
 
@@ -560,7 +562,8 @@ impl ExternalSupport {
     pub fn weighted(weight: f64) -> ExternalSupport {
         ExternalSupport {
             by_claim: HashMap::new(),
-            scores: Vec::new(),
+            at: Vec::new(),
+            values: Vec::new(),
             weight,
         }
     }
@@ -570,36 +573,47 @@ impl ExternalSupport {
         self.weight
     }
 
-    /// Records scores of `claim` as (source position, score), after any recorded for it
+    /// Records scores of `claim` as (source position, score), with any recorded for it
     /// before (a claim the answer repeats, with other sources); of two scores for one
     /// source, the later counts.
     pub fn insert(&mut self, claim: &str, scores: impl IntoIterator<Item = (usize, f64)>) {
         let k = match self.by_claim.get(claim) {
             Some(&k) => k,
             None => {
-                self.by_claim.insert(claim.to_string(), self.scores.len());
-                self.scores.push(Vec::new());
-                self.scores.len() - 1
+                self.by_claim.insert(claim.to_string(), self.at.len());
+                self.at.push(HashMap::with_capacity(0));
+                self.at.len() - 1
             }
         };
-        self.scores[k].extend(scores);
+        for (source, score) in scores {
+            let Ok(source) = u32::try_from(source) else {
+                continue;
+            };
+            let next = self.values.len();
+            let i = *self.at[k].entry(source).or_insert(next);
+            if i == next {
+                self.values.push(score);
+            } else {
+                self.values[i] = score;
+            }
+        }
     }
 
-    /// Whether scores were recorded for `claim`.
-    pub fn has(&self, claim: &str) -> bool {
-        self.by_claim.contains_key(claim)
+    /// The number of `claim`'s scores, if it has any: looked up once for all its sources.
+    pub(crate) fn claim(&self, claim: &str) -> Option<usize> {
+        self.by_claim.get(claim).copied()
     }
 
-    /// The score recorded for `claim` against source `source` (the last, if several).
-    /// A look-up reads the claim's scores: a claim has few, the sources its support
-    /// reads (`Validator::support_pairs`).
+    /// The score recorded for the claim numbered `claim` ([`ExternalSupport::claim`])
+    /// against source `source`.
+    pub(crate) fn score(&self, claim: usize, source: usize) -> Option<f64> {
+        let &i = self.at.get(claim)?.get(&u32::try_from(source).ok()?)?;
+        Some(self.values[i])
+    }
+
+    /// The score recorded for `claim` against source `source`.
     pub fn get(&self, claim: &str, source: usize) -> Option<f64> {
-        let scores = &self.scores[*self.by_claim.get(claim)?];
-        scores
-            .iter()
-            .rev()
-            .find(|&&(s, _)| s == source)
-            .map(|&(_, score)| score)
+        self.score(self.claim(claim)?, source)
     }
 }
 

@@ -3,8 +3,8 @@
 
 use crate::locate::{find_exact, locate_quote};
 use crate::model::{
-    AddFinding, DeclaredCitation, Finding, FindingCode, Loose, MatchKind, Options, QuoteLocation,
-    Severity, Source, Span, decimal,
+    AddFinding, DeclaredCitation, Finding, FindingCode, Loose, Marker, MatchKind, Options,
+    QuoteLocation, Severity, Source, Span, decimal,
 };
 use crate::substr::Substr;
 
@@ -323,24 +323,38 @@ struct ClaimCites {
     cited: Vec<usize>,
 }
 
-/// The text of the claim at `claim` without the markers inside it (`markers`, in order),
-/// each with the spaces before it: "… in 1889 [1][2]." reads "… in 1889.". A marker's
-/// label is no word of the claim: read as one, "[1]" was a number no passage held (the
-/// missing number's factor, 0.8, and a term short), and "[doc-3]" two more words.
-fn claim_text(answer: &str, claim: Span, markers: &[Span]) -> String {
+/// The text of the claim at `claim` without the answer's markers inside it (`markers`:
+/// every marker of the answer, in order), each with the spaces before it: "… in 1889
+/// [1][2]." reads "… in 1889.", and letters the marker stood between are kept apart
+/// ("France [1]and" reads "France and"). A marker's label is no word of the claim: read
+/// as one, "[1]" was a number no passage held (the missing number's factor, 0.8, and a
+/// term short), and "[doc-3]" two more words.
+fn claim_text(answer: &str, claim: Span, markers: &[Marker<'_>]) -> String {
+    let first = markers.partition_point(|m| m.span.start < claim.start);
     let mut text = String::with_capacity(claim.end - claim.start);
     let mut at = claim.start;
-    for m in markers
+    let inside = markers[first..]
         .iter()
-        .filter(|m| m.start >= claim.start && m.end <= claim.end)
-    {
-        if m.start < at {
+        .map(|m| m.span)
+        .take_while(|m| m.end <= claim.end);
+    for m in inside {
+        if m.end <= at {
             continue;
         }
-        text.push_str(answer.sub(at..m.start).trim_end_matches([' ', '\t']));
+        text.push_str(
+            answer
+                .sub(at..m.start.max(at))
+                .trim_end_matches([' ', '\t']),
+        );
         at = m.end;
+        let next = answer.sub(at..claim.end).chars().next();
+        if text.ends_with(char::is_alphanumeric) && next.is_some_and(char::is_alphanumeric) {
+            text.push(' ');
+        }
     }
     text.push_str(answer.sub(at..claim.end));
+    let lead = text.len() - text.trim_start().len();
+    text.drain(..lead);
     text
 }
 
@@ -353,7 +367,7 @@ fn scorable(citation: &CitationResult, p: usize, texts: &[&str]) -> bool {
 /// The claims whose support is scored, each with the sources it cites (a claim with no
 /// scorable citation is not one of them).
 fn claim_cites(
-    answer: &str,
+    (answer, markers): (&str, &[Marker<'_>]),
     citations: &[CitationResult],
     positions: &[Option<usize>],
     texts: &[&str],
@@ -385,13 +399,9 @@ fn claim_cites(
                 seen[p] = false;
             }
             if !cited.is_empty() {
-                let markers: Vec<Span> = (run.iter())
-                    .filter(|c| c.marker.is_some())
-                    .filter_map(|c| c.span)
-                    .collect();
                 claims.push(ClaimCites {
                     citations: start..end,
-                    text: claim_text(answer, claim, &markers),
+                    text: claim_text(answer, claim, markers),
                     cited,
                 });
             }
@@ -418,9 +428,12 @@ fn source_texts(input: &crate::model::Input) -> Vec<&str> {
 /// (`Validator::support_pairs`), scored as if `external` held a table: what an embedding
 /// model or a judge must score for it.
 pub(super) fn check_support(
-    input: &crate::model::Input,
-    index: &SourceIndex<'_>,
-    positions: &[Option<usize>],
+    (input, index, markers, positions): (
+        &crate::model::Input,
+        &SourceIndex<'_>,
+        &[Marker<'_>],
+        &[Option<usize>],
+    ),
     citations: &mut [CitationResult],
     options: &Options,
     (external, mut pairs): (&[ExternalSupport], Option<&mut super::SupportPairs>),
@@ -429,7 +442,7 @@ pub(super) fn check_support(
     if texts.iter().all(|t| t.is_empty()) {
         return;
     }
-    let claims = claim_cites(&input.answer, citations, positions, &texts);
+    let claims = claim_cites((&input.answer, markers), citations, positions, &texts);
     let known: Vec<&str> = claims.iter().map(|c| c.text.as_str()).collect();
     let mut scorer = SupportScorer::for_claims(&texts, &known);
     // Blended with a judge's or an embedder's scores, a source sharing few of the claim's
@@ -512,19 +525,25 @@ impl ClaimRun<'_> {
     /// The claim's score against the sources it cites and its candidates (by
     /// position): the lexical score, averaged with each external table (embedding
     /// cosines, a judge's probabilities) that scored it, by their weights (the lexical
-    /// score's is 1).
+    /// score's is 1). The claim's text is looked up once per table; each source scored, once more. A
+    /// score outside 0–1 counts as the nearest bound, and one that is not a number as 0.
     fn scores(&self, text: &str, cited: &[usize]) -> Vec<(usize, f64)> {
         let mut scores = self.scorer.score_cited(text, cited);
-        let tables: Vec<&ExternalSupport> =
-            (self.external.iter()).filter(|e| e.has(text)).collect();
-        if !tables.is_empty() {
-            let total: f64 = 1.0 + tables.iter().map(|e| e.weight()).sum::<f64>();
-            for (i, score) in scores.iter_mut() {
-                let external: f64 = (tables.iter())
-                    .map(|e| e.weight() * e.get(text, *i).unwrap_or(0.0).clamp(0.0, 1.0))
-                    .sum();
-                *score = round3((*score + external) / total);
-            }
+        let tables: Vec<(&ExternalSupport, usize)> = (self.external.iter())
+            .filter_map(|e| Some((e, e.claim(text)?)))
+            .collect();
+        if tables.is_empty() {
+            return scores;
+        }
+        let total: f64 = 1.0 + tables.iter().map(|(e, _)| e.weight()).sum::<f64>();
+        for (i, score) in scores.iter_mut() {
+            let external: f64 = (tables.iter())
+                .map(|&(e, k)| {
+                    let s = e.score(k, *i).unwrap_or(0.0);
+                    e.weight() * if s >= 0.0 { s.min(1.0) } else { 0.0 }
+                })
+                .sum();
+            *score = round3((*score + external) / total);
         }
         scores
     }

@@ -126,8 +126,9 @@ impl Validator {
     /// positions of the sources its score reads: the sources it cites, then at most
     /// [`crate::support::CANDIDATES`] others sharing its words. So the pairs grow with
     /// the answer and the sources each claim cites, never with claims × sources. A
-    /// sentence the answer repeats is there once per repetition (with the sources each
-    /// cites). Empty when support is not scored (neither `support_threshold` nor
+    /// sentence the answer repeats is there once per repetition, with the sources that
+    /// repetition's score reads (`validateAsync` asks its hooks about each text and pair
+    /// once). Empty when support is not scored (neither `support_threshold` nor
     /// `misattribution_margin` set). `Err` as [`Validator::validate`]'s.
     ///
     /// ```
@@ -197,7 +198,7 @@ impl Validator {
         } = check_uses(input, &index, !markers.is_empty(), uses, options);
         let coverage = cover_claims(input, &markers, &mut citations, options);
         score_support(
-            (input, &index, &positions),
+            (input, &index, &markers, &positions),
             &mut citations,
             &coverage,
             (options, external, pairs),

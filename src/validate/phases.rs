@@ -234,7 +234,7 @@ pub(super) fn cover_claims(
 /// Phase 4: `uncited_claim` findings (with `supportThreshold`), and each cited claim's
 /// support score, evidence and support findings.
 pub(super) fn score_support(
-    (input, index, positions): (&Input, &SourceIndex<'_>, &[Option<usize>]),
+    (input, index, markers, positions): (&Input, &SourceIndex<'_>, &[Marker<'_>], &[Option<usize>]),
     citations: &mut [CitationResult],
     coverage: &Coverage,
     (options, external, pairs): (&Options, &[ExternalSupport], Option<&mut SupportPairs>),
@@ -254,9 +254,7 @@ pub(super) fn score_support(
     }
     if options.support_threshold.is_some() || options.misattribution_margin.is_some() {
         check_support(
-            input,
-            index,
-            positions,
+            (input, index, markers, positions),
             citations,
             options,
             (external, pairs),

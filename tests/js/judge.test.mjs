@@ -72,6 +72,32 @@ test("the judge's pairs grow with the claims, not with claims × sources", async
   }
 });
 
+test("a sentence the answer repeats is judged once per source, and its verdict counts for every repetition", async () => {
+  const repeated = { answer: "The Berlin Wall fell in 1989 [7]. The Berlin Wall fell in 1989 [9]. The Berlin Wall fell in 1989 [7].", sources };
+  const pairs = await pairsJudged(repeated, {}, truth);
+  assert.deepEqual(
+    pairs.map((p) => [p.claim, p.sourceIndex]),
+    [["The Berlin Wall fell in 1989.", 7], ["The Berlin Wall fell in 1989.", 9]],
+  );
+  const report = await validateAsync(repeated, { judge: async (asked) => asked.map(truth) });
+  // The History passage (9) is right for every repetition; the Rumour (7) wrong for each.
+  const [first, second, third] = report.citations.map((c) => c.support);
+  assert.ok(second >= 2 / 3 && first <= 1 / 3 && third === first, `${first} ${second} ${third}`);
+  const texts = [];
+  await validateAsync(repeated, { embed: async (t) => (texts.push(...t), t.map(() => [1, 0])) });
+  assert.deepEqual(texts, ["The Berlin Wall fell in 1989.", ...sources.filter((s) => s.text).map((s) => s.text), ""]);
+});
+
+test("a judge may answer with a typed array (a model's output), as ArrayLike<number> allows", async () => {
+  const asArray = await validateAsync(input, { judge: async (pairs) => pairs.map(truth) });
+  const asTyped = await validateAsync(input, { judge: async (pairs) => Float32Array.from(pairs.map(truth)) });
+  assert.deepEqual(asTyped.citations.map((c) => c.support), asArray.citations.map((c) => c.support));
+  await assert.rejects(
+    validateAsync(input, { judge: async () => new Float32Array([0.5]) }),
+    (e) => e.code === "invalid_input" && /^judge: expected an array of 3 probabilities/.test(e.message),
+  );
+});
+
 test("a judge's probability weighs twice the lexical score", async () => {
   const lexical = validate(input, { supportThreshold: 0.5 }).citations.map((c) => c.support);
   const sure = await validateAsync(input, { judge: async (pairs) => pairs.map(() => 1) });

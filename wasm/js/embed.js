@@ -6,21 +6,45 @@
 // Error with a code, wasm/js/untrusted.js).
 import { TYPE_ARRAY, TYPE_REVOKED, codedError, lengthOf, listItems, typeCode } from "./untrusted.js";
 
-// `texts`: the claims whose support is scored (`claimCount` of them), then every
-// source's text; `labels`: each source's label; pair k is claim `pairClaims[k]` with
-// source `pairSources[k]` (a Uint32Array each: the sources each claim's support reads,
-// Validator::support_pairs).
+// `texts`: the claims whose support is scored (`claimCount` of them; a sentence the
+// answer repeats once per repetition), then every source's text; `labels`: each source's
+// label; pair k is claim `pairClaims[k]` with source `pairSources[k]` (the sources each
+// claim's support reads, Validator::support_pairs). The hooks see each claim text, and
+// each judged pair, once; their answers are spread back to every repetition here, in JS,
+// where a map costs the module no bytes.
 export function supportThen(embed, judge, texts, claimCount, labels, pairClaims, pairSources, finish, maxLength) {
-  const pairs = judge ? judgePairs(texts, claimCount, labels, pairClaims, pairSources) : [];
+  const claims = distinct(texts.slice(0, claimCount));
+  const asked = judge ? judgePairs(claims, texts, claimCount, labels, pairClaims, pairSources) : undefined;
+  const embedded = embed ? claims.texts.concat(texts.slice(claimCount)) : undefined;
   return Promise.all([
-    embed && call(embed, texts, "embed", "an array of vectors"),
-    judge && call(judge, pairs, "judge", "an array of probabilities"),
-  ]).then(([vectors, probabilities]) =>
-    finish([
-      embed ? float32Vectors(vectors, texts.length, maxLength) : undefined,
-      judge ? checkedProbabilities(probabilities, pairs.length) : undefined,
-    ]),
-  );
+    embed && call(embed, embedded, "embed", "an array of vectors"),
+    judge && call(judge, asked.pairs, "judge", "an array of probabilities"),
+  ]).then(([vectors, probabilities]) => {
+    let perText;
+    if (embed) {
+      const checked = float32Vectors(vectors, embedded.length, maxLength);
+      perText = claims.of.map((u) => checked[u]).concat(checked.slice(claims.texts.length));
+    }
+    let perPair;
+    if (judge) {
+      const checked = checkedProbabilities(probabilities, asked.pairs.length);
+      perPair = asked.of.map((u) => checked[u]);
+    }
+    return finish([perText, perPair]);
+  });
+}
+
+// Each distinct string of `list` once (`texts`, in order of first appearance) and, per
+// item, the index of its string there (`of`).
+function distinct(list) {
+  const at = new Map();
+  const texts = [];
+  const of = list.map((text) => {
+    let u = at.get(text);
+    if (u === undefined) at.set(text, (u = texts.push(text) - 1));
+    return u;
+  });
+  return { texts, of };
 }
 
 // `hook(argument)`, awaited; a revoked Proxy for a result is refused before it is
@@ -34,19 +58,33 @@ function call(hook, argument, name, expected) {
     });
 }
 
-// The judge's pairs: `{ claim, passage, sourceIndex }`, a claim's next to each other.
-function judgePairs(texts, claimCount, labels, pairClaims, pairSources) {
-  const pairs = new Array(pairClaims.length);
+// The judge's pairs, each distinct (claim text, source) once: `pairs` of `{ claim,
+// passage, sourceIndex }`, a claim's next to each other, and per pair of the module
+// the index of its judged pair (`of`). `pairClaims` and `pairSources` are views of the
+// module's memory, valid during this call only: read here, before any hook runs.
+function judgePairs(claims, texts, claimCount, labels, pairClaims, pairSources) {
+  const at = new Map();
+  const pairs = [];
+  const of = new Array(pairClaims.length);
   for (let k = 0; k < pairClaims.length; k++) {
+    const u = claims.of[pairClaims[k]];
     const s = pairSources[k];
-    pairs[k] = { claim: texts[pairClaims[k]], passage: texts[claimCount + s], sourceIndex: labels[s] };
+    const key = u * (labels.length + 1) + s;
+    let j = at.get(key);
+    if (j === undefined) {
+      at.set(key, (j = pairs.length));
+      pairs.push({ claim: claims.texts[u], passage: texts[claimCount + s], sourceIndex: labels[s] });
+    }
+    of[k] = j;
   }
-  return pairs;
+  return { pairs, of };
 }
 
-// The judge's probabilities, one per pair, each a number from 0 to 1.
+// The judge's probabilities, one per pair, each a number from 0 to 1: an array, or a
+// typed array (a model's output tensor's data), as `ArrayLike<number>` says.
 function checkedProbabilities(probabilities, count) {
-  const items = listItems(probabilities, count);
+  const typed = ArrayBuffer.isView(probabilities) && !(probabilities instanceof DataView);
+  const items = typed ? Array.from(probabilities) : listItems(probabilities, count);
   if (!Array.isArray(items) || items.length !== count) {
     throw codedError("invalid_input", "judge", `expected an array of ${count} probabilities, one per pair`);
   }

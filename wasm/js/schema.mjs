@@ -353,7 +353,7 @@ export const options = [
     {
       default: false,
       range: [0, 1],
-      doc: "How much better another retrieved source must support a cited claim for `misattributed` (\"did you mean [4]?\"); `false` turns the check (and support scoring when `supportThreshold` is unset) off. Opt-in: held out, no margin flags ≤ 2 % of fully supported citations and catches ≥ 80 % of moved ones on every dataset (docs/support.md); 0.3 flags 1.7 % and catches 70 % on ExpertQA.",
+      doc: "How much better another retrieved source must support a cited claim for `misattributed` (\"did you mean [4]?\"); `false` turns the check (and support scoring when `supportThreshold` is unset) off. Opt-in: held out, no margin flags ≤ 2 % of fully supported citations and catches ≥ 80 % of moved ones on every dataset (docs/support.md); 0.3 flags 1.8 % and catches 70 % on ExpertQA.",
     },
   ],
   ["quoteLength", "pair", { doc: "`[min, max]` characters; unset: no length check." }],

@@ -184,7 +184,7 @@ export interface ValidateOptions {
    * `misattributed` ("did you mean [4]?"); `false` turns the check (and support scoring
    * when `supportThreshold` is unset) off. Opt-in: held out, no margin flags ≤ 2 % of
    * fully supported citations and catches ≥ 80 % of moved ones on every dataset
-   * (docs/support.md); 0.3 flags 1.7 % and catches 70 % on ExpertQA. Default: `false`.
+   * (docs/support.md); 0.3 flags 1.8 % and catches 70 % on ExpertQA. Default: `false`.
    * From 0 to 1.
    */
   misattributionMargin?: number | false;

@@ -344,6 +344,17 @@ impl<'t> Markers<'_, 't> {
                 }
                 _ => {}
             }
+            if self.open && bytes.get(after) == Some(&b'[') {
+                // `[1][doc1]` with `doc1` not defined yet: a definition still to come
+                // makes the two one link marker, so this one is doubtful as well as the
+                // label (which the doubt of the label alone, starting after it, missed).
+                if let Read::End(end) = link_label_end(bytes, after) {
+                    if bracket::number_list(self.text.sub(after + 1..end - 1)).is_none() {
+                        self.undecided.label_doubts.push((p, end));
+                        self.undecided.label_resume.get_or_insert(self.before);
+                    }
+                }
+            }
             let body = self.text.sub(p + 1..close);
             if label_position && self.is_defined(body, true) {
                 self.pos = after; // `[text][1]` with a definition `[1]: …`: a link label

@@ -239,7 +239,8 @@ fn finish(
     Ok(report_to_js(&report))
 }
 
-/// Cosine similarity; 0 for empty or zero vectors and for mismatched dimensions.
+/// Cosine similarity; 0 for empty or zero vectors, for mismatched dimensions and for a
+/// vector holding NaN or an infinity (no score is better than a NaN one).
 fn cosine(a: &[f32], b: &[f32]) -> f64 {
     if a.len() != b.len() || a.is_empty() {
         return 0.0;
@@ -251,9 +252,6 @@ fn cosine(a: &[f32], b: &[f32]) -> f64 {
         na += x * x;
         nb += y * y;
     }
-    if na == 0.0 || nb == 0.0 {
-        0.0
-    } else {
-        dot / (na.sqrt() * nb.sqrt())
-    }
+    let cos = dot / (na.sqrt() * nb.sqrt());
+    if cos.is_finite() { cos } else { 0.0 }
 }
