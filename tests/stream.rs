@@ -348,6 +348,28 @@ fn stream() -> CitationStream {
 }
 
 #[test]
+fn a_marker_pair_a_later_definition_makes_one_link_is_released_as_revisable() {
+    // `[1][doc1]` reads as two markers until `[doc1]: …` defines the label: then the two
+    // are one link marker. Pushed whole, with the definition's line unfinished, the
+    // stream released both markers; it must say the text is still open to revision, and
+    // finish as one-shot validation does.
+    let answer = "[1][doc1]Water\n\n[doc1]: http://x.io";
+    let mut stream = stream();
+    stream.push(answer).unwrap();
+    assert!(stream.revisable(), "released {:?}", stream.released());
+    let finished = stream.finish().unwrap();
+    let one_shot = Input {
+        answer: answer.into(),
+        sources: sources(),
+        ..Input::default()
+    };
+    let validator = Validator::new(Options::default()).unwrap();
+    let expected = validator.validate(&one_shot).unwrap();
+    assert_eq!(finished.report.markers.len(), expected.markers.len());
+    assert_eq!(finished.report.cleaned_answer, expected.cleaned_answer);
+}
+
+#[test]
 fn a_partial_marker_is_held_and_released_once_complete() {
     let mut stream = stream();
     assert_eq!(stream.push("Water boils [").unwrap().text, "Water boils");

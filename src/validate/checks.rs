@@ -306,12 +306,6 @@ fn line_spans(text: &str) -> Vec<Span> {
     spans
 }
 
-/// Scores each cited claim against its sources (and the other sources most like it):
-/// below `support_threshold` is `unsupported_claim` (−0.3 quality); another source
-/// better by `misattribution_margin` (and not below the threshold) that the claim does
-/// not cite too is `misattributed`, named so a UI can offer it. Each citation scored gets
-/// the source's best-matching sentence as its `evidence`.
-///
 /// One claim's citations (next to each other: markers are in answer order) and the
 /// sources support scores it against because it cites them: each scorable one once, in
 /// marker order.
@@ -420,6 +414,12 @@ fn source_texts(input: &crate::model::Input) -> Vec<&str> {
         .collect()
 }
 
+/// Scores each cited claim against its sources (and the other sources most like it):
+/// below `support_threshold` is `unsupported_claim` (−0.3 quality); another source
+/// better by `misattribution_margin` (and not below the threshold) that the claim does
+/// not cite too is `misattributed`, named so a UI can offer it. Each citation scored gets
+/// the source's best-matching sentence as its `evidence`.
+///
 /// Each claim is scored once, against the sources it cites and
 /// [`crate::support::CANDIDATES`] others, so the work grows with the answer and the
 /// sources, never with their product or with the square of one claim's markers.
