@@ -17,8 +17,9 @@
 //! held out. Token recall and BM25 are measured beside it on the same pairs.
 //!
 //! With `WICE` set (paths of WiCE files, wice.rs), the shipped constants are then
-//! measured on WiCE, which chose none of them; with `OCNLI`, `KORNLI` and `JNLI`
-//! (nli.rs), on OCNLI's Chinese pairs, KorNLI's Korean ones and JNLI's Japanese ones,
+//! measured on WiCE, which chose none of them; with `QAGS` (qags.rs), on QAGS's judged
+//! summary sentences; with `OCNLI`, `KORNLI`, `JNLI` and `XNLI_DE` (nli.rs), on OCNLI's
+//! Chinese pairs, KorNLI's Korean ones, JNLI's Japanese ones and XNLI's German ones,
 //! likewise.
 
 use std::collections::HashMap;
@@ -29,7 +30,7 @@ use citeproof::validate::Validator;
 
 use super::attribution_bench::{self, Bm25};
 use super::eval::{self, auroc_of, mean_sd, token_recall};
-use super::{nli, wice};
+use super::{nli, qags, wice};
 
 /// A claim citing one passage, with its human label.
 struct Claim {
@@ -680,8 +681,13 @@ fn misattribution_default(datasets: &[Dataset]) {
     );
 }
 
-/// The paths of the NLI files to measure on (nli.rs), each optional.
-pub struct NliFiles<'p> {
+/// The paths of the data no constant was chosen on, each optional: WiCE (wice.rs), QAGS
+/// (qags.rs) and the NLI files (nli.rs).
+pub struct UnseenFiles<'p> {
+    /// WiCE's `dev.jsonl:test.jsonl` (`WICE`).
+    pub wice: Option<&'p str>,
+    /// QAGS's `mturk_cnndm.jsonl:mturk_xsum.jsonl` (`QAGS`).
+    pub qags: Option<&'p str>,
     /// OCNLI's `dev.json` (`OCNLI`).
     pub ocnli: Option<&'p str>,
     /// KorNLI's `xnli.dev.ko.tsv` or `xnli.test.ko.tsv` (`KORNLI`).
@@ -694,9 +700,9 @@ pub struct NliFiles<'p> {
 }
 
 /// Prints the leave-one-dataset-out and leave-one-system-out tables and the
-/// `misattributed` decision; with `wice` (the paths of WiCE files) and the NLI files,
-/// then the shipped constants on each, which chose none of them.
-pub fn report(paths: &str, wice: Option<&str>, nli: NliFiles, grid: &[SupportParams]) {
+/// `misattributed` decision; then, on each of the `unseen` files given, the shipped
+/// constants, which none of them chose.
+pub fn report(paths: &str, unseen: UnseenFiles, grid: &[SupportParams]) {
     let datasets = load(paths);
     let shipped = grid
         .iter()
@@ -733,19 +739,22 @@ pub fn report(paths: &str, wice: Option<&str>, nli: NliFiles, grid: &[SupportPar
     );
     claim_prior_table(&datasets, &systems);
     misattribution_default(&datasets);
-    if let Some(paths) = wice {
+    if let Some(paths) = unseen.wice {
         wice_report(paths, grid[shipped]);
     }
-    if let Some(path) = nli.ocnli {
+    if let Some(paths) = unseen.qags {
+        qags_report(paths, grid[shipped]);
+    }
+    if let Some(path) = unseen.ocnli {
         nli_report("OCNLI", path, nli::ocnli, grid[shipped]);
     }
-    if let Some(path) = nli.kornli {
+    if let Some(path) = unseen.kornli {
         nli_report("KorNLI", path, nli::kornli, grid[shipped]);
     }
-    if let Some(path) = nli.jnli {
+    if let Some(path) = unseen.jnli {
         nli_report("JNLI", path, nli::jnli, grid[shipped]);
     }
-    if let Some(paths) = nli.german {
+    if let Some(paths) = unseen.german {
         nli_report("German XNLI", paths, nli::xglue, grid[shipped]);
     }
 }
@@ -756,18 +765,7 @@ pub fn report(paths: &str, wice: Option<&str>, nli: NliFiles, grid: &[SupportPar
 /// document frequencies and the isolated swaps' other passages come from all of them.
 fn wice_report(paths: &str, shipped: SupportParams) {
     let mut builder = Builder::new();
-    let mut names: Vec<String> = Vec::new();
-    for path in paths.split(':').filter(|p| !p.is_empty()) {
-        // A file is named by its stem ("dev", "test"), or by its path when two share one.
-        let stem = std::path::Path::new(path)
-            .file_stem()
-            .map_or(path.to_string(), |s| s.to_string_lossy().into_owned());
-        let split = if names.contains(&stem) {
-            path.to_string()
-        } else {
-            stem
-        };
-        names.push(split.clone());
+    for (path, split) in splits(paths) {
         for c in wice::load(path) {
             builder.add(
                 "WiCE",
@@ -783,12 +781,70 @@ fn wice_report(paths: &str, shipped: SupportParams) {
         panic!("WICE={paths}: no claim with a cited page's text in these files");
     };
     unseen_table("WiCE", wice, shipped);
+    misattribution_on(
+        "WiCE",
+        "the supported claims whose page cites another page",
+        wice,
+    );
+}
+
+/// The shipped constants on QAGS's judged summary sentences (the files at `paths`,
+/// separated by `:`; qags.rs): a sentence cites its article, four articles of a file a
+/// request (as the NLI files' premises are), each file and all of them, with token recall
+/// and BM25 beside, and `misattributed` as on WiCE.
+fn qags_report(paths: &str, shipped: SupportParams) {
+    let mut builder = Builder::new();
+    for (path, split) in splits(paths) {
+        for (k, article) in qags::load(path).iter().enumerate() {
+            for sentence in &article.summary_sentences {
+                builder.add(
+                    "QAGS",
+                    &format!("{split} {}", k / nli::PREMISES_PER_REQUEST),
+                    &split,
+                    &sentence.sentence,
+                    &article.article,
+                    sentence.supported(),
+                );
+            }
+        }
+    }
+    let Some(qags) = builder.datasets.first() else {
+        panic!("QAGS={paths}: no judged sentence in these files");
+    };
+    unseen_table("QAGS", qags, shipped);
+    misattribution_on(
+        "QAGS",
+        "the supported sentences moved to another article of their request",
+        qags,
+    );
+}
+
+/// The files of `paths` (separated by `:`), each with the name of its split: its stem
+/// ("dev", "mturk_xsum"), or its path when an earlier file has the same stem.
+fn splits(paths: &str) -> Vec<(&str, String)> {
+    let mut named: Vec<(&str, String)> = Vec::new();
+    for path in paths.split(':').filter(|p| !p.is_empty()) {
+        let stem = std::path::Path::new(path)
+            .file_stem()
+            .map_or(path.to_string(), |s| s.to_string_lossy().into_owned());
+        let split = if named.iter().any(|(_, s)| *s == stem) {
+            path.to_string()
+        } else {
+            stem
+        };
+        named.push((path, split));
+    }
+    named
+}
+
+/// Prints how often `misattributed` fires on `dataset`'s supported citations and how
+/// often it catches a swapped one (`swapped` says which), in-request, at the margins of
+/// the leave-one-out table.
+fn misattribution_on(title: &str, swapped: &str, dataset: &Dataset) {
     let margins = [0.1, 0.3, 0.4];
-    if wice.pairs("swap", Setup::InRequest).len() > 1 {
-        let rates = misattribution(wice, &margins);
-        println!(
-            "\n`misattributed` on WiCE, in-request (the supported claims whose page cites another page):"
-        );
+    if dataset.pairs("swap", Setup::InRequest).len() > 1 {
+        let rates = misattribution(dataset, &margins);
+        println!("\n`misattributed` on {title}, in-request ({swapped}):");
         for (margin, (flagged, caught)) in margins.iter().zip(rates) {
             println!(
                 "- margin {margin}: {:.1} % of supported citations flagged, {:.1} % of swapped ones caught",

@@ -847,8 +847,19 @@ impl<'a> SupportScorer<'a> {
     /// The blend of the two overlaps of `claim` with source `i`, before contrast.
     fn blend(&self, claim: &ClaimProfile, i: usize) -> f64 {
         let p = &self.profiles[i];
-        if claim.terms.is_empty() || !p.has_words {
+        if !p.has_words {
             return 0.0;
+        }
+        let pair_share = if claim.pairs.is_empty() {
+            0.0
+        } else {
+            let found = claim.pairs.iter().filter(|x| p.pairs.contains(x)).count();
+            found as f64 / claim.pairs.len() as f64
+        };
+        // A claim of function words alone ("How can it be.") says what its word pairs
+        // say: it is judged by them alone, not scored 0 against every passage.
+        if claim.terms.is_empty() {
+            return pair_share;
         }
         let found: f64 = claim
             .terms
@@ -861,12 +872,6 @@ impl<'a> SupportScorer<'a> {
             found / claim.total_weight
         } else {
             0.0
-        };
-        let pair_share = if claim.pairs.is_empty() {
-            0.0
-        } else {
-            let found = claim.pairs.iter().filter(|x| p.pairs.contains(x)).count();
-            found as f64 / claim.pairs.len() as f64
         };
         self.params.idf_weight * idf_share + self.params.pair_weight * pair_share
     }
@@ -1494,6 +1499,27 @@ mod tests {
         let claim = "男の子がボールを投げています。";
         let (noun, endings) = (scorer.support(claim, 0), scorer.support(claim, 1));
         assert!(noun.score > endings.score, "{noun:?} {endings:?}");
+    }
+
+    #[test]
+    fn a_claim_of_function_words_alone_is_judged_by_its_word_pairs() {
+        // No content word: the passage that says it supports it; one that holds some of
+        // its word pairs does less; one without them (or with its words in other
+        // orders), not at all.
+        // (Before, every passage scored 0: QAGS's "How can it be.", judged supported.)
+        let sources = [
+            "How can it be, in this century, that such a thing happens?",
+            "Can it be true? Nobody knows how.",
+            "It can be seen how the river bends.",
+        ];
+        let scorer = SupportScorer::new(&sources);
+        let scores = scorer.scores("How can it be.");
+        assert!(scores[0] > scores[1], "{scores:?}");
+        assert!(scores[1] > scores[2], "{scores:?}");
+        assert_eq!(scores[2], 0.0);
+        assert!(scores[0] > 0.5, "{scores:?}");
+        // Without word pairs either (a single function word), there is nothing to judge.
+        assert_eq!(scorer.scores("It."), [0.0; 3]);
     }
 
     #[test]
