@@ -671,6 +671,38 @@ fn a_claims_markers_are_not_words_of_the_claim_its_support_reads() {
 }
 
 #[test]
+fn a_claim_of_function_words_alone_is_judged_by_its_word_pairs_and_never_misattributed() {
+    // "How can it be?" has no content word. Cited to the passage that asks it, it is
+    // supported (it scored 0 before); cited to one without its words it scores 0, and
+    // the other passage, which holds them, is no candidate: candidates are found
+    // through a claim's content words, so `misattributed` does not fire.
+    let sources = vec![
+        source(
+            "Essay",
+            "How can it be, in this century, that a citizen is denied the right to vote?",
+        ),
+        source(
+            "Bridge",
+            "The bridge opened in 1932 and carries six lanes of traffic.",
+        ),
+    ];
+    let (own, other) = (
+        input("How can it be? [1]", sources.clone()),
+        input("How can it be? [2]", sources),
+    );
+    let own = run_with(&own, with_support());
+    assert!(
+        own.citations[0].support.is_some_and(|s| s > 0.5),
+        "{:?}",
+        own.citations
+    );
+    assert!(codes(&own).is_empty(), "{:?}", codes(&own));
+    let other = run_with(&other, with_support());
+    assert_eq!(other.citations[0].support, Some(0.0));
+    assert_eq!(codes(&other), ["unsupported_claim"]);
+}
+
+#[test]
 fn support_pairs_hold_a_repeated_sentence_once_per_repetition_with_its_own_sources() {
     let sentence = "The Eiffel Tower was completed in 1889 in Paris";
     let answer = format!("{sentence} [1]. {sentence} [2].");
