@@ -686,17 +686,22 @@ fn a_claim_of_function_words_alone_is_judged_by_its_word_pairs_and_never_misattr
             "The bridge opened in 1932 and carries six lanes of traffic.",
         ),
     ];
-    let (own, other) = (
+    let (own, one, other) = (
         input("How can it be? [1]", sources.clone()),
+        input("So how would it be, or was it? [1]", sources.clone()),
         input("How can it be? [2]", sources),
     );
     let own = run_with(&own, with_support());
-    assert!(
-        own.citations[0].support.is_some_and(|s| s > 0.5),
-        "{:?}",
-        own.citations
-    );
+    // All three of its pairs are there, and no other source is weighed against it:
+    // 1 - e^-3, to the report's three decimals.
+    let all = own.citations[0].support.expect("scored");
+    assert_eq!(all, ((1.0 - (-3.0f64).exp()) * 1000.0).round() / 1000.0);
     assert!(codes(&own).is_empty(), "{:?}", codes(&own));
+    // One pair of seven ("it be"): still above 0.59, the floor of a claim no other source
+    // is weighed against, in a request of two sources.
+    let one = run_with(&one, with_support());
+    let some = one.citations[0].support.expect("scored");
+    assert!(some > 0.59 && some < all, "{some}");
     let other = run_with(&other, with_support());
     assert_eq!(other.citations[0].support, Some(0.0));
     assert_eq!(codes(&other), ["unsupported_claim"]);

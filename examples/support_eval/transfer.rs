@@ -791,7 +791,8 @@ fn wice_report(paths: &str, shipped: SupportParams) {
 /// The shipped constants on QAGS's judged summary sentences (the files at `paths`,
 /// separated by `:`; qags.rs): a sentence cites its article, four articles of a file a
 /// request (as the NLI files' premises are), each file and all of them, with token recall
-/// and BM25 beside, and `misattributed` as on WiCE.
+/// and BM25 beside, and `misattributed` as on WiCE. The files are one dataset: BM25's
+/// document frequencies and the isolated swaps' other articles come from all of them.
 fn qags_report(paths: &str, shipped: SupportParams) {
     let mut builder = Builder::new();
     for (path, split) in splits(paths) {
@@ -838,13 +839,13 @@ fn splits(paths: &str) -> Vec<(&str, String)> {
 }
 
 /// Prints how often `misattributed` fires on `dataset`'s supported citations and how
-/// often it catches a swapped one (`swapped` says which), in-request, at the margins of
-/// the leave-one-out table.
-fn misattribution_on(title: &str, swapped: &str, dataset: &Dataset) {
+/// often it catches a swapped one (`swaps_described` says which they are), in-request,
+/// at the margins of the leave-one-out table.
+fn misattribution_on(title: &str, swaps_described: &str, dataset: &Dataset) {
     let margins = [0.1, 0.3, 0.4];
     if dataset.pairs("swap", Setup::InRequest).len() > 1 {
         let rates = misattribution(dataset, &margins);
-        println!("\n`misattributed` on {title}, in-request ({swapped}):");
+        println!("\n`misattributed` on {title}, in-request ({swaps_described}):");
         for (margin, (flagged, caught)) in margins.iter().zip(rates) {
             println!(
                 "- margin {margin}: {:.1} % of supported citations flagged, {:.1} % of swapped ones caught",

@@ -857,9 +857,10 @@ impl<'a> SupportScorer<'a> {
             found as f64 / claim.pairs.len() as f64
         };
         // A claim of function words alone ("How can it be.") says what its word pairs
-        // say: it is judged by them alone, not scored 0 against every passage.
+        // say: they stand for its terms too, so it is judged by them alone, on the
+        // scale of every blend, not scored 0 against every passage.
         if claim.terms.is_empty() {
-            return pair_share;
+            return (self.params.idf_weight + self.params.pair_weight) * pair_share;
         }
         let found: f64 = claim
             .terms
