@@ -543,6 +543,11 @@ fn claim_prior_table(datasets: &[Dataset], systems: &[&str]) {
         };
         let mass = |claim: &str| bm25.claim_mass(claim);
         let pos = pairs.iter().filter(|p| p.positive).count();
+        if pos == 0 || pos == pairs.len() {
+            // One class only (a small file's unit): nothing to rank.
+            println!("| {name} | {pos} / {} | — | — | — | — |", pairs.len() - pos);
+            continue;
+        }
         println!(
             "| {name} | {pos} / {} | {} | {} | {} | {} |",
             pairs.len() - pos,
