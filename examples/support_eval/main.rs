@@ -17,13 +17,15 @@
 //! test file, or of any files of its format, separated by `:`; each `src_dataset` a
 //! dataset of the leave-one-out) it prints the transfer tables instead (transfer.rs);
 //! with `WICE` as well, the shipped constants on WiCE (wice.rs), with `QAGS`, on QAGS's
-//! judged summary sentences (qags.rs), with `OCNLI`, on
+//! judged summary sentences (qags.rs), with `FALKE`, on Falke et al.'s sentence triples
+//! (falke.rs), with `OCNLI`, on
 //! OCNLI's Chinese pairs, with `KORNLI`, on KorNLI's Korean pairs, with `JNLI`, on
 //! JNLI's Japanese pairs, and with `XNLI_DE`, on XNLI's German pairs (nli.rs), each with
 //! its cells per factor of the two constants read off OCNLI's `train.10k.json`
 //! (`common_letter`, `unmatched_negation`):
 //!
 //!     WICE=dev.jsonl:test.jsonl QAGS=mturk_cnndm.jsonl:mturk_xsum.jsonl \
+//!       FALKE=val_sentence_pairs.json \
 //!       OCNLI=dev.json KORNLI=xnli.dev.ko.tsv \
 //!       JNLI=valid-v1.3.json XNLI_DE=train.txt:dev.txt \
 //!       ATTRIBUTIONBENCH_OOD=test_ood_all_subset_balanced.jsonl \
@@ -31,6 +33,7 @@
 
 mod attribution_bench;
 mod eval;
+mod falke;
 mod nli;
 mod qags;
 mod transfer;
@@ -93,6 +96,7 @@ fn main() {
             transfer::UnseenFiles {
                 wice: std::env::var("WICE").ok().as_deref(),
                 qags: std::env::var("QAGS").ok().as_deref(),
+                falke: std::env::var("FALKE").ok().as_deref(),
                 ocnli: std::env::var("OCNLI").ok().as_deref(),
                 kornli: std::env::var("KORNLI").ok().as_deref(),
                 jnli: std::env::var("JNLI").ok().as_deref(),

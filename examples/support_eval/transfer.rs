@@ -18,9 +18,9 @@
 //!
 //! With `WICE` set (paths of WiCE files, wice.rs), the shipped constants are then
 //! measured on WiCE, which chose none of them; with `QAGS` (qags.rs), on QAGS's judged
-//! summary sentences; with `OCNLI`, `KORNLI`, `JNLI` and `XNLI_DE` (nli.rs), on OCNLI's
-//! Chinese pairs, KorNLI's Korean ones, JNLI's Japanese ones and XNLI's German ones,
-//! likewise.
+//! summary sentences; with `FALKE` (falke.rs), on Falke et al.'s sentence triples; with
+//! `OCNLI`, `KORNLI`, `JNLI` and `XNLI_DE` (nli.rs), on OCNLI's Chinese pairs, KorNLI's
+//! Korean ones, JNLI's Japanese ones and XNLI's German ones, likewise.
 
 use std::collections::HashMap;
 
@@ -30,7 +30,7 @@ use citeproof::validate::Validator;
 
 use super::attribution_bench::{self, Bm25};
 use super::eval::{self, auroc_of, mean_sd, token_recall};
-use super::{nli, qags, wice};
+use super::{falke, nli, qags, wice};
 
 /// A claim citing one passage, with its human label.
 struct Claim {
@@ -687,12 +687,14 @@ fn misattribution_default(datasets: &[Dataset]) {
 }
 
 /// The paths of the data no constant was chosen on, each optional: WiCE (wice.rs), QAGS
-/// (qags.rs) and the NLI files (nli.rs).
+/// (qags.rs), Falke et al.'s triples (falke.rs) and the NLI files (nli.rs).
 pub struct UnseenFiles<'p> {
     /// WiCE's `dev.jsonl:test.jsonl` (`WICE`).
     pub wice: Option<&'p str>,
     /// QAGS's `mturk_cnndm.jsonl:mturk_xsum.jsonl` (`QAGS`).
     pub qags: Option<&'p str>,
+    /// Falke et al.'s `val_sentence_pairs.json` (`FALKE`).
+    pub falke: Option<&'p str>,
     /// OCNLI's `dev.json` (`OCNLI`).
     pub ocnli: Option<&'p str>,
     /// KorNLI's `xnli.dev.ko.tsv` or `xnli.test.ko.tsv` (`KORNLI`).
@@ -749,6 +751,9 @@ pub fn report(paths: &str, unseen: UnseenFiles, grid: &[SupportParams]) {
     }
     if let Some(paths) = unseen.qags {
         qags_report(paths, grid[shipped]);
+    }
+    if let Some(path) = unseen.falke {
+        falke_report(path, grid[shipped]);
     }
     if let Some(path) = unseen.ocnli {
         nli_report("OCNLI", path, nli::ocnli, grid[shipped]);
@@ -823,6 +828,74 @@ fn qags_report(paths: &str, shipped: SupportParams) {
         "the supported sentences moved to another article of their request",
         qags,
     );
+}
+
+/// A score of a claim (the first) against a passage.
+type PairScore<'a> = dyn Fn(&str, &str) -> f64 + 'a;
+
+/// The shipped constants on Falke et al.'s sentence triples (the file at `path`;
+/// falke.rs): both summary sentences of a triple cite its article sentence, an
+/// article's sentences a request (so an isolated swap moves a sentence to another
+/// article's, an in-request one to another sentence of its own article), with token
+/// recall and BM25 beside; then the paper's own measure, how often the correct sentence
+/// of a triple scores above the incorrect one against the article sentence alone (a tie
+/// counts half).
+fn falke_report(path: &str, shipped: SupportParams) {
+    let triples = falke::load(path);
+    let mut builder = Builder::new();
+    for t in &triples {
+        for (claim, correct) in [(&t.correct_sent, true), (&t.incorrect_sent, false)] {
+            builder.add(
+                "Falke",
+                &t.article_id,
+                "val_sentence_pairs",
+                claim,
+                &t.article_sent,
+                correct,
+            );
+        }
+    }
+    let Some(dataset) = builder.datasets.first() else {
+        panic!("FALKE={path}: no triple in this file");
+    };
+    unseen_table("Falke", dataset, shipped);
+    let corpus: Vec<&str> = dataset.passages.iter().map(String::as_str).collect();
+    let bm25 = Bm25::new(&corpus);
+    let citeproof = |claim: &str, passage: &str| {
+        let sources = [passage];
+        SupportScorer::for_claims(&sources, &[claim])
+            .with_params(shipped)
+            .expect("the shipped constants are valid")
+            .score_cited(claim, &[0])[0]
+            .1
+    };
+    let scorers: [(&str, &PairScore); 3] = [
+        ("token recall", &token_recall),
+        ("BM25", &|claim, passage| bm25.score(claim, passage)),
+        ("citeproof, shipped", &citeproof),
+    ];
+    println!(
+        "\nFalke et al.'s measure on its {} triples: the correct sentence above the incorrect one against the article sentence alone (a tie counts half)\n",
+        triples.len()
+    );
+    for (name, score) in scorers {
+        let right: f64 = (triples.iter())
+            .map(|t| {
+                let (correct, incorrect) = (
+                    score(&t.correct_sent, &t.article_sent),
+                    score(&t.incorrect_sent, &t.article_sent),
+                );
+                if correct > incorrect {
+                    1.0
+                } else if correct == incorrect {
+                    0.5
+                } else {
+                    0.0
+                }
+            })
+            .sum();
+        println!("- {name}: {:.1} %", 100.0 * right / triples.len() as f64);
+    }
 }
 
 /// The files of `paths` (separated by `:`), each with the name of its split: its stem
