@@ -4,9 +4,9 @@
 //! CC BY-SA 4.0, as the QAGS repository kept it: github.com/W4ngatang/qags, commit
 //! 38966f7, `data/falke-correctness/val_sentence_pairs.json`). Each of its 373 triples
 //! holds a sentence of a CNN/DailyMail article and two sentences summarisation systems
-//! made of it, one that crowd workers judged correct and one they judged incorrect
-//! (often the same words but for one: "made up half of" and "made up"). Read from the
-//! path in `FALKE`; not vendored (the article sentences are CNN's and the Daily Mail's).
+//! made from it, one that crowd workers judged correct and one they judged incorrect
+//! (close: "locked in a scramble for" and "locked in a bid for"). Read from the path in
+//! `FALKE`; not vendored (the article sentences are CNN's and the Daily Mail's).
 //!
 //! This file reads them; transfer.rs measures on them with the shipped constants only.
 

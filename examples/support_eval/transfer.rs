@@ -875,26 +875,26 @@ fn falke_report(path: &str, shipped: SupportParams) {
         ("citeproof, shipped", &citeproof),
     ];
     println!(
-        "\nFalke et al.'s measure on its {} triples: the correct sentence above the incorrect one against the article sentence alone (a tie counts half)\n",
+        "\nFalke et al.'s measure on its {} triples: the correct sentence above the incorrect one against the article sentence alone (a tie counts half), and the share of ties\n",
         triples.len()
     );
     for (name, score) in scorers {
-        let right: f64 = (triples.iter())
-            .map(|t| {
-                let (correct, incorrect) = (
-                    score(&t.correct_sent, &t.article_sent),
-                    score(&t.incorrect_sent, &t.article_sent),
-                );
-                if correct > incorrect {
-                    1.0
-                } else if correct == incorrect {
-                    0.5
-                } else {
-                    0.0
-                }
-            })
-            .sum();
-        println!("- {name}: {:.1} %", 100.0 * right / triples.len() as f64);
+        let (mut above, mut ties) = (0usize, 0usize);
+        for t in &triples {
+            let (correct, incorrect) = (
+                score(&t.correct_sent, &t.article_sent),
+                score(&t.incorrect_sent, &t.article_sent),
+            );
+            above += usize::from(correct > incorrect);
+            ties += usize::from(correct == incorrect);
+        }
+        let share = |n: f64| 100.0 * n / triples.len() as f64;
+        println!(
+            "- {name}: {:.1} % ({:.1} % above, {:.1} % ties)",
+            share(above as f64 + 0.5 * ties as f64),
+            share(above as f64),
+            share(ties as f64)
+        );
     }
 }
 
