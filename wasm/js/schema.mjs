@@ -141,7 +141,7 @@ export const types = {
       ["qualityScore", "float"],
       ["quote", { option: "QuoteLocation" }],
       ["quoteText", { option: "string" }, { doc: "The quote as the citation states it (a provider's `cited_text`, a declared `quote`)." }],
-      ["support", { option: "float" }, { doc: "Claim-support score in 0–1, when scored (by default whenever the source has text)." }],
+      ["support", { option: "float" }, { doc: "Claim-support score in 0–1, when scored: with `misattributionMargin` or `supportThreshold` (claim support is opt-in), for a citation whose source has text." }],
       ["claim", { option: "span" }, { doc: "The claim (sentence) the citation belongs to, in the answer." }],
       [
         "evidence",

@@ -312,7 +312,8 @@ export interface CitationResult {
    */
   quoteText?: string;
   /**
-   * Claim-support score in 0–1, when scored (by default whenever the source has text).
+   * Claim-support score in 0–1, when scored: with `misattributionMargin` or
+   * `supportThreshold` (claim support is opt-in), for a citation whose source has text.
    */
   support?: number;
   /** The claim (sentence) the citation belongs to, in the answer. */
