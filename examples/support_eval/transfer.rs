@@ -69,6 +69,14 @@ impl Builder {
         }
     }
 
+    /// The one dataset built from a file (or files) of data no constant was chosen on;
+    /// none (no usable row) stops the run with `empty`, which names the files.
+    fn only(&self, empty: impl FnOnce() -> String) -> &Dataset {
+        self.datasets
+            .first()
+            .unwrap_or_else(|| panic!("{}", empty()))
+    }
+
     fn add(
         &mut self,
         name: &str,
@@ -787,9 +795,8 @@ fn wice_report(paths: &str, shipped: SupportParams) {
             );
         }
     }
-    let Some(wice) = builder.datasets.first() else {
-        panic!("WICE={paths}: no claim with a cited page's text in these files");
-    };
+    let wice =
+        builder.only(|| format!("WICE={paths}: no claim with a cited page's text in these files"));
     unseen_table("WiCE", wice, shipped);
     misattribution_on(
         "WiCE",
@@ -819,9 +826,7 @@ fn qags_report(paths: &str, shipped: SupportParams) {
             }
         }
     }
-    let Some(qags) = builder.datasets.first() else {
-        panic!("QAGS={paths}: no judged sentence in these files");
-    };
+    let qags = builder.only(|| format!("QAGS={paths}: no judged sentence in these files"));
     unseen_table("QAGS", qags, shipped);
     misattribution_on(
         "QAGS",
@@ -855,9 +860,7 @@ fn falke_report(path: &str, shipped: SupportParams) {
             );
         }
     }
-    let Some(dataset) = builder.datasets.first() else {
-        panic!("FALKE={path}: no triple in this file");
-    };
+    let dataset = builder.only(|| format!("FALKE={path}: no triple in this file"));
     unseen_table("Falke", dataset, shipped);
     let corpus: Vec<&str> = dataset.passages.iter().map(String::as_str).collect();
     let bm25 = Bm25::new(&corpus);
@@ -978,14 +981,9 @@ fn unseen_table(title: &str, dataset: &Dataset, shipped: SupportParams) {
 fn nli_report(title: &str, path: &str, load: fn(&str) -> Vec<nli::Pair>, shipped: SupportParams) {
     let mut builder = Builder::new();
     let mut premises: HashMap<String, usize> = HashMap::new();
-    // The file's stem ("dev", "test"), or the stems of several joined ("train+dev").
-    let stem = |path: &str| {
-        std::path::Path::new(path)
-            .file_stem()
-            .map_or(path.to_string(), |s| s.to_string_lossy().into_owned())
-    };
-    let split = (path.split(':').filter(|p| !p.is_empty()))
-        .map(stem)
+    // The file's stem ("dev", "test"), or the names of several joined ("train+dev").
+    let split = (splits(path).into_iter())
+        .map(|(_, name)| name)
         .collect::<Vec<_>>()
         .join("+");
     for pair in load(path) {
@@ -1000,9 +998,7 @@ fn nli_report(title: &str, path: &str, load: fn(&str) -> Vec<nli::Pair>, shipped
             pair.entailed,
         );
     }
-    let Some(dataset) = builder.datasets.first() else {
-        panic!("{title}: no labelled pair in {path}");
-    };
+    let dataset = builder.only(|| format!("{title}: no labelled pair in {path}"));
     unseen_table(title, dataset, shipped);
     factor_tables(title, dataset, shipped);
 }

@@ -525,8 +525,9 @@ impl ClaimRun<'_> {
     /// The claim's score against the sources it cites and its candidates (by
     /// position): the lexical score, averaged with each external table (embedding
     /// cosines, a judge's probabilities) that scored it, by their weights (the lexical
-    /// score's is 1). The claim's text is looked up once per table; each source scored, once more. A
-    /// score outside 0–1 counts as the nearest bound, and one that is not a number as 0.
+    /// score's is 1). The claim's text is looked up once per table; each source scored,
+    /// once more. A score outside 0–1 counts as the nearest bound, and one that is not a
+    /// number as 0.
     fn scores(&self, text: &str, cited: &[usize]) -> Vec<(usize, f64)> {
         let mut scores = self.scorer.score_cited(text, cited);
         let tables: Vec<(&ExternalSupport, usize)> = (self.external.iter())

@@ -54,6 +54,17 @@ test("cosines are blended half and half into the lexical support", async () => {
   assert.match(same.findings[0].message, /^did you mean \[2\]\?/);
 });
 
+test("a vector holding NaN or an infinity counts as cosine 0, as orthogonal vectors do", async () => {
+  const lexical = validate(input, { supportThreshold: 0.5 }).citations.map((c) => c.support);
+  const round = (x) => Math.round(x * 1000) / 1000;
+  for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
+    const report = await validateAsync(input, {
+      embed: recorder((t) => new Float32Array(sources.some((s) => s.text === t) ? [1, 0] : [bad, 1])).embed,
+    });
+    assert.deepEqual(report.citations.map((c) => c.support), lexical.map((l) => round(0.5 * l)), `${bad}`);
+  }
+});
+
 test("a bag-of-words embedder lets the right source win and names it", async () => {
   const vocabulary = new Map();
   const bag = (text) => {
