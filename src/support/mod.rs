@@ -270,13 +270,22 @@ impl Profile {
         let mut sentences = Sentences::new(text, &mut buffers.sentence_terms);
         let mut previous: Option<u64> = None;
         let mut cues = negations.then(|| negation::Cues::new(text));
+        let mut has_words = false;
         let mut scanner = Scanner::new(text);
-        while let Some(token) = scanner.next_token() {
-            let h = token.hash;
-            sentences.token(&token);
+        // Without a vocabulary every word is wanted.
+        let wanted = |lead| keep.is_none_or(|v: &Vocabulary| v.may_lead(lead));
+        while let Some(token) = scanner.next_token_if(wanted) {
+            has_words = true;
+            sentences.word(token.start, token.end);
             if let Some(cues) = &mut cues {
-                cues.token(&token);
+                cues.word(token.start, token.end);
             }
+            // A word not read has no term of the vocabulary and is in no word pair of it.
+            if !token.read {
+                previous = None;
+                continue;
+            }
+            let h = token.hash;
             if terms.add_if(h, || !token.is_stop()) {
                 sentences.term(h);
             }
@@ -290,7 +299,7 @@ impl Profile {
             // The terms' set is the table's keys: every term recorded is a sentence's.
             terms: Postings::with_keys(terms.finish(), sentences.terms),
             pairs: pairs.finish(),
-            has_words: previous.is_some(),
+            has_words,
             sentences: sentences.spans,
             negates: cues.map(|cues| cues.found()),
         }
@@ -333,8 +342,8 @@ struct ClaimWords {
 }
 
 impl ClaimWords {
-    /// Reads `claim`, adding its hashes to `vocabulary`.
-    fn read(claim: &str, vocabulary: &mut Vec<u64>) -> ClaimWords {
+    /// Reads `claim`, adding its hashes to `vocabulary` and its words' leads to `leads`.
+    fn read(claim: &str, vocabulary: &mut Vec<u64>, leads: &mut Vec<u32>) -> ClaimWords {
         let claim = scored_part(claim);
         // A word is a byte or more, and but for a letter of a script written without
         // spaces (three bytes or more) a gap byte follows it: at most a word per two
@@ -354,7 +363,8 @@ impl ClaimWords {
         let mut scanner = Scanner::new(claim);
         while let Some(token) = scanner.next_token() {
             let h = token.hash;
-            cues.token(&token);
+            cues.word(token.start, token.end);
+            leads.push(token.lead);
             if !token.is_stop() && seen.insert(h) {
                 let word = claim.sub(token.start..token.end);
                 let specific = token.number
@@ -451,13 +461,13 @@ impl<'t, 'b> Sentences<'t, 'b> {
         }
     }
 
-    /// The next word: a sentence ends in the gap before it when the gap holds a
-    /// terminator.
-    fn token(&mut self, token: &words::Token) {
+    /// The next word, at `start..end`: a sentence ends in the gap before it when the gap
+    /// holds a terminator.
+    fn word(&mut self, start: usize, end: usize) {
         // Bytes, not chars: a gap is a byte or two, and `。` (E3 80 82), `！` (EF BC
         // 81) and `？` (EF BC 9F) can only match where they start, UTF-8 being
         // self-synchronising.
-        let gap = &self.text.as_bytes()[self.gap_start..token.start];
+        let gap = &self.text.as_bytes()[self.gap_start..start];
         let terminator = (0..gap.len()).find(|&at| match gap[at] {
             b'.' | b'!' | b'?' | b'\n' => true,
             0xe3 => gap[at + 1..].starts_with(&[0x80, 0x82]),
@@ -465,7 +475,7 @@ impl<'t, 'b> Sentences<'t, 'b> {
             _ => false,
         });
         if let Some(at) = terminator {
-            let gap = self.text.sub(self.gap_start..token.start);
+            let gap = self.text.sub(self.gap_start..start);
             // The sentence ends after its terminators and closing quotes or brackets;
             // what else the gap holds (an emoji, a bullet) is left out.
             let closers = gap
@@ -497,9 +507,9 @@ impl<'t, 'b> Sentences<'t, 'b> {
                 .sum::<usize>();
             let end = self.gap_start + at + closers.max(1);
             self.spans.push(Span::new(self.start, end));
-            self.start = token.start;
+            self.start = start;
         }
-        self.gap_start = token.end;
+        self.gap_start = end;
     }
 
     /// A content term of the current sentence.
@@ -672,12 +682,12 @@ impl<'a> SupportScorer<'a> {
     pub fn for_claims<S: AsRef<str>>(sources: &'a [S], claims: &[&'a str]) -> SupportScorer<'a> {
         // Every content term and word pair hash of the claims (stopwords are
         // never content terms, so theirs are left out).
-        let mut vocabulary = Vec::new();
+        let (mut vocabulary, mut leads) = (Vec::new(), Vec::new());
         let mut known = Vec::with_capacity(claims.len());
         for &claim in claims {
-            known.push((claim, ClaimWords::read(claim, &mut vocabulary)));
+            known.push((claim, ClaimWords::read(claim, &mut vocabulary, &mut leads)));
         }
-        let vocabulary = Vocabulary::new(vocabulary);
+        let vocabulary = Vocabulary::new(vocabulary, &leads);
         SupportScorer::profile(sources, Some(vocabulary), known)
     }
 
@@ -731,7 +741,7 @@ impl<'a> SupportScorer<'a> {
                 self.cursor.set(k);
                 &self.claims[k].1
             }
-            None => fresh.insert(ClaimWords::read(claim, &mut Vec::new())),
+            None => fresh.insert(ClaimWords::read(claim, &mut Vec::new(), &mut Vec::new())),
         }
     }
 
@@ -1274,6 +1284,45 @@ mod tests {
             assert!(full.scores(claim).iter().any(|&s| s > 0.0), "{claim}");
             assert_eq!(full.support_all(claim), known.support_all(claim), "{claim}");
         }
+    }
+
+    #[test]
+    fn words_passed_over_for_their_leads_change_no_score() {
+        // A known scorer reads a source's word in full only when some claim's word has
+        // its lead. Words whose leads differ from their raw first bytes ("dries" leads
+        // with "dry"), numbers with commas, full-width digits and the Kelvin sign (the
+        // general path, always read), a word longer than the word buffer; each claim
+        // must find them, and score as a scorer reading every word does.
+        let long = "LONG".to_string() + &"abcdefghij".repeat(7) + "ies";
+        let sources = [
+            format!(
+                "Dries and dried fields. Sales of 1,200 units in ２０２０. The \u{212a}elvin scale. The {long} word."
+            ),
+            "Dry spells cost 1200 units in 2020.".to_string(),
+            "Nothing here.".to_string(),
+        ];
+        let claims = [
+            "Dry fields.",
+            "Sales of 1200 units in 2020.",
+            "The kelvin scale.",
+            &format!("The {} word.", long.to_lowercase()),
+        ];
+        let full = SupportScorer::new(&sources);
+        let known = SupportScorer::for_claims(&sources, &claims);
+        for claim in claims {
+            assert_eq!(full.scores(claim), known.scores(claim), "{claim}");
+            assert_eq!(full.support_all(claim), known.support_all(claim), "{claim}");
+        }
+        for claim in &claims[1..] {
+            assert!(
+                known.scores(claim)[0] > 0.8,
+                "{claim}: {:?}",
+                known.scores(claim)
+            );
+        }
+        // Both of "Dry fields."'s terms are in the first source ("Dries", "fields").
+        assert!(known.scores(claims[0])[0] > known.scores(claims[0])[2]);
+        assert!(known.scores(claims[0])[0] > 0.5);
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! which no word negates anything, states the opposite of what the passage could back
 //! (docs/support.md, "Negation").
 
-use super::words::Token;
 use crate::substr::Substr;
 
 /// Words that negate by themselves (compared without case), English "not" and "no" and
@@ -81,12 +80,12 @@ impl<'t> Cues<'t> {
     /// session's reader, 8 % more instructions for `validate` of a request whose cited
     /// claims negate without the hint, 6 % with it: BENCHMARKS.md).
     #[inline]
-    pub(super) fn token(&mut self, token: &Token) {
+    pub(super) fn word(&mut self, start: usize, end: usize) {
         if self.found {
             return;
         }
-        let first = self.text.as_bytes().get(token.start).copied().unwrap_or(0);
-        let len = token.end - token.start;
+        let first = self.text.as_bytes().get(start).copied().unwrap_or(0);
+        let len = end - start;
         let maybe = match first | 0x20 {
             b'n' => (2..=9).contains(&len),
             b'c' => len == 6,
@@ -95,7 +94,7 @@ impl<'t> Cues<'t> {
             _ => first >= 0xe3 && len == 3,
         };
         if maybe {
-            self.found = is_cue(self.text, token.start..token.end);
+            self.found = is_cue(self.text, start..end);
         }
     }
 
@@ -212,7 +211,7 @@ mod tests {
     /// Whether a word of `text` negates, its words read as a scorer reads them.
     fn negates(text: &str) -> bool {
         let mut cues = Cues::new(text);
-        tokens(text).for_each(|token| cues.token(&token));
+        tokens(text).for_each(|token| cues.word(token.start, token.end));
         cues.found()
     }
 

@@ -255,11 +255,14 @@ impl Postings {
 
 /// The hashes a scorer will be asked about, with a one-bit-per-slot filter in front:
 /// most hashes of a source are not in it, and one bit test (in a table that fits the
-/// L1 cache) turns them away without probing the set.
+/// L1 cache) turns them away without probing the set. In front of that, a filter of the
+/// claims' words' leads (their terms' first bytes, `words::lead`): a source's word
+/// whose lead it lacks is not stemmed or hashed at all.
 #[derive(Debug)]
 pub(super) struct Vocabulary {
     set: HashList,
     bits: Vec<u64>,
+    leads: LeadFilter,
 }
 
 impl Vocabulary {
@@ -269,7 +272,9 @@ impl Vocabulary {
     /// Hashes the table has room for before it grows, at most (see [`Vocabulary::new`]).
     const ROOM: usize = 8192;
 
-    pub(super) fn new(hashes: Vec<u64>) -> Vocabulary {
+    /// The vocabulary of `hashes`, the terms and word pairs of claims whose words have
+    /// `leads`.
+    pub(super) fn new(hashes: Vec<u64>, leads: &[u32]) -> Vocabulary {
         // Room for as many distinct hashes as there are hashes (a typical request's
         // claims repeat few), up to [`Vocabulary::ROOM`]: the table, kept at most half
         // full, grows at most once for claims that repeat nothing, and by what is
@@ -285,7 +290,19 @@ impl Vocabulary {
             let bit = Vocabulary::bit(h, words * 64 - 1);
             bits[bit / 64] |= 1 << (bit % 64);
         }
-        Vocabulary { set, bits }
+        Vocabulary {
+            set,
+            bits,
+            leads: LeadFilter::new(leads),
+        }
+    }
+
+    /// Whether a word with this lead may have a term or make a word pair of the
+    /// vocabulary (false: its term is none of the claims' words', so neither its term
+    /// nor a word pair it makes is in the vocabulary).
+    #[inline(always)]
+    pub(super) fn may_lead(&self, lead: u32) -> bool {
+        self.leads.holds(lead)
     }
 
     /// The filter bit of `h` among `mask + 1`: from its high bits (the set's slots use
@@ -304,6 +321,48 @@ impl Vocabulary {
             .get(bit / 64)
             .is_some_and(|word| word & (1 << (bit % 64)) != 0)
             && self.set.contains(&h)
+    }
+}
+
+/// A set of leads as one bit each in a table of 16 bits per lead or more (1,024 to
+/// 65,536 bits): a lead not in the set finds its bit clear but for about one in 16.
+/// More leads than the largest table fills (the claims of a storm) only let more
+/// words through.
+#[derive(Debug)]
+struct LeadFilter {
+    bits: Vec<u64>,
+    /// 32 less the table's bits in log 2: a lead's bit is the top bits of its product
+    /// with an odd constant.
+    shift: u32,
+}
+
+impl LeadFilter {
+    fn new(leads: &[u32]) -> LeadFilter {
+        let size = (leads.len() * 16)
+            .clamp(1 << 10, 1 << 16)
+            .next_power_of_two();
+        let mut filter = LeadFilter {
+            bits: vec![0; size / 64],
+            shift: 32 - size.trailing_zeros(),
+        };
+        for &lead in leads {
+            let bit = filter.bit(lead);
+            filter.bits[bit / 64] |= 1 << (bit % 64);
+        }
+        filter
+    }
+
+    #[inline(always)]
+    fn bit(&self, lead: u32) -> usize {
+        (lead.wrapping_mul(0x9e37_79b1) >> self.shift) as usize
+    }
+
+    #[inline(always)]
+    fn holds(&self, lead: u32) -> bool {
+        let bit = self.bit(lead);
+        self.bits
+            .get(bit / 64)
+            .is_some_and(|word| word & (1 << (bit % 64)) != 0)
     }
 }
 
@@ -333,7 +392,7 @@ mod tests {
     fn a_source_set_is_sparser_only_when_a_vocabulary_kept_more_than_64_hashes() {
         let spread = |i: u64| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
         let hashes: Vec<u64> = (1..=200).map(spread).collect();
-        let vocabulary = Vocabulary::new(hashes.clone());
+        let vocabulary = Vocabulary::new(hashes.clone(), &[]);
         let slots = |keep: Option<&Vocabulary>, n: usize| {
             let mut buffer = Vec::new();
             let mut collector = Collector::new(keep, &mut buffer);

@@ -75,8 +75,42 @@ pub(super) struct Token {
     /// Whether the word makes word pairs with its neighbours: all but a letter of
     /// hiragana ([`is_function_letter`]).
     pub paired: bool,
+    /// The word's [`lead`] (equal terms have equal leads); 0 for a letter of a script
+    /// written without spaces, whose term no word with a lead has.
+    pub lead: u32,
+    /// Whether the term was read ([`Scanner::next_token_if`]): when not, only the
+    /// word's place and lead are set, and its term is none a caller wanted.
+    pub read: bool,
     pub start: usize,
     pub end: usize,
+}
+
+/// The first three bytes of a term (all of a shorter one), with their number: two equal
+/// terms have equal leads, so a word whose lead no claim's word has shares no term or
+/// word pair with the claims. Computed from a word's lower-cased bytes before it is
+/// stemmed (`buf[..n]`; digits without commas for a `number`): the stemmer keeps at
+/// least the first three bytes of any word of four bytes or more but for a five-byte
+/// word in `-ies` ("dries", whose term "dry" leads with `y`), and shorter words are not
+/// stemmed. Nonzero.
+#[inline(always)]
+fn lead(buf: &[u8; WORD_BUFFER], n: usize, number: bool) -> u32 {
+    // One load and no branch: bytes 2 to 4 are compared as one number, and the `i` of
+    // "-ies" is turned into a `y` by an exclusive or.
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&buf[..8]);
+    let first = u64::from_le_bytes(first);
+    let ies = (n == 5) & !number & ((first >> 16) & 0xff_ffff == 0x73_6569);
+    let kept = n.min(3);
+    let lead = first as u32 & ((1u32 << (8 * kept)) - 1);
+    (lead ^ ((u32::from(ies) * u32::from(b'i' ^ b'y')) << 16)) | ((kept as u32) << 24)
+}
+
+/// [`lead`] of a term's bytes (a word of the general path, after folding and stemming).
+fn lead_of_term(term: &[u8]) -> u32 {
+    let kept = term.len().min(3);
+    let mut bytes = [0u8; 4];
+    bytes[..kept].copy_from_slice(&term[..kept]);
+    u32::from_le_bytes(bytes) | ((kept as u32) << 24)
 }
 
 impl Token {
@@ -245,6 +279,15 @@ impl<'t> Scanner<'t> {
     /// The next word, lower-cased and lightly stemmed; `None` at the end of the text.
     #[inline(always)]
     pub(super) fn next_token(&mut self) -> Option<Token> {
+        self.next_token_if(|_| true)
+    }
+
+    /// The next word, its term read only when `wanted` takes its [`lead`] (else a token
+    /// with `read` false): most words of a source share no term with a request's claims,
+    /// and are not stemmed or hashed. A word outside the ASCII fast path is always read.
+    /// `None` at the end of the text.
+    #[inline(always)]
+    pub(super) fn next_token_if(&mut self, wanted: impl Fn(u32) -> bool) -> Option<Token> {
         let text = self.text;
         let bytes = text.as_bytes();
         let mut at = self.at;
@@ -278,6 +321,8 @@ impl<'t> Scanner<'t> {
                             },
                             number: false,
                             paired: !function,
+                            lead: 0,
+                            read: true,
                             start: at,
                             end: at + len,
                         });
@@ -334,28 +379,47 @@ impl<'t> Scanner<'t> {
             }
         };
         self.at = at;
-        Some(self.token(start..end, n, number, ascii))
+        let fast = ascii && n <= WORD_BUFFER;
+        let lead = lead(&self.buf, n, number);
+        if fast && !wanted(lead) {
+            return Some(Token {
+                hash: 0,
+                stop: Stop::Decided(true),
+                number,
+                paired: false,
+                lead,
+                read: false,
+                start,
+                end,
+            });
+        }
+        Some(self.token(start..end, n, number, fast, lead))
     }
 
-    /// The token of the word at `range`, lower-cased into `buf[..n]` when `ascii`.
+    /// The token of the word at `range`, lower-cased into `buf[..n]` on the ASCII
+    /// `fast` path, where its lead is `lead` (the general path finds its own).
     fn token(
         &mut self,
         range: std::ops::Range<usize>,
         n: usize,
         number: bool,
-        ascii: bool,
+        fast: bool,
+        lead: u32,
     ) -> Token {
-        let (hash, stop, number) = if ascii && n <= self.buf.len() {
-            ascii_term(&mut self.buf, n, number)
+        let (hash, stop, number, lead) = if fast {
+            let (hash, stop, number) = ascii_term(&mut self.buf, n, number);
+            (hash, stop, number, lead)
         } else {
-            let (hash, stop, number) = term(self.text.sub(range.clone()));
-            (hash, Stop::Decided(stop), number)
+            let (hash, stop, number, lead) = term(self.text.sub(range.clone()));
+            (hash, Stop::Decided(stop), number, lead)
         };
         Token {
             hash,
             stop,
             number,
             paired: true,
+            lead,
+            read: true,
             start: range.start,
             end: range.end,
         }
@@ -388,9 +452,9 @@ fn ascii_term(buf: &mut [u8; WORD_BUFFER], n: usize, number: bool) -> (u64, Stop
 }
 
 /// The normalised term of any word as a hash, whether it is a stopword, whether it is a
-/// number: case folded char by char, full-width digits read as ASCII ones
-/// ([`narrow_digit`]), stemmed, commas of numbers dropped.
-fn term(raw: &str) -> (u64, bool, bool) {
+/// number, and its [`lead`]: case folded char by char, full-width digits read as ASCII
+/// ones ([`narrow_digit`]), stemmed, commas of numbers dropped.
+fn term(raw: &str) -> (u64, bool, bool, u32) {
     let word: String = raw.chars().map(|c| narrow_digit(fold_case(c))).collect();
     let number = word.as_bytes()[0].is_ascii_digit();
     let stop = !number
@@ -400,7 +464,12 @@ fn term(raw: &str) -> (u64, bool, bool) {
     } else {
         stem(word)
     };
-    (hash(normalised.as_bytes()), stop, number)
+    (
+        hash(normalised.as_bytes()),
+        stop,
+        number,
+        lead_of_term(normalised.as_bytes()),
+    )
 }
 
 /// The ASCII digit of a full-width one (０–９, U+FF10–U+FF19), which Chinese and Japanese
@@ -519,7 +588,7 @@ mod tests {
             words
                 .into_iter()
                 .map(|(from, to)| {
-                    let (hash, stop, number) = super::term(&text[from..to]);
+                    let (hash, stop, number, _) = super::term(&text[from..to]);
                     let function = text[from..to].chars().all(is_function_letter);
                     (from, to, hash, stop || function, number, !function)
                 })
@@ -591,7 +660,7 @@ mod tests {
                 assert_eq!(fold_case(c), c, "{c:?}");
                 let word = c.to_string();
                 let token = tokens(&word).next().unwrap();
-                let (hash, stop, number) = super::term(&word);
+                let (hash, stop, number, _) = super::term(&word);
                 let function = is_function_letter(c);
                 assert_eq!(
                     (token.hash, token.is_stop(), token.number, token.paired),
@@ -634,7 +703,8 @@ mod tests {
             "us",
             "lovely",
         ] {
-            assert_eq!(term(word), super::term(word), "{word}");
+            let (hash, stop, number, _) = super::term(word);
+            assert_eq!(term(word), (hash, stop, number), "{word}");
         }
         assert_eq!(
             term("Studies").0,
@@ -671,8 +741,15 @@ mod tests {
             }
             (word.len(), "")
         }
-        // Every word of up to five letters over the rules' letters and two others, and
-        // every rule's suffix after stems of 0 to 4 letters.
+        for word in &stemmer_words() {
+            assert_eq!(stem_len(word.as_bytes()), by_rules(word), "{word:?}");
+        }
+    }
+
+    /// Every word of up to five letters over the stemmer's rules' letters and two
+    /// others (the empty word first), and every rule's suffix after stems of 0 to 4
+    /// letters.
+    fn stemmer_words() -> Vec<String> {
         let letters = [b'i', b'e', b's', b'n', b'g', b'd', b'l', b'y', b'a', b'x'];
         let mut words = vec![String::new()];
         for _ in 0..5 {
@@ -686,9 +763,80 @@ mod tests {
                 words.push(format!("{stem}{suffix}"));
             }
         }
-        for word in &words {
-            assert_eq!(stem_len(word.as_bytes()), by_rules(word), "{word:?}");
+        words
+    }
+
+    #[test]
+    fn a_word_has_the_lead_of_its_term() {
+        // The oracle: the term's bytes as the general path makes them, and their first
+        // three. The stemmer's words, in lower and upper case, numbers, and words of the
+        // general path whose terms are ASCII (full-width digits, the Kelvin sign).
+        fn normalised(raw: &str) -> String {
+            let word: String = raw.chars().map(|c| narrow_digit(fold_case(c))).collect();
+            if word.as_bytes()[0].is_ascii_digit() {
+                word.replace(',', "")
+            } else {
+                stem(word)
+            }
         }
+        let mut words = stemmer_words();
+        words.remove(0);
+        let upper: Vec<String> = words.iter().map(|w| w.to_uppercase()).collect();
+        words.extend(upper);
+        for word in [
+            "1",
+            "12",
+            "123",
+            "1,2",
+            "12ies",
+            "3ies",
+            "1,234,567",
+            "2020",
+            "２０２０",
+            "１２ies",
+            "\u{212a}ies",
+            "\u{212a}elvin",
+            "DRIES",
+            "Dries",
+            "Studies",
+        ] {
+            words.push(word.to_string());
+        }
+        words.push("ab".repeat(40) + "ies");
+        for word in &words {
+            let token = tokens(word).next().unwrap();
+            assert_eq!(token.end, word.len(), "{word:?} is one word");
+            assert_eq!(
+                token.lead,
+                lead_of_term(normalised(word).as_bytes()),
+                "{word:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_word_is_read_in_full_only_when_its_lead_is_wanted() {
+        let wanted: Vec<u32> = tokens("dry 1200").map(|t| t.lead).collect();
+        let text = "Dries dried 1,200 dry ２０２０ x";
+        let mut scanner = Scanner::new(text);
+        let mut read = Vec::new();
+        while let Some(token) = scanner.next_token_if(|lead| wanted.contains(&lead)) {
+            let word = &text[token.start..token.end];
+            read.push((word, token.read.then_some(token.hash)));
+        }
+        let term = |word: &str| Some(tokens(word).next().unwrap().hash);
+        assert_eq!(
+            read,
+            [
+                ("Dries", term("dry")),
+                ("dried", None),
+                ("1,200", term("1200")),
+                ("dry", term("dry")),
+                // Outside the ASCII fast path, a word is always read.
+                ("２０２０", term("2020")),
+                ("x", None),
+            ]
+        );
     }
 
     #[test]
