@@ -220,17 +220,17 @@ fn scored_part(claim: &str) -> &str {
 /// holders rounded up to a power of two), so a common term is read after every rarer
 /// one without a sort.
 /// Terms with no postings are left out; only the bands present are walked.
-fn rarest_first(lengths: &[usize]) -> impl Iterator<Item = usize> + '_ {
-    let band = |len: usize| usize::BITS - len.leading_zeros();
+fn rarest_first<'l>(lists: &'l [&[u32]]) -> impl Iterator<Item = usize> + 'l {
+    let band = |list: &[u32]| usize::BITS - list.len().leading_zeros();
     // Lengths are below 2^32 (u32 items), so a band is at most 32.
-    let present = lengths
+    let present = lists
         .iter()
-        .fold(0u64, |bands, &len| bands | 1 << band(len).min(63))
+        .fold(0u64, |bands, list| bands | 1 << band(list).min(63))
         & !1;
     // Bands 1 to 63: `present` is a u64 (a 64-bit `usize::BITS` would shift it out).
     (1..u64::BITS)
         .filter(move |b| present & 1 << b != 0)
-        .flat_map(move |b| (0..lengths.len()).filter(move |&t| band(lengths[t]) == b))
+        .flat_map(move |b| (0..lists.len()).filter(move |&t| band(lists[t]) == b))
 }
 
 /// What a text offers to comparisons: its content terms and word pairs.
@@ -267,7 +267,7 @@ impl Profile {
             Collector::new(keep, &mut buffers.terms),
             Collector::new(keep, &mut buffers.pairs),
         );
-        let mut sentences = Sentences::new(text, &mut buffers.sentence_terms);
+        let mut sentences = Sentences::new(text, &mut buffers.sentence_terms, &mut buffers.spans);
         let mut previous: Option<u64> = None;
         let mut cues = negations.then(|| negation::Cues::new(text));
         let mut has_words = false;
@@ -300,7 +300,9 @@ impl Profile {
             terms: Postings::with_keys(terms.finish(), sentences.terms),
             pairs: pairs.finish(),
             has_words,
-            sentences: sentences.spans,
+            // One allocation of the right size (grown from nothing, a source's list took
+            // several).
+            sentences: sentences.spans.to_vec(),
             negates: cues.map(|cues| cues.found()),
         }
     }
@@ -324,6 +326,7 @@ struct Buffers {
     terms: Vec<u64>,
     pairs: Vec<u64>,
     sentence_terms: Vec<(u64, u32)>,
+    spans: Vec<Span>,
 }
 
 /// What scoring reads of a claim (its first [`MAX_CLAIM_BYTES`]), read once: its
@@ -364,7 +367,11 @@ impl ClaimWords {
         while let Some(token) = scanner.next_token() {
             let h = token.hash;
             cues.word(token.start, token.end);
-            leads.push(token.lead);
+            // A letter of a script without spaces has no lead (0): no word the filter
+            // may pass over shares its term.
+            if token.lead != 0 {
+                leads.push(token.lead);
+            }
             if !token.is_stop() && seen.insert(h) {
                 let word = claim.sub(token.start..token.end);
                 let specific = token.number
@@ -439,7 +446,7 @@ enum Common {
 struct Sentences<'t, 'b> {
     text: &'t str,
     /// The sentences ended so far.
-    spans: Vec<Span>,
+    spans: &'b mut Vec<Span>,
     /// (term hash, sentence) for every content term.
     terms: &'b mut Vec<(u64, u32)>,
     /// Where the current sentence starts.
@@ -449,12 +456,18 @@ struct Sentences<'t, 'b> {
 }
 
 impl<'t, 'b> Sentences<'t, 'b> {
-    /// Sentences of `text`, their terms gathered in `terms` (cleared first).
-    fn new(text: &'t str, terms: &'b mut Vec<(u64, u32)>) -> Sentences<'t, 'b> {
+    /// Sentences of `text`, gathered in `spans` with their terms in `terms` (both
+    /// cleared first).
+    fn new(
+        text: &'t str,
+        terms: &'b mut Vec<(u64, u32)>,
+        spans: &'b mut Vec<Span>,
+    ) -> Sentences<'t, 'b> {
         terms.clear();
+        spans.clear();
         Sentences {
             text,
-            spans: Vec::new(),
+            spans,
             terms,
             start: 0,
             gap_start: 0,
@@ -664,6 +677,8 @@ pub struct SupportScorer<'a> {
     /// summed so far (zero between tallies): one table for the scorer, so a search costs
     /// the postings it reads, not the number of sources or sentences.
     scratch: RefCell<Vec<f64>>,
+    /// The items a tally has met so far, in order (empty between tallies).
+    met: RefCell<Vec<u32>>,
 }
 
 impl<'a> SupportScorer<'a> {
@@ -720,6 +735,7 @@ impl<'a> SupportScorer<'a> {
             blended: false,
             params: SupportParams::default(),
             scratch: RefCell::new(vec![0.0; items]),
+            met: RefCell::new(Vec::new()),
         }
     }
 
@@ -779,58 +795,67 @@ impl<'a> SupportScorer<'a> {
     /// The [`CANDIDATES`] sources sharing the most IDF weight of the claim's content
     /// terms (ties: the earlier source), each at least [`CANDIDATE_SHARE`] of what the
     /// first shares unless the scores are `blended`, read from at most
-    /// [`CANDIDATE_POSTINGS`] postings, rarest terms first.
-    fn candidates(&self, claim: &ClaimProfile) -> Vec<usize> {
+    /// [`CANDIDATE_POSTINGS`] postings, rarest terms first: given to `take`, the most
+    /// weight first.
+    fn candidates(&self, claim: &ClaimProfile, mut take: impl FnMut(usize)) {
         let lists: Vec<&[u32]> = claim
             .terms
             .iter()
             .map(|&(h, _, _)| self.holders.get(h))
             .collect();
-        let shared = self.tally(&lists, &|t| claim.terms[t].1, CANDIDATE_POSTINGS);
         // The best few in one pass over the sources met (at most 256), kept in order in
         // a list of at most 8 (no sort): the most weight first, ties to the earlier
         // source. Each source met costs one comparison with the last kept unless it
         // enters the list.
         let ahead = |a: (u32, f64), b: (u32, f64)| a.1 > b.1 || (a.1 == b.1 && a.0 < b.0);
-        let mut top: Vec<(u32, f64)> = Vec::with_capacity(CANDIDATES + 1);
-        for item in shared {
-            if top.len() == CANDIDATES && !top.last().is_some_and(|&last| ahead(item, last)) {
-                continue;
-            }
-            let at = top
-                .iter()
-                .position(|&kept| ahead(item, kept))
-                .unwrap_or(top.len());
-            top.insert(at, item);
-            top.truncate(CANDIDATES);
-        }
+        let mut top = [(0u32, 0.0f64); CANDIDATES];
+        let mut kept = 0;
+        let weight = |t: usize| claim.terms[t].1;
+        self.tally(
+            &lists,
+            &weight,
+            CANDIDATE_POSTINGS,
+            &mut |source, shared| {
+                let item = (source, shared);
+                if kept == CANDIDATES && !ahead(item, top[kept - 1]) {
+                    return;
+                }
+                let at = (top[..kept].iter())
+                    .position(|&other| ahead(item, other))
+                    .unwrap_or(kept);
+                // Those behind move back a place; a full list drops its last.
+                top.copy_within(at..kept.min(CANDIDATES - 1), at + 1);
+                top[at] = item;
+                kept = (kept + 1).min(CANDIDATES);
+            },
+        );
         // The first kept shares the most: the others need their share of it.
         let share = if self.blended { 0.0 } else { CANDIDATE_SHARE };
-        let enough = top.first().map_or(0.0, |&(_, most)| share * most);
-        top.into_iter()
-            .take_while(|&(_, shared)| shared >= enough)
-            .map(|(source, _)| source as usize)
-            .collect()
+        let enough = share * top[0].1;
+        for &(source, _) in top[..kept]
+            .iter()
+            .take_while(|&&(_, shared)| shared >= enough)
+        {
+            take(source as usize);
+        }
     }
 
     /// Sums, per item (a source or a sentence), the weight of each of `lists` holding
     /// it, reading the lists rarest first for at most `budget` postings; a list that
     /// does not fit what is left is skipped whole (reading part of it would favour the
-    /// earlier items), and a list of weight 0 is not read. The items met, with their
-    /// sums, in the order met; the scratch table is left at zero, so a tally costs the
-    /// postings it reads.
+    /// earlier items), and a list of weight 0 is not read. Each item met is given to
+    /// `visit` with its sum, in the order met; the scratch tables are left at zero and
+    /// empty, so a tally costs the postings it reads and allocates nothing.
     fn tally(
         &self,
         lists: &[&[u32]],
         weight: &dyn Fn(usize) -> f64,
         mut budget: usize,
-    ) -> Vec<(u32, f64)> {
-        let lengths: Vec<usize> = lists.iter().map(|l| l.len()).collect();
+        visit: &mut dyn FnMut(u32, f64),
+    ) {
         let mut sums = self.scratch.borrow_mut();
-        // Room for every item the budget can reach, so the list never grows as it fills.
-        let reachable = lengths.iter().sum::<usize>().min(budget);
-        let mut met: Vec<u32> = Vec::with_capacity(reachable);
-        for t in rarest_first(&lengths) {
+        let mut met = self.met.borrow_mut();
+        for t in rarest_first(lists) {
             let w = weight(t);
             // A list of weight 0 adds nothing, and its items would be met again (their
             // sum still 0) and listed twice: it is not read.
@@ -849,9 +874,9 @@ impl<'a> SupportScorer<'a> {
                 *sum += w;
             }
         }
-        met.into_iter()
-            .map(|item| (item, std::mem::take(&mut sums[item as usize])))
-            .collect()
+        for item in met.drain(..) {
+            visit(item, std::mem::take(&mut sums[item as usize]));
+        }
     }
 
     /// The blend of the two overlaps of `claim` with source `i`, before contrast.
@@ -917,23 +942,26 @@ impl<'a> SupportScorer<'a> {
     pub fn score_cited(&self, claim: &str, cited: &[usize]) -> Vec<(usize, f64)> {
         let mut fresh = None;
         let profile = self.claim_profile(claim, &mut fresh);
-        let mut among: Vec<usize> = cited
-            .iter()
-            .copied()
-            .filter(|&i| i < self.profiles.len())
-            .collect();
-        for candidate in self.candidates(&profile) {
+        // Each source with its blend, then its score: one list, the call's answer.
+        let mut scored: Vec<(usize, f64)> = Vec::with_capacity(cited.len() + CANDIDATES);
+        scored.extend(
+            (cited.iter().copied())
+                .filter(|&i| i < self.profiles.len())
+                .map(|i| (i, 0.0)),
+        );
+        self.candidates(&profile, |candidate| {
             if !cited.contains(&candidate) {
-                among.push(candidate);
+                scored.push((candidate, 0.0));
             }
+        });
+        for (i, blend) in &mut scored {
+            *blend = self.blend(&profile, *i);
         }
-        let blends: Vec<f64> = among.iter().map(|&i| self.blend(&profile, i)).collect();
-        let best = blends.iter().copied().fold(0.0, f64::max);
-        among
-            .iter()
-            .zip(blends)
-            .map(|(&i, absolute)| (i, self.score(&profile, i, absolute, best)))
-            .collect()
+        let best = scored.iter().map(|&(_, blend)| blend).fold(0.0, f64::max);
+        for (i, score) in &mut scored {
+            *score = self.score(&profile, *i, *score, best);
+        }
+        scored
     }
 
     /// The score of source `i` from its blend (`absolute`) and the best blend of any
@@ -1044,16 +1072,12 @@ impl<'a> SupportScorer<'a> {
         let lists: Vec<&[u32]> = (claim.terms.iter())
             .map(|t| profile.terms.get(t.hash))
             .collect();
-        let hits = self.tally(&lists, &|_| 1.0, EVIDENCE_POSTINGS);
-        let (_, best) = hits
-            .into_iter()
-            .fold((0.0, u32::MAX), |best, (sentence, n)| {
-                if n > best.0 || (n == best.0 && sentence < best.1) {
-                    (n, sentence)
-                } else {
-                    best
-                }
-            });
+        let (mut most, mut best) = (0.0, u32::MAX);
+        self.tally(&lists, &|_| 1.0, EVIDENCE_POSTINGS, &mut |sentence, n| {
+            if n > most || (n == most && sentence < best) {
+                (most, best) = (n, sentence);
+            }
+        });
         let best = *profile.sentences.get(best as usize)?;
         let sentence = text.sub(best.range());
         let lead = sentence.len() - sentence.trim_start().len();
@@ -1299,6 +1323,8 @@ mod tests {
                 "Dries and dried fields. Sales of 1,200 units in ２０２０. The \u{212a}elvin scale. The {long} word."
             ),
             "Dry spells cost 1200 units in 2020.".to_string(),
+            // A sentence starting with a word passed over: its span starts there.
+            "Alpha. Zzz gamma delta.".to_string(),
             "Nothing here.".to_string(),
         ];
         let claims = [
@@ -1306,6 +1332,7 @@ mod tests {
             "Sales of 1200 units in 2020.",
             "The kelvin scale.",
             &format!("The {} word.", long.to_lowercase()),
+            "Gamma delta.",
         ];
         let full = SupportScorer::new(&sources);
         let known = SupportScorer::for_claims(&sources, &claims);
@@ -1313,7 +1340,10 @@ mod tests {
             assert_eq!(full.scores(claim), known.scores(claim), "{claim}");
             assert_eq!(full.support_all(claim), known.support_all(claim), "{claim}");
         }
-        for claim in &claims[1..] {
+        // The evidence sentence holds the word passed over.
+        let evidence = known.support_all(claims[4])[2].span.unwrap();
+        assert_eq!(&sources[2][evidence.range()], "Zzz gamma delta.");
+        for claim in &claims[1..4] {
             assert!(
                 known.scores(claim)[0] > 0.8,
                 "{claim}: {:?}",

@@ -324,10 +324,10 @@ impl Vocabulary {
     }
 }
 
-/// A set of leads as one bit each in a table of 16 bits per lead or more (1,024 to
-/// 65,536 bits): a lead not in the set finds its bit clear but for about one in 16.
-/// More leads than the largest table fills (the claims of a storm) only let more
-/// words through.
+/// A set of leads as one bit each in a table of 16 bits per lead given, from 1,024 to
+/// at most 65,536 bits: a lead not in the set finds its bit clear but for about one in
+/// 16 or fewer. More leads than the largest table holds that well (the claims of a
+/// storm) only let more words through.
 #[derive(Debug)]
 struct LeadFilter {
     bits: Vec<u64>,
