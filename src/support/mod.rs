@@ -845,7 +845,8 @@ impl<'a> SupportScorer<'a> {
     /// does not fit what is left is skipped whole (reading part of it would favour the
     /// earlier items), and a list of weight 0 is not read. Each item met is given to
     /// `visit` with its sum, in the order met; the scratch tables are left at zero and
-    /// empty, so a tally costs the postings it reads and allocates nothing.
+    /// empty, so a tally costs the postings it reads and allocates nothing once the
+    /// scorer's list of items met has grown to its longest.
     fn tally(
         &self,
         lists: &[&[u32]],

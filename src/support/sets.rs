@@ -261,7 +261,7 @@ impl Postings {
 #[derive(Debug)]
 pub(super) struct Vocabulary {
     set: HashList,
-    bits: Vec<u64>,
+    bits: Bits,
     leads: LeadFilter,
 }
 
@@ -285,10 +285,9 @@ impl Vocabulary {
         let words = (set.slots.len() / 2 * Vocabulary::BITS_PER_ITEM / 64)
             .next_power_of_two()
             .max(1);
-        let mut bits = vec![0u64; words];
+        let mut bits = Bits::new(words * 64);
         for &h in &hashes {
-            let bit = Vocabulary::bit(h, words * 64 - 1);
-            bits[bit / 64] |= 1 << (bit % 64);
+            bits.set(Vocabulary::bit(h, words * 64 - 1));
         }
         Vocabulary {
             set,
@@ -316,11 +315,7 @@ impl Vocabulary {
     /// others probe the set.
     #[inline(always)]
     pub(super) fn holds(&self, h: u64) -> bool {
-        let bit = Vocabulary::bit(h, self.bits.len() * 64 - 1);
-        self.bits
-            .get(bit / 64)
-            .is_some_and(|word| word & (1 << (bit % 64)) != 0)
-            && self.set.contains(&h)
+        self.bits.get(Vocabulary::bit(h, self.bits.len() - 1)) && self.set.contains(&h)
     }
 }
 
@@ -330,7 +325,7 @@ impl Vocabulary {
 /// storm) only let more words through.
 #[derive(Debug)]
 struct LeadFilter {
-    bits: Vec<u64>,
+    bits: Bits,
     /// 32 less the table's bits in log 2: a lead's bit is the top bits of its product
     /// with an odd constant.
     shift: u32,
@@ -342,12 +337,11 @@ impl LeadFilter {
             .clamp(1 << 10, 1 << 16)
             .next_power_of_two();
         let mut filter = LeadFilter {
-            bits: vec![0; size / 64],
+            bits: Bits::new(size),
             shift: 32 - size.trailing_zeros(),
         };
         for &lead in leads {
-            let bit = filter.bit(lead);
-            filter.bits[bit / 64] |= 1 << (bit % 64);
+            filter.bits.set(filter.bit(lead));
         }
         filter
     }
@@ -359,8 +353,33 @@ impl LeadFilter {
 
     #[inline(always)]
     fn holds(&self, lead: u32) -> bool {
-        let bit = self.bit(lead);
-        self.bits
+        self.bits.get(self.bit(lead))
+    }
+}
+
+/// A table of bits, a multiple of 64 of them, all clear at first: the filters in front
+/// of the vocabulary.
+#[derive(Debug)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(bits: usize) -> Bits {
+        Bits(vec![0; bits.div_ceil(64)])
+    }
+
+    /// How many bits the table holds.
+    fn len(&self) -> usize {
+        self.0.len() * 64
+    }
+
+    fn set(&mut self, bit: usize) {
+        self.0[bit / 64] |= 1 << (bit % 64);
+    }
+
+    /// Whether `bit` is set (false past the table's end).
+    #[inline(always)]
+    fn get(&self, bit: usize) -> bool {
+        self.0
             .get(bit / 64)
             .is_some_and(|word| word & (1 << (bit % 64)) != 0)
     }
