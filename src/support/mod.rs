@@ -42,7 +42,7 @@ use crate::casefold::fold_case;
 use crate::error::{Error, ErrorCode};
 use crate::model::Span;
 use crate::substr::Substr;
-use sets::{Collector, HashList, Members, Postings, Vocabulary};
+use sets::{Collector, HashList, LeadKey, Members, Postings, Vocabulary};
 use stopwords::{CommonTerms, is_common_letter};
 use words::{Scanner, pair_hash};
 
@@ -268,22 +268,42 @@ impl Profile {
             Collector::new(keep, &mut buffers.pairs),
         );
         let mut sentences = Sentences::new(text, &mut buffers.sentence_terms, &mut buffers.spans);
+        // The hash of the previous word, when it was read.
         let mut previous: Option<u64> = None;
+        // The lead of the previous word (at the start, one no pair's first word has:
+        // leads are below 2^26), and where it is when it was passed over.
+        let (mut last_lead, mut passed_over) = (u32::MAX, None);
         let mut cues = negations.then(|| negation::Cues::new(text));
         let mut has_words = false;
         let mut scanner = Scanner::new(text);
-        // Without a vocabulary every word is wanted.
-        let wanted = |lead| keep.is_none_or(|v: &Vocabulary| v.may_lead(lead));
-        while let Some(token) = scanner.next_token_if(wanted) {
+        loop {
+            // Without a vocabulary every word is wanted; with one, a word whose lead is
+            // a content term's or makes a word pair's with the word before.
+            let wanted = |lead| {
+                keep.is_none_or(|v: &Vocabulary| v.may_term(lead) || v.may_pair(last_lead, lead))
+            };
+            let Some(token) = scanner.next_token_if(wanted) else {
+                break;
+            };
             has_words = true;
-            sentences.word(token.start, token.end);
+            sentences.word(token.start, token.end, token.gap_may_end);
             if let Some(cues) = &mut cues {
                 cues.word(token.start, token.end);
             }
-            // A word not read has no term of the vocabulary and is in no word pair of it.
+            let lead_before = std::mem::replace(&mut last_lead, token.lead);
+            // A word passed over has no term of the vocabulary and is in no word pair of
+            // it with the word before; the word after may want it for theirs.
             if !token.read {
                 previous = None;
+                passed_over = Some(token.start..token.end);
                 continue;
+            }
+            // The word before, passed over, makes a pair's leads with this one: it is
+            // read now, for their pair.
+            if let (Some(range), Some(v)) = (passed_over.take(), keep) {
+                if v.may_pair(lead_before, token.lead) {
+                    previous = Some(scanner.passed_over_hash(range));
+                }
             }
             let h = token.hash;
             if terms.add_if(h, || !token.is_stop()) {
@@ -345,8 +365,9 @@ struct ClaimWords {
 }
 
 impl ClaimWords {
-    /// Reads `claim`, adding its hashes to `vocabulary` and its words' leads to `leads`.
-    fn read(claim: &str, vocabulary: &mut Vec<u64>, leads: &mut Vec<u32>) -> ClaimWords {
+    /// Reads `claim`, adding its hashes to `vocabulary` and the lead keys of its content
+    /// terms and word pairs to `leads`.
+    fn read(claim: &str, vocabulary: &mut Vec<u64>, leads: &mut Vec<LeadKey>) -> ClaimWords {
         let claim = scored_part(claim);
         // A word is a byte or more, and but for a letter of a script written without
         // spaces (three bytes or more) a gap byte follows it: at most a word per two
@@ -356,8 +377,8 @@ impl ClaimWords {
         let mut seen = HashList::with_room(words);
         let mut terms = Vec::with_capacity(words);
         let mut pairs = Vec::with_capacity(words);
-        // The previous word, when it makes pairs.
-        let mut previous: Option<u64> = None;
+        // The previous word's hash and lead, when it makes pairs.
+        let mut previous: Option<(u64, u32)> = None;
         // Whether a word came before (a capital there starts no sentence).
         let mut after_first = false;
         let mut gap_start = 0;
@@ -367,12 +388,12 @@ impl ClaimWords {
         while let Some(token) = scanner.next_token() {
             let h = token.hash;
             cues.word(token.start, token.end);
-            // A letter of a script without spaces has no lead (0): no word the filter
-            // may pass over shares its term.
-            if token.lead != 0 {
-                leads.push(token.lead);
-            }
             if !token.is_stop() && seen.insert(h) {
+                // A letter of a script without spaces has no lead (0): no word the
+                // filter may pass over shares its term.
+                if token.lead != 0 {
+                    leads.push(LeadKey::term(token.lead));
+                }
                 let word = claim.sub(token.start..token.end);
                 let specific = token.number
                     || (after_first
@@ -396,10 +417,14 @@ impl ClaimWords {
             }
             // Only the claim's pairs leave out a function letter's: a source's pairs
             // are matched against the claims', so its others are never found.
-            if let (Some(p), true) = (previous, token.paired) {
+            if let (Some((p, lead)), true) = (previous, token.paired) {
                 pairs.push(pair_hash(p, h));
+                // Two letters of scripts without spaces are both always read.
+                if lead | token.lead != 0 {
+                    leads.push(LeadKey::pair(lead, token.lead));
+                }
             }
-            previous = token.paired.then_some(h);
+            previous = token.paired.then_some((h, token.lead));
             after_first = true;
             gap_start = token.end;
         }
@@ -475,8 +500,14 @@ impl<'t, 'b> Sentences<'t, 'b> {
     }
 
     /// The next word, at `start..end`: a sentence ends in the gap before it when the gap
-    /// holds a terminator.
-    fn word(&mut self, start: usize, end: usize) {
+    /// holds a terminator, which it may only when `gap_may_end` (the scanner's
+    /// [`words::Token::gap_may_end`], taken as it read the gap: most gaps are a space,
+    /// not searched again).
+    fn word(&mut self, start: usize, end: usize, gap_may_end: bool) {
+        if !gap_may_end {
+            self.gap_start = end;
+            return;
+        }
         // Bytes, not chars: a gap is a byte or two, and `。` (E3 80 82), `！` (EF BC
         // 81) and `？` (EF BC 9F) can only match where they start, UTF-8 being
         // self-synchronising.
@@ -1313,11 +1344,14 @@ mod tests {
 
     #[test]
     fn words_passed_over_for_their_leads_change_no_score() {
-        // A known scorer reads a source's word in full only when some claim's word has
-        // its lead. Words whose leads differ from their raw first bytes ("dries" leads
-        // with "dry"), numbers with commas, full-width digits and the Kelvin sign (the
-        // general path, always read), a word longer than the word buffer; each claim
-        // must find them, and score as a scorer reading every word does.
+        // A known scorer reads a source's word in full only when some claim's content
+        // term has its lead, or a claim's word pair the leads of the word and the word
+        // before or after it. Words whose leads differ from their raw first bytes
+        // ("dries" leads with "dry"), numbers with commas, full-width digits and the
+        // Kelvin sign (the general path, always read), a word longer than the word
+        // buffer, stopwords read only for their pairs (before a word read for its term,
+        // after one, before a Chinese letter, two in a row); each claim must find them,
+        // and score as a scorer reading every word does.
         let long = "LONG".to_string() + &"abcdefghij".repeat(7) + "ies";
         let sources = [
             format!(
@@ -1327,6 +1361,9 @@ mod tests {
             // A sentence starting with a word passed over: its span starts there.
             "Alpha. Zzz gamma delta.".to_string(),
             "Nothing here.".to_string(),
+            // "the" and "in" are passed over until the word after them wants them for
+            // a pair; "of the" are a pair of stopwords.
+            "He swam the river, made in 中国, and most of the way.".to_string(),
         ];
         let claims = [
             "Dry fields.",
@@ -1334,6 +1371,9 @@ mod tests {
             "The kelvin scale.",
             &format!("The {} word.", long.to_lowercase()),
             "Gamma delta.",
+            "She saw the river.",
+            "Toys in 中国.",
+            "Part of the way.",
         ];
         let full = SupportScorer::new(&sources);
         let known = SupportScorer::for_claims(&sources, &claims);
@@ -1354,6 +1394,14 @@ mod tests {
         // Both of "Dry fields."'s terms are in the first source ("Dries", "fields").
         assert!(known.scores(claims[0])[0] > known.scores(claims[0])[2]);
         assert!(known.scores(claims[0])[0] > 0.5);
+        // The stopwords passed over at first are read for their pairs: the last
+        // source holds "the river"; "in 中" and "中国"; "of the", "the way".
+        let profile = &known.profiles[4];
+        for (claim, pairs) in claims[5..].iter().zip([1, 2, 2]) {
+            let words = ClaimWords::read(claim, &mut Vec::new(), &mut Vec::new());
+            let found = words.pairs.iter().filter(|h| profile.pairs.contains(h));
+            assert_eq!(found.count(), pairs, "{claim}");
+        }
     }
 
     #[test]

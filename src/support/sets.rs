@@ -256,8 +256,9 @@ impl Postings {
 /// The hashes a scorer will be asked about, with a one-bit-per-slot filter in front:
 /// most hashes of a source are not in it, and one bit test (in a table that fits the
 /// L1 cache) turns them away without probing the set. In front of that, a filter of the
-/// claims' words' leads (their terms' first bytes, `words::lead`): a source's word
-/// whose lead it lacks is not stemmed or hashed at all.
+/// claims' leads ([`LeadKey`]: their content terms' first bytes, `words::lead`, and
+/// those of their word pairs' two words): a source's word none of whose keys it holds
+/// is not stemmed or hashed at all.
 #[derive(Debug)]
 pub(super) struct Vocabulary {
     set: HashList,
@@ -272,9 +273,9 @@ impl Vocabulary {
     /// Hashes the table has room for before it grows, at most (see [`Vocabulary::new`]).
     const ROOM: usize = 8192;
 
-    /// The vocabulary of `hashes`, the terms and word pairs of claims whose words have
-    /// `leads`.
-    pub(super) fn new(hashes: Vec<u64>, leads: &[u32]) -> Vocabulary {
+    /// The vocabulary of `hashes`, the terms and word pairs of claims whose content
+    /// terms and word pairs have the lead keys `leads`.
+    pub(super) fn new(hashes: Vec<u64>, leads: &[LeadKey]) -> Vocabulary {
         // Room for as many distinct hashes as there are hashes (a typical request's
         // claims repeat few), up to [`Vocabulary::ROOM`]: the table, kept at most half
         // full, grows at most once for claims that repeat nothing, and by what is
@@ -296,12 +297,18 @@ impl Vocabulary {
         }
     }
 
-    /// Whether a word with this lead may have a term or make a word pair of the
-    /// vocabulary (false: its term is none of the claims' words', so neither its term
-    /// nor a word pair it makes is in the vocabulary).
+    /// Whether a word with this lead may have a content term of the vocabulary (false:
+    /// no claim's content term has its lead, so none is its term).
     #[inline(always)]
-    pub(super) fn may_lead(&self, lead: u32) -> bool {
-        self.leads.holds(lead)
+    pub(super) fn may_term(&self, lead: u32) -> bool {
+        self.leads.holds(LeadKey::term(lead))
+    }
+
+    /// Whether two words in a row with these leads may make a word pair of the
+    /// vocabulary (false: no claim's word pair has their leads, so theirs is none).
+    #[inline(always)]
+    pub(super) fn may_pair(&self, first: u32, second: u32) -> bool {
+        self.leads.holds(LeadKey::pair(first, second))
     }
 
     /// The filter bit of `h` among `mask + 1`: from its high bits (the set's slots use
@@ -319,41 +326,69 @@ impl Vocabulary {
     }
 }
 
-/// A set of leads as one bit each in a table of 16 bits per lead given, from 1,024 to
-/// at most 65,536 bits: a lead not in the set finds its bit clear but for about one in
-/// 16 or fewer. More leads than the largest table holds that well (the claims of a
-/// storm) only let more words through.
+/// What the lead filter holds of a claim: the lead of a content term, or the leads of
+/// the two words of a word pair. A source's word is read in full only when its lead is
+/// a content term's, or makes a pair's with the word before it or the word after it
+/// (then read when that word comes). Most of a source's words are stopwords ("the",
+/// "of") whose leads the claims' stopwords have: when any claim word's lead let a word
+/// through, 45 % of the typical request's source words were read; with these keys, 17 %
+/// when met and 4 % more for the word after (docs/perf-log.md, "Leads of word pairs").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct LeadKey(u64);
+
+impl LeadKey {
+    /// The key of a content term with `lead`. A lead is below 2^26 (three bytes and
+    /// their count, `words::lead`), so the bit 31 set here is set in no pair's key's
+    /// low half, and the two kinds never share a key.
+    #[inline(always)]
+    pub(super) fn term(lead: u32) -> LeadKey {
+        LeadKey(u64::from(lead) | 1 << 31)
+    }
+
+    /// The key of a word pair whose first word has the lead `first`, its second `second`.
+    #[inline(always)]
+    pub(super) fn pair(first: u32, second: u32) -> LeadKey {
+        LeadKey(u64::from(first) << 32 | u64::from(second))
+    }
+}
+
+/// A set of [`LeadKey`]s as one bit each in a table of 64 bits per key given, from
+/// 1,024 to at most 131,072 bits (16 KB): a key not in the set finds its bit clear but
+/// for about one in 64 or fewer. Each word not wanted for its term is tested twice (its
+/// term, its pair with the word before): at 16 bits a key, the typical request's
+/// sources had 481 words read where they have 325 at 64. More keys than the largest
+/// table holds that well (the claims of a storm) only let more words through.
 #[derive(Debug)]
 struct LeadFilter {
     bits: Bits,
-    /// 32 less the table's bits in log 2: a lead's bit is the top bits of its product
+    /// 64 less the table's bits in log 2: a key's bit is the top bits of its product
     /// with an odd constant.
     shift: u32,
 }
 
 impl LeadFilter {
-    fn new(leads: &[u32]) -> LeadFilter {
-        let size = (leads.len() * 16)
-            .clamp(1 << 10, 1 << 16)
+    fn new(keys: &[LeadKey]) -> LeadFilter {
+        let size = (keys.len() * 64)
+            .clamp(1 << 10, 1 << 17)
             .next_power_of_two();
         let mut filter = LeadFilter {
             bits: Bits::new(size),
-            shift: 32 - size.trailing_zeros(),
+            shift: 64 - size.trailing_zeros(),
         };
-        for &lead in leads {
-            filter.bits.set(filter.bit(lead));
+        for &key in keys {
+            filter.bits.set(filter.bit(key));
         }
         filter
     }
 
     #[inline(always)]
-    fn bit(&self, lead: u32) -> usize {
-        (lead.wrapping_mul(0x9e37_79b1) >> self.shift) as usize
+    fn bit(&self, key: LeadKey) -> usize {
+        (key.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
     }
 
     #[inline(always)]
-    fn holds(&self, lead: u32) -> bool {
-        self.bits.get(self.bit(lead))
+    fn holds(&self, key: LeadKey) -> bool {
+        self.bits.get(self.bit(key))
     }
 }
 

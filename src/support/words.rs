@@ -82,9 +82,17 @@ pub(super) struct Token {
     /// not want the word's lead, and only its place and lead are set (its other fields
     /// are placeholders).
     pub read: bool,
+    /// Whether the gap before the word (from the end of the word before, or the text's
+    /// start) holds a byte that may end a sentence: `.`, `!`, `?`, a line break, or the
+    /// first byte of `。`, `！` or `？`. Taken as the gap is read, so that a sentence
+    /// splitter looks at the gaps that have one only.
+    pub gap_may_end: bool,
     pub start: usize,
     pub end: usize,
 }
+
+/// The ASCII bytes that may end a sentence, as bits of a `u64` (all are below 64).
+const SENTENCE_ENDS: u64 = 1 << b'.' | 1 << b'!' | 1 << b'?' | 1 << b'\n';
 
 /// The first three bytes of a term (all of a shorter one), with their number: two equal
 /// terms have equal leads, so a word whose lead no claim's word has shares no term or
@@ -292,6 +300,8 @@ impl<'t> Scanner<'t> {
         let text = self.text;
         let bytes = text.as_bytes();
         let mut at = self.at;
+        // Whether a byte of the gap may end a sentence (its bit of `SENTENCE_ENDS`).
+        let mut ends = 0;
         // The gap, up to the first letter or digit.
         let start = loop {
             let Some(&b) = bytes.get(at) else {
@@ -302,9 +312,11 @@ impl<'t> Scanner<'t> {
                 if ASCII[usize::from(b)] >= 0x80 {
                     break at;
                 }
+                ends |= SENTENCE_ENDS >> (b & 63) & u64::from(b < 64);
                 at += 1;
             } else {
                 let (c, len) = char_at(text, at);
+                ends |= u64::from(matches!(c, '。' | '！' | '？'));
                 match class(c) {
                     Class::Unspaced => {
                         // A word of one letter, its term its bytes: these scripts have
@@ -324,6 +336,7 @@ impl<'t> Scanner<'t> {
                             paired: !function,
                             lead: 0,
                             read: true,
+                            gap_may_end: ends != 0,
                             start: at,
                             end: at + len,
                         });
@@ -392,11 +405,34 @@ impl<'t> Scanner<'t> {
                 paired: false,
                 lead,
                 read: false,
+                gap_may_end: ends != 0,
                 start,
                 end,
             });
         }
-        Some(self.token(start..end, n, number, fast, lead))
+        let mut token = self.token(start..end, n, number, fast, lead);
+        token.gap_may_end = ends != 0;
+        Some(token)
+    }
+
+    /// The hash of the term of a word the scanner passed over (a token with `read`
+    /// false) at `range`: such a word is ASCII and fits the word buffer, so it is
+    /// lower-cased again from the text, with no second scan for its end. For a word
+    /// passed over that the word after it wants for their pair.
+    pub(super) fn passed_over_hash(&mut self, range: std::ops::Range<usize>) -> u64 {
+        let word = &self.text.as_bytes()[range.clone()];
+        let number = word.first().is_some_and(u8::is_ascii_digit);
+        let mut n = 0;
+        for &b in word {
+            // A number's commas are left out, as the scan leaves them out.
+            if !(number && b == b',') {
+                if let Some(slot) = self.buf.get_mut(n) {
+                    *slot = b.to_ascii_lowercase();
+                }
+                n += 1;
+            }
+        }
+        self.token(range, n.min(WORD_BUFFER), number, true, 0).hash
     }
 
     /// The token of the word at `range`, lower-cased into `buf[..n]` on the ASCII
@@ -423,6 +459,7 @@ impl<'t> Scanner<'t> {
             paired: true,
             lead,
             read: true,
+            gap_may_end: false,
             start: range.start,
             end: range.end,
         }
@@ -857,6 +894,73 @@ mod tests {
                 ("x", None),
             ]
         );
+    }
+
+    #[test]
+    fn a_gap_may_end_a_sentence_when_it_holds_a_terminator() {
+        // Every gap of texts made of words and one or two of these between them, read
+        // with words wanted and not: the flag is whether the gap holds a terminator.
+        let gaps = [
+            " ",
+            ". ",
+            "!",
+            "?",
+            "\n",
+            "\r\n",
+            ", ",
+            "。",
+            "！",
+            "？",
+            "、",
+            "—",
+            "\u{7f}",
+            "\"",
+            "?)",
+            "…",
+            "\t",
+            "@",
+            "~",
+            "；",
+            " \u{1f600} ",
+        ];
+        let ends = |gap: &str| gap.contains(['.', '!', '?', '\n', '。', '！', '？']);
+        for first in gaps {
+            for second in gaps {
+                let text = format!("{first}Alpha{second}中{first}beta{second}9{second}");
+                for wanted in [true, false] {
+                    let mut scanner = Scanner::new(&text);
+                    let mut gap_start = 0;
+                    while let Some(token) = scanner.next_token_if(|_| wanted) {
+                        let gap = &text[gap_start..token.start];
+                        assert_eq!(token.gap_may_end, ends(gap), "{text:?}: {gap:?}");
+                        gap_start = token.end;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_word_passed_over_hashes_as_it_would_have_been_read() {
+        // Every word of the ASCII fast path, passed over, then hashed from its place:
+        // capitals, stems, a number's commas and decimal point, a word filling the
+        // buffer, a word after a longer one (the buffer holds the longer one's bytes).
+        let long = "Q".repeat(WORD_BUFFER);
+        let text = format!("Dries Running 1,200.5 a1,2 {long} fish THE studies x9 Ab");
+        let mut scanner = Scanner::new(&text);
+        let mut passed = Vec::new();
+        while let Some(token) = scanner.next_token_if(|_| false) {
+            assert!(!token.read, "{}", &text[token.start..token.end]);
+            passed.push(token.start..token.end);
+        }
+        assert_eq!(passed.len(), 10);
+        let full: Vec<u64> = tokens(&text).map(|t| t.hash).collect();
+        let mut again = Scanner::new(&text);
+        let hashes: Vec<u64> = passed
+            .into_iter()
+            .map(|range| again.passed_over_hash(range))
+            .collect();
+        assert_eq!(hashes, full);
     }
 
     #[test]
