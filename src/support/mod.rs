@@ -366,17 +366,25 @@ struct ClaimWords {
 
 impl ClaimWords {
     /// Reads `claim`, adding its hashes to `vocabulary` and the lead keys of its content
-    /// terms and word pairs to `leads`.
-    fn read(claim: &str, vocabulary: &mut Vec<u64>, leads: &mut Vec<LeadKey>) -> ClaimWords {
+    /// terms and word pairs to `leads`; its words gather in `buffers` first.
+    fn read(
+        claim: &str,
+        vocabulary: &mut Vec<u64>,
+        leads: &mut Vec<LeadKey>,
+        buffers: &mut ClaimBuffers,
+    ) -> ClaimWords {
         let claim = scored_part(claim);
         // A word is a byte or more, and but for a letter of a script written without
         // spaces (three bytes or more) a gap byte follows it: at most a word per two
         // bytes, so the lists never grow.
         let words = claim.len().div_ceil(2);
+        let ClaimBuffers { seen, terms, pairs } = buffers;
         // The claim's terms seen so far.
-        let mut seen = HashList::with_room(words);
-        let mut terms = Vec::with_capacity(words);
-        let mut pairs = Vec::with_capacity(words);
+        seen.clear_with_room(words);
+        terms.clear();
+        terms.reserve(words);
+        pairs.clear();
+        pairs.reserve(words);
         // The previous word's hash and lead, when it makes pairs.
         let mut previous: Option<(u64, u32)> = None;
         // Whether a word came before (a capital there starts no sentence).
@@ -428,17 +436,27 @@ impl ClaimWords {
             after_first = true;
             gap_start = token.end;
         }
-        vocabulary.extend_from_slice(&pairs);
+        vocabulary.extend_from_slice(pairs);
         vocabulary.extend(terms.iter().map(|t| t.hash));
-        // Kept for the scorer's life: no more room than the claim's words take.
-        pairs.shrink_to_fit();
-        terms.shrink_to_fit();
+        // Kept for the scorer's life: no more room than the claim's words take, one
+        // allocation each (gathered in lists of their own with room for every word and
+        // shrunk, they took two each and the dedup table one more).
         ClaimWords {
-            terms,
-            pairs,
+            terms: terms.to_vec(),
+            pairs: pairs.to_vec(),
             negated: cues.found(),
         }
     }
+}
+
+/// The lists a claim's words gather in before they become its [`ClaimWords`]: one of
+/// each for a scorer's claims, emptied for each claim.
+#[derive(Default)]
+struct ClaimBuffers {
+    /// The claim's content terms seen so far.
+    seen: HashList,
+    terms: Vec<ClaimTerm>,
+    pairs: Vec<u64>,
 }
 
 /// A claim's content term.
@@ -730,8 +748,10 @@ impl<'a> SupportScorer<'a> {
         // never content terms, so theirs are left out).
         let (mut vocabulary, mut leads) = (Vec::new(), Vec::new());
         let mut known = Vec::with_capacity(claims.len());
+        let mut buffers = ClaimBuffers::default();
         for &claim in claims {
-            known.push((claim, ClaimWords::read(claim, &mut vocabulary, &mut leads)));
+            let words = ClaimWords::read(claim, &mut vocabulary, &mut leads, &mut buffers);
+            known.push((claim, words));
         }
         let vocabulary = Vocabulary::new(vocabulary, &leads);
         SupportScorer::profile(sources, Some(vocabulary), known)
@@ -788,7 +808,12 @@ impl<'a> SupportScorer<'a> {
                 self.cursor.set(k);
                 &self.claims[k].1
             }
-            None => fresh.insert(ClaimWords::read(claim, &mut Vec::new(), &mut Vec::new())),
+            None => fresh.insert(ClaimWords::read(
+                claim,
+                &mut Vec::new(),
+                &mut Vec::new(),
+                &mut ClaimBuffers::default(),
+            )),
         }
     }
 
@@ -1398,7 +1423,8 @@ mod tests {
         // source holds "the river"; "in 中" and "中国"; "of the", "the way".
         let profile = &known.profiles[4];
         for (claim, pairs) in claims[5..].iter().zip([1, 2, 2]) {
-            let words = ClaimWords::read(claim, &mut Vec::new(), &mut Vec::new());
+            let buffers = &mut ClaimBuffers::default();
+            let words = ClaimWords::read(claim, &mut Vec::new(), &mut Vec::new(), buffers);
             let found = words.pairs.iter().filter(|h| profile.pairs.contains(h));
             assert_eq!(found.count(), pairs, "{claim}");
         }

@@ -12,7 +12,7 @@
 
 /// A set of (well-mixed) hashes: open addressing with linear probing in a power-of-two
 /// table. Building it is one pass with no sort; a lookup is a probe or two.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct HashList {
     /// Slots hold the items (the item 0 as 1, see [`HashList::key`]); 0 marks an empty slot.
     slots: Vec<u64>,
@@ -34,7 +34,24 @@ impl HashList {
     /// probes saved: +12 K instructions on a typical request, docs/perf-log.md.)
     pub(super) fn with_room(items: usize) -> HashList {
         HashList {
-            slots: vec![0; (items + items / 2).next_power_of_two().max(8)],
+            slots: vec![0; HashList::slots_for(items)],
+        }
+    }
+
+    /// The slots of a table with room for `items` items.
+    fn slots_for(items: usize) -> usize {
+        (items + items / 2).next_power_of_two().max(8)
+    }
+
+    /// Empties the set, with room for `items` items as [`HashList::with_room`] gives:
+    /// a table of that size is kept, so a set emptied for each of many texts of a size
+    /// is not allocated again for each.
+    pub(super) fn clear_with_room(&mut self, items: usize) {
+        let slots = HashList::slots_for(items);
+        if self.slots.len() == slots {
+            self.slots.fill(0);
+        } else {
+            self.slots = vec![0; slots];
         }
     }
 

@@ -58,18 +58,41 @@ static STOPWORD_TABLE: [u32; STOPWORD_SLOTS] = {
 
 /// The 1,000 commonest English content words ([`COMMON_WORDS`]) and the German function
 /// words ([`GERMAN_WORDS`]), as terms. The English ones and the German ones of ASCII
-/// letters by 16 bits of their hash, each set sorted and read out of its gaps
-/// ([`COMMON_GAPS`], [`GERMAN_GAPS`]) once per process (read once per scorer, that is
-/// once per request, they took 13.6 K instructions, about 1 % of a typical request's
-/// claim support; docs/perf-log.md); the seven German ones that are not ASCII by their
-/// whole hash ([`GERMAN_NOT_ASCII`]). Only a claim's terms are looked up, a binary
-/// search each. A rarer ASCII term is taken for a common English word when its top 16
-/// bits are one of the thousand's, 1.5 % of such terms, whose weight is then lowered as
-/// a common word's is (and for a German one, 0.2 %).
+/// letters by 16 bits of their hash, each set read out of its gaps ([`COMMON_GAPS`],
+/// [`GERMAN_GAPS`]) once per process into a bitmap of all 65,536 (read once per scorer,
+/// that is once per request, they took 13.6 K instructions, about 1 % of a typical
+/// request's claim support; docs/perf-log.md); the seven German ones that are not ASCII
+/// by their whole hash ([`GERMAN_NOT_ASCII`]). Only a claim's terms are looked up. A
+/// rarer ASCII term is taken for a common English word when its top 16 bits are one of
+/// the thousand's, 1.5 % of such terms, whose weight is then lowered as a common word's
+/// is (and for a German one, 0.2 %).
 #[derive(Debug)]
 pub(super) struct CommonTerms {
-    english: Vec<u16>,
-    german: Vec<u16>,
+    english: Fingerprints,
+    german: Fingerprints,
+}
+
+/// A set of 16-bit fingerprints as one bit each of all 65,536 (8 KB): a look-up is one
+/// load. A binary search of the thousand sorted English ones was 1.5 % of the typical
+/// request with support through wasm (docs/perf-log.md, "Common words by a bitmap").
+#[derive(Debug, PartialEq)]
+struct Fingerprints(Box<[u64; 1024]>);
+
+impl Fingerprints {
+    /// The set of `values`.
+    fn of(values: impl Iterator<Item = u16>) -> Fingerprints {
+        let mut bits = Box::new([0u64; 1024]);
+        for value in values {
+            bits[usize::from(value >> 6)] |= 1 << (value & 63);
+        }
+        Fingerprints(bits)
+    }
+
+    /// Whether the set holds `term_hash`'s fingerprint.
+    fn holds(&self, term_hash: u64) -> bool {
+        let value = common_fingerprint(term_hash);
+        self.0[usize::from(value >> 6)] >> (value & 63) & 1 != 0
+    }
 }
 
 impl CommonTerms {
@@ -77,14 +100,14 @@ impl CommonTerms {
     pub(super) fn get() -> &'static CommonTerms {
         static COMMON: std::sync::OnceLock<CommonTerms> = std::sync::OnceLock::new();
         COMMON.get_or_init(|| CommonTerms {
-            english: fingerprints_of(&COMMON_GAPS),
-            german: fingerprints_of(&GERMAN_GAPS),
+            english: Fingerprints::of(fingerprints_of(&COMMON_GAPS)),
+            german: Fingerprints::of(fingerprints_of(&GERMAN_GAPS)),
         })
     }
 
     /// True when `term_hash` is (probably) the hash of a common English word's term.
     pub(super) fn contains(&self, term_hash: u64) -> bool {
-        holds_fingerprint(&self.english, term_hash)
+        self.english.holds(term_hash)
     }
 
     /// True when the claim's `word`, whose term hashes to `term_hash`, is one of the
@@ -100,16 +123,11 @@ impl CommonTerms {
     /// for any other ("für", "über", …).
     pub(super) fn german(&self, word: &str, term_hash: u64) -> bool {
         if word.is_ascii() {
-            holds_fingerprint(&self.german, term_hash)
+            self.german.holds(term_hash)
         } else {
             GERMAN_NOT_ASCII.contains(&term_hash)
         }
     }
-}
-
-/// Whether the sorted fingerprints `set` hold `term_hash`'s.
-fn holds_fingerprint(set: &[u16], term_hash: u64) -> bool {
-    set.binary_search(&common_fingerprint(term_hash)).is_ok()
 }
 
 /// What [`CommonTerms`] keeps of a term hash: its top 16 bits.
@@ -282,17 +300,14 @@ static COMMON_LETTER_CODES: [u16; COMMON_LETTER_COUNT] = {
     codes
 };
 
-/// The values [`gaps_of`] wrote.
-fn fingerprints_of(gaps: &[u8]) -> Vec<u16> {
-    let mut values = Vec::with_capacity(gaps.len());
-    let mut at = 0u16;
-    for &gap in gaps {
-        at += u16::from(gap);
-        if gap != u8::MAX {
-            values.push(at);
-        }
-    }
-    values
+/// The values [`gaps_of`] wrote, in order.
+fn fingerprints_of(gaps: &[u8]) -> impl Iterator<Item = u16> + '_ {
+    gaps.iter()
+        .scan(0u16, |at, &gap| {
+            *at += u16::from(gap);
+            Some((gap != u8::MAX).then_some(*at))
+        })
+        .flatten()
 }
 
 /// Function words, and 32 of the commonest English content words ("one", "new",
@@ -549,18 +564,15 @@ mod tests {
         for word in COMMON_WORDS {
             assert!(common.english(word, own_term(word)), "{word}");
         }
-        assert!(
-            common.english.windows(2).all(|w| w[0] < w[1]),
-            "sorted, each once"
-        );
-        // Fingerprints shared by two words are kept once.
+        // The gaps hold each word's fingerprint and no other: sorted, each once.
         let mut fingerprints: Vec<u16> = COMMON_WORDS
             .iter()
             .map(|w| common_fingerprint(hash(w.as_bytes())))
             .collect();
         fingerprints.sort_unstable();
         fingerprints.dedup();
-        assert_eq!(common.english, fingerprints);
+        assert!(fingerprints_of(&COMMON_GAPS).eq(fingerprints.iter().copied()));
+        assert_eq!(common.english, Fingerprints::of(fingerprints.into_iter()));
     }
 
     #[test]
@@ -586,7 +598,13 @@ mod tests {
         assert_eq!(&gaps[..5], &[0, 254, 1, 255, 0]);
         let mut distinct = sorted.to_vec();
         distinct.dedup();
-        assert_eq!(fingerprints_of(&gaps[..len]), distinct);
+        assert_eq!(fingerprints_of(&gaps[..len]).collect::<Vec<_>>(), distinct);
+        // The bitmap of those values holds them and no other.
+        let set = Fingerprints::of(distinct.iter().copied());
+        for value in 0..=u16::MAX {
+            let held = set.holds(u64::from(value) << 48 | 0xffff);
+            assert_eq!(held, distinct.contains(&value), "{value}");
+        }
     }
 
     #[test]
