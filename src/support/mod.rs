@@ -1738,6 +1738,25 @@ mod tests {
     }
 
     #[test]
+    fn a_sentence_ends_at_a_terminator_in_its_gap_not_at_a_decimal_point() {
+        // The scanner reads "3.5" as one word, so its point lies in no gap: a search of
+        // the gaps that started before the word would take it for the sentence's end.
+        let sources = ["It is 3.5 big. Next one? Yes!\nLast line"];
+        for scorer in [
+            SupportScorer::new(&sources),
+            SupportScorer::for_claims(&sources, &["It is big."]),
+        ] {
+            let sentences: Vec<&str> = (scorer.profiles[0].sentences.iter())
+                .map(|span| &sources[0][span.range()])
+                .collect();
+            assert_eq!(
+                sentences,
+                ["It is 3.5 big.", "Next one?", "Yes!", "Last line"]
+            );
+        }
+    }
+
+    #[test]
     fn a_known_claim_scores_alike_asked_in_order_out_of_order_or_as_a_copy() {
         let sources = [
             "The reactor reached criticality in December 1942 in Chicago under Fermi.",

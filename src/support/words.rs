@@ -79,8 +79,8 @@ pub(super) struct Token {
     /// written without spaces, whose term no word with a lead has.
     pub lead: u32,
     /// Whether the term was read ([`Scanner::next_token_if`]): when not, the caller did
-    /// not want the word's lead, and only its place and lead are set (its other fields
-    /// are placeholders).
+    /// not want the word's lead, and only its place, lead, `number` and `gap_may_end`
+    /// are set (its other fields are placeholders).
     pub read: bool,
     /// Whether the gap before the word (from the end of the word before, or the text's
     /// start) holds a byte that may end a sentence: `.`, `!`, `?`, a line break, or the
