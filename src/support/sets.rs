@@ -11,7 +11,9 @@
 //! with support took about 5 % longer (docs/perf-log.md, issue 35).
 
 /// A set of (well-mixed) hashes: open addressing with linear probing in a power-of-two
-/// table. Building it is one pass with no sort; a lookup is a probe or two.
+/// table. Building it is one pass with no sort; a lookup is a probe or two. The default
+/// set has no slots: it holds nothing and takes no item until
+/// [`HashList::clear_with_room`] sizes it.
 #[derive(Clone, Debug, Default)]
 pub(super) struct HashList {
     /// Slots hold the items (the item 0 as 1, see [`HashList::key`]); 0 marks an empty slot.
