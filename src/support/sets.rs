@@ -412,12 +412,12 @@ impl LeadFilter {
 }
 
 /// A table of bits, a multiple of 64 of them, all clear at first: the filters in front
-/// of the vocabulary.
-#[derive(Debug)]
-struct Bits(Vec<u64>);
+/// of the vocabulary, and the common words' fingerprints (`stopwords::CommonTerms`).
+#[derive(Debug, PartialEq)]
+pub(super) struct Bits(Vec<u64>);
 
 impl Bits {
-    fn new(bits: usize) -> Bits {
+    pub(super) fn new(bits: usize) -> Bits {
         Bits(vec![0; bits.div_ceil(64)])
     }
 
@@ -426,13 +426,13 @@ impl Bits {
         self.0.len() * 64
     }
 
-    fn set(&mut self, bit: usize) {
+    pub(super) fn set(&mut self, bit: usize) {
         self.0[bit / 64] |= 1 << (bit % 64);
     }
 
     /// Whether `bit` is set (false past the table's end).
     #[inline(always)]
-    fn get(&self, bit: usize) -> bool {
+    pub(super) fn get(&self, bit: usize) -> bool {
         self.0
             .get(bit / 64)
             .is_some_and(|word| word & (1 << (bit % 64)) != 0)

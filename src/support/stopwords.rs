@@ -7,6 +7,7 @@
 use super::common_letters::COMMON_LETTERS;
 use super::common_words::COMMON_WORDS;
 use super::german_words::GERMAN_WORDS;
+use super::sets::Bits;
 use super::words::hash;
 
 /// True when `word_hash` is the hash of a lower-case function word. Compares hashes,
@@ -76,22 +77,21 @@ pub(super) struct CommonTerms {
 /// load. A binary search of the thousand sorted English ones was 1.5 % of the typical
 /// request with support through wasm (docs/perf-log.md, "Common words by a bitmap").
 #[derive(Debug, PartialEq)]
-struct Fingerprints(Box<[u64; 1024]>);
+struct Fingerprints(Bits);
 
 impl Fingerprints {
     /// The set of `values`.
     fn of(values: impl Iterator<Item = u16>) -> Fingerprints {
-        let mut bits = Box::new([0u64; 1024]);
+        let mut bits = Bits::new(1 << 16);
         for value in values {
-            bits[usize::from(value >> 6)] |= 1 << (value & 63);
+            bits.set(usize::from(value));
         }
         Fingerprints(bits)
     }
 
     /// Whether the set holds `term_hash`'s fingerprint.
     fn holds(&self, term_hash: u64) -> bool {
-        let value = common_fingerprint(term_hash);
-        self.0[usize::from(value >> 6)] >> (value & 63) & 1 != 0
+        self.0.get(usize::from(common_fingerprint(term_hash)))
     }
 }
 
