@@ -514,7 +514,7 @@ export interface RenderOptions {
  * Throws `too_large` for a list of more than a million items and
  * `invalid_input` / `invalid_option` for a revoked Proxy.
  */
-export function renderHtml(report: Report | { segments: Segment[] }, options: RenderOptions | undefined): string;
+export function renderHtml(report: Report | { segments: Segment[] }, options?: RenderOptions | null): string;
 
 /**
  * The render tree `renderHtml` and the React components draw: blocks, inline nodes

@@ -104,7 +104,9 @@ citeproofTransform({ sources: [] }, { format: "xml" });
 
 const html: string = renderHtml(end.report, { sources: [{ title: "t" }] });
 const tree: Block[] = citationTree({ segments: end.report.segments });
-console.log(html.length, tree.length);
+// The options are optional, as the guide says ("needs nothing").
+const bare: string = renderHtml(end.report);
+console.log(html.length, tree.length, bare.length);
 
 function Answer(): ReturnType<typeof CitedAnswer> {
   const state: CitationStreamState = useCitationStream(new Response("Fact [1]."), { input: { sources: [] } });
