@@ -20,7 +20,9 @@
 //! judged summary sentences (qags.rs), with `FALKE`, on Falke et al.'s sentence triples
 //! (falke.rs), with `OCNLI`, on
 //! OCNLI's Chinese pairs, with `KORNLI`, on KorNLI's Korean pairs, with `JNLI`, on
-//! JNLI's Japanese pairs, and with `XNLI_DE`, on XNLI's German pairs (nli.rs), each with
+//! JNLI's Japanese pairs, with `XNLI_DE`, on XNLI's German pairs, and with `XNLI`, on
+//! XNLI's pairs in each language of myXNLI's files (English, Myanmar, Urdu, Swahili;
+//! nli.rs), each with
 //! its cells per factor of the two constants read off OCNLI's `train.10k.json`
 //! (`common_letter`, `unmatched_negation`):
 //!
@@ -28,6 +30,7 @@
 //!       FALKE=val_sentence_pairs.json \
 //!       OCNLI=dev.json KORNLI=xnli.dev.ko.tsv \
 //!       JNLI=valid-v1.3.json XNLI_DE=train.txt:dev.txt \
+//!       XNLI=my.genre.dev.tsv:ur.genre.dev.tsv:sw.genre.dev.tsv \
 //!       ATTRIBUTIONBENCH_OOD=test_ood_all_subset_balanced.jsonl \
 //!       cargo run --release --example support_eval
 
@@ -101,6 +104,7 @@ fn main() {
                 kornli: std::env::var("KORNLI").ok().as_deref(),
                 jnli: std::env::var("JNLI").ok().as_deref(),
                 german: std::env::var("XNLI_DE").ok().as_deref(),
+                xnli: std::env::var("XNLI").ok().as_deref(),
             },
             &candidates(),
         );

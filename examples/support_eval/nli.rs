@@ -26,6 +26,14 @@
 //!   `test.txt` is XNLI's test pairs (5,010); its `train.txt` and `dev.txt` together
 //!   are XNLI's dev pairs (2,245 and 250). Read from the paths in `XNLI_DE` (several
 //!   separated by `:`, read as one file); not vendored (XNLI: CC BY-NC 4.0).
+//! - **XNLI as myXNLI ships it** (Htet and Dras, 2025, github.com/akhtet/myXNLI,
+//!   commit 397fce4, `output/<lang>/<lang>.genre.{dev,test}.tsv`): XNLI's dev (2,490) and
+//!   test (5,010) pairs, tab-separated with a header line naming the columns `genre`,
+//!   `label` and `sentence1_<lang>`, `sentence2_<lang>` for each language the file holds:
+//!   Myanmar (human-translated for myXNLI) beside XNLI's English in `my/`, and XNLI's own
+//!   Urdu and Swahili in `ur/` and `sw/`. Read from the paths in `XNLI` (several
+//!   separated by `:`); each language is a dataset, read from the files that hold it as
+//!   one file. Not vendored (CC BY-NC 4.0).
 //!
 //! This file reads them; transfer.rs measures on them with the shipped constants only.
 
@@ -117,6 +125,71 @@ pub fn xglue(paths: &str) -> Vec<Pair> {
     (paths.split(':').filter(|p| !p.is_empty()))
         .flat_map(|path| columns(read(path).lines().enumerate(), path))
         .collect()
+}
+
+/// The languages of myXNLI's files at `paths` (separated by `:`), each with the files
+/// that hold it (separated by `:`), in the order the files name them
+/// (`sentence1_<lang>`).
+pub fn genre_languages(paths: &str) -> Vec<(String, String)> {
+    let mut languages: Vec<(String, String)> = Vec::new();
+    for path in paths.split(':').filter(|p| !p.is_empty()) {
+        let text = read(path);
+        let header = text.lines().next().unwrap_or_default();
+        assert!(
+            header.starts_with("genre\tlabel\tsentence1_"),
+            "{path}: not myXNLI's columns (genre, label, sentence1_<lang>, sentence2_<lang>, …)"
+        );
+        for language in header
+            .split('\t')
+            .filter_map(|c| c.strip_prefix("sentence1_"))
+        {
+            match languages.iter_mut().find(|(l, _)| l == language) {
+                Some((_, files)) => *files = format!("{files}:{path}"),
+                None => languages.push((language.to_string(), path.to_string())),
+            }
+        }
+    }
+    languages
+}
+
+/// The labelled pairs in `language` of myXNLI's files at `paths` (separated by `:`), in
+/// order; a premise is known by its text.
+pub fn genre(paths: &str, language: &str) -> Vec<Pair> {
+    let mut pairs = Vec::new();
+    for path in paths.split(':').filter(|p| !p.is_empty()) {
+        let text = read(path);
+        let mut lines = text.lines().enumerate();
+        let header: Vec<&str> = lines
+            .next()
+            .map(|(_, l)| l.split('\t').collect())
+            .unwrap_or_default();
+        let column = |name: &str| {
+            (header.iter().position(|c| *c == name))
+                .unwrap_or_else(|| panic!("{path}: no column {name}"))
+        };
+        let (label, premise, hypothesis) = (
+            column("label"),
+            column(&format!("sentence1_{language}")),
+            column(&format!("sentence2_{language}")),
+        );
+        for (n, line) in lines.filter(|(_, l)| !l.trim().is_empty()) {
+            let fields: Vec<&str> = line.split('\t').collect();
+            assert_eq!(
+                fields.len(),
+                header.len(),
+                "{path}:{}: not {} columns",
+                n + 1,
+                header.len()
+            );
+            pairs.push(Pair {
+                premise: fields[premise].to_string(),
+                hypothesis: fields[hypothesis].to_string(),
+                entailed: entailed(fields[label], path, n),
+                premise_key: fields[premise].to_string(),
+            });
+        }
+    }
+    pairs
 }
 
 /// The pairs of numbered lines of three tab-separated columns (premise, hypothesis,

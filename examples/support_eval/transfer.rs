@@ -712,6 +712,9 @@ pub struct UnseenFiles<'p> {
     /// XGLUE's German XNLI files, `train.txt:dev.txt` (XNLI's dev pairs) or `test.txt`
     /// (`XNLI_DE`).
     pub german: Option<&'p str>,
+    /// myXNLI's files of XNLI's pairs, each of its languages a dataset: `my.genre.dev.tsv`
+    /// (English and Myanmar), `ur.genre.dev.tsv`, … (`XNLI`).
+    pub xnli: Option<&'p str>,
 }
 
 /// Prints the leave-one-dataset-out and leave-one-system-out tables and the
@@ -764,16 +767,29 @@ pub fn report(paths: &str, unseen: UnseenFiles, grid: &[SupportParams]) {
         falke_report(path, grid[shipped]);
     }
     if let Some(path) = unseen.ocnli {
-        nli_report("OCNLI", path, nli::ocnli, grid[shipped]);
+        nli_report("OCNLI", path, &nli::ocnli, grid[shipped]);
     }
     if let Some(path) = unseen.kornli {
-        nli_report("KorNLI", path, nli::kornli, grid[shipped]);
+        nli_report("KorNLI", path, &nli::kornli, grid[shipped]);
     }
     if let Some(path) = unseen.jnli {
-        nli_report("JNLI", path, nli::jnli, grid[shipped]);
+        nli_report("JNLI", path, &nli::jnli, grid[shipped]);
     }
     if let Some(paths) = unseen.german {
-        nli_report("German XNLI", paths, nli::xglue, grid[shipped]);
+        nli_report("German XNLI", paths, &nli::xglue, grid[shipped]);
+    }
+    if let Some(paths) = unseen.xnli {
+        for (language, files) in nli::genre_languages(paths) {
+            let name = match language.as_str() {
+                "en" => "English",
+                "my" => "Myanmar",
+                "ur" => "Urdu",
+                "sw" => "Swahili",
+                other => other,
+            };
+            let load = |paths: &str| nli::genre(paths, &language);
+            nli_report(&format!("XNLI {name}"), &files, &load, grid[shipped]);
+        }
     }
 }
 
@@ -978,7 +994,12 @@ fn unseen_table(title: &str, dataset: &Dataset, shipped: SupportParams) {
 
 /// The shipped constants on NLI pairs (`title`'s file at `path`, read by `load`), four
 /// premises a request.
-fn nli_report(title: &str, path: &str, load: fn(&str) -> Vec<nli::Pair>, shipped: SupportParams) {
+fn nli_report(
+    title: &str,
+    path: &str,
+    load: &dyn Fn(&str) -> Vec<nli::Pair>,
+    shipped: SupportParams,
+) {
     let mut builder = Builder::new();
     let mut premises: HashMap<String, usize> = HashMap::new();
     // The file's stem ("dev", "test"), or the names of several joined ("train+dev").

@@ -412,6 +412,7 @@ impl ClaimWords {
                     // A German function word written with a capital inside the claim is
                     // a name or an acronym (MIT, ALS, ER).
                     || (!specific && common_words.german(word, h))
+                    || (!specific && !token.number && token.lead != 0 && is_short(word))
                 {
                     Common::Word
                 } else {
@@ -447,6 +448,14 @@ impl ClaimWords {
             negated: cues.found(),
         }
     }
+}
+
+/// Whether a word of a script written with spaces has at most two letters: in a
+/// language without a list of its own, most likely a function word (a language's
+/// commonest words are its shortest: Swahili "na", "ya", "wa"; Urdu "کے", "سے"), so it
+/// weighs as a common word does (XNLI in Urdu and Swahili, docs/support.md).
+fn is_short(word: &str) -> bool {
+    word.len() <= 2 || word.chars().nth(2).is_none()
 }
 
 /// The lists a claim's words gather in before they become its [`ClaimWords`]: one of
@@ -1235,6 +1244,58 @@ mod tests {
                 0.5,
                 0.1,
             );
+        }
+    }
+
+    #[test]
+    fn a_passage_holding_only_a_claims_words_of_two_letters_supports_it_less() {
+        // Swahili and Urdu have no list here: their words of one or two letters ("na",
+        // "ya", "wa", "ni"; "کے", "سے", "نے", "کو") weigh as common words, their longer
+        // words ("mtoto", "kijiji", "mwalimu", "shule"; "بچے", "گاؤں", "استاد", "اسکول")
+        // do not.
+        for (claim, short, long) in [
+            (
+                "mtoto na kijiji ya mwalimu wa shule ni",
+                "ni, wa, ya, na",
+                "shule, mwalimu, kijiji, mtoto",
+            ),
+            (
+                "بچے کے گاؤں سے استاد نے اسکول کو",
+                "کو، نے، سے، کے",
+                "اسکول، استاد، گاؤں، بچے",
+            ),
+        ] {
+            common_terms_weigh_less(
+                claim,
+                (short, long),
+                |p, factor| p.common_term = factor,
+                0.5,
+                0.1,
+            );
+        }
+    }
+
+    #[test]
+    fn a_short_word_that_is_a_name_a_number_or_a_letter_of_a_script_without_spaces_keeps_its_weight()
+     {
+        let common_term: fn(&mut SupportParams, f64) = |p, factor| p.common_term = factor;
+        let weighed = |claim: &str, passage: &str| {
+            let half = alone(claim, passage, common_term, 0.5);
+            (half, alone(claim, passage, common_term, 1.0))
+        };
+        // "qi" is neither a stopword nor a common word, and has two letters: it weighs
+        // half.
+        let (half, whole) = weighed("Potters qi glaze.", "qi");
+        assert!(half < whole, "{half} {whole}");
+        // A name ("EU" inside the claim), a number ("42") and a Chinese letter (a word
+        // of one letter, read as all of its script's letters are) keep their weight.
+        for (claim, passage) in [
+            ("Potters in the EU glaze.", "EU"),
+            ("Potters glaze 42 bowls.", "42"),
+            ("陶工上釉", "釉"),
+        ] {
+            let (half, whole) = weighed(claim, passage);
+            assert_eq!(half, whole, "{claim}");
         }
     }
 
