@@ -71,9 +71,10 @@ pub struct SupportParams {
     /// "Paris", "WHO", "Curie").
     pub missing_specific: f64,
     /// Factor on the weight of a claim's term that is one of the 1,000 commonest English
-    /// content words ("think", "game", "point", …) or a German function word ("der",
-    /// "und", "mit", …): a stand-in for the document frequencies an isolated request (one
-    /// passage) cannot give (docs/support.md).
+    /// content words ("think", "game", "point", …), a German function word ("der",
+    /// "und", "mit", …) or any other word of one or two letters that is not a name or a
+    /// number ("na", "ya", "کے"): a stand-in for the document frequencies an isolated
+    /// request (one passage) cannot give (docs/support.md).
     pub common_term: f64,
     /// Factor on the weight of a claim's term that is one of the 100 commonest Chinese
     /// characters ("一", "是", "人", "国", …; each letter of Han is a word), the stand-in
@@ -412,7 +413,7 @@ impl ClaimWords {
                     // A German function word written with a capital inside the claim is
                     // a name or an acronym (MIT, ALS, ER).
                     || (!specific && common_words.german(word, h))
-                    || (!specific && !token.number && token.lead != 0 && is_short(word))
+                    || (!specific && !token.is_letter_word() && is_short(word))
                 {
                     Common::Word
                 } else {
@@ -450,12 +451,14 @@ impl ClaimWords {
     }
 }
 
-/// Whether a word of a script written with spaces has at most two letters: in a
-/// language without a list of its own, most likely a function word (a language's
-/// commonest words are its shortest: Swahili "na", "ya", "wa"; Urdu "کے", "سے"), so it
-/// weighs as a common word does (XNLI in Urdu and Swahili, docs/support.md).
+/// Whether a word (not a letter read as a word of its own) has at most two letters and
+/// is no number (in any script's digits): in a language without a list of its own,
+/// most likely a function word (a language's commonest words are its shortest: Swahili
+/// "na", "ya", "wa"; Urdu "کے", "سے"), so it weighs as a common word does (XNLI in Urdu
+/// and Swahili, docs/support.md).
 fn is_short(word: &str) -> bool {
-    word.len() <= 2 || word.chars().nth(2).is_none()
+    let mut chars = word.chars();
+    chars.next().is_some_and(|first| !first.is_numeric()) && chars.nth(1).is_none()
 }
 
 /// The lists a claim's words gather in before they become its [`ClaimWords`]: one of
@@ -481,9 +484,9 @@ struct ClaimTerm {
 /// Which list of common terms a claim's term is in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Common {
-    /// One of the 1,000 commonest English words ([`CommonTerms::english`]) or a German
-    /// function word not written as a name ([`CommonTerms::german`]): its weight is
-    /// scaled by `common_term`.
+    /// One of the 1,000 commonest English words ([`CommonTerms::english`]), a German
+    /// function word not written as a name ([`CommonTerms::german`]) or another short
+    /// word that is not a name ([`is_short`]): its weight is scaled by `common_term`.
     Word,
     /// The 100 commonest Chinese characters: its weight is scaled by `common_letter`.
     Letter,
@@ -1287,11 +1290,13 @@ mod tests {
         // half.
         let (half, whole) = weighed("Potters qi glaze.", "qi");
         assert!(half < whole, "{half} {whole}");
-        // A name ("EU" inside the claim), a number ("42") and a Chinese letter (a word
-        // of one letter, read as all of its script's letters are) keep their weight.
+        // A name ("EU" inside the claim), a number in ASCII or in Urdu's digits ("42",
+        // "۴۲") and a Chinese letter (a word of one letter, read as all of its script's
+        // letters are) keep their weight.
         for (claim, passage) in [
             ("Potters in the EU glaze.", "EU"),
             ("Potters glaze 42 bowls.", "42"),
+            ("استاد ۴۲ اسکول", "۴۲"),
             ("陶工上釉", "釉"),
         ] {
             let (half, whole) = weighed(claim, passage);

@@ -123,6 +123,13 @@ fn lead_of_term(term: &[u8]) -> u32 {
 }
 
 impl Token {
+    /// Whether the word is a letter read as a word of its own (Han and kana, Thai, Lao,
+    /// Khmer, Myanmar, Hangul): such a letter has no [`lead`].
+    #[inline]
+    pub(super) fn is_letter_word(&self) -> bool {
+        self.lead == 0
+    }
+
     /// Whether the word is a stopword. Looked up when asked: with a vocabulary, a
     /// source's words are asked only when a claim has their term, which most do not.
     #[inline]
