@@ -159,6 +159,20 @@ const validity: AuditCitationStatus | undefined = record.citations[0]?.validatio
 console.log(gate === "REVIEW", validity === "INVALID");
 // @ts-expect-error "WARN" is not one of spec 001's status names
 console.log(record.validation_result.status === "WARN");
+// The context and options of the helpers around validation are optional, as at runtime.
+import { citationSchema, formatContext, locateQuote, rejectionResponse, repairPrompt } from "citeproof/full";
+const checked = validate({ answer: "x [1]", sources: [{}] });
+const bareAudit: string = auditRecord(checked).audit_id;
+const schema: Record<string, unknown> = citationSchema();
+const context: string = formatContext([{ text: "t" }]);
+const located: string = locateQuote("t", "t").match;
+const rejected: string = rejectionResponse(checked).audit_id;
+const repair: string = repairPrompt(checked);
+console.log(bareAudit, schema, context, located, rejected, repair, auditRecord(checked, null), locateQuote("t", "t", null));
+// @ts-expect-error the offsets option of locateQuote takes a unit name
+locateQuote("t", "t", { offsets: "bytes" });
+// @ts-expect-error citationSchema's style is a closed set
+citationSchema({ style: "xml" });
 
 // citeproof/remark in react-markdown and Streamdown, with CitationChip as their `sup`
 // component (strict: the chip's props fit react-markdown's `components`).

@@ -41,7 +41,9 @@ fn context_input(ctx: &JsValue) -> Result<(Input, Unit), JsValue> {
 #[wasm_bindgen(js_name = formatContext)]
 pub fn format_context(
     #[wasm_bindgen(unchecked_param_type = "Source[]")] sources: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "{ maxChars?: number }")] options: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "{ maxChars?: number } | null")] options: Option<
+        JsValue,
+    >,
 ) -> Result<String, JsValue> {
     enter();
     let sources = read_sources(&sources, "sources")?;
@@ -57,7 +59,9 @@ pub fn format_context(
 /// (spec 003) or `enhanced` (spec 004).
 #[wasm_bindgen(js_name = citationSchema, unchecked_return_type = "Record<string, unknown>")]
 pub fn citation_schema(
-    #[wasm_bindgen(unchecked_param_type = "{ style?: \"indexed\" | \"chunks\" | \"enhanced\" }")]
+    #[wasm_bindgen(
+        unchecked_optional_param_type = "{ style?: \"indexed\" | \"chunks\" | \"enhanced\" } | null"
+    )]
     options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     enter();
@@ -102,7 +106,9 @@ pub fn validate_request(
 #[wasm_bindgen(js_name = repairPrompt)]
 pub fn repair_prompt(
     #[wasm_bindgen(unchecked_param_type = "Report")] report: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "{ input?: Input }")] ctx: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "{ input?: Input } | null")] ctx: Option<
+        JsValue,
+    >,
 ) -> Result<String, JsValue> {
     enter();
     let view = ReportView::read(&report)?;
@@ -118,7 +124,9 @@ pub fn repair_prompt(
 #[wasm_bindgen(js_name = rejectionResponse, unchecked_return_type = "RejectionResponse")]
 pub fn rejection_response(
     #[wasm_bindgen(unchecked_param_type = "Report")] report: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "{ auditId?: string }")] ctx: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "{ auditId?: string } | null")] ctx: Option<
+        JsValue,
+    >,
 ) -> Result<JsValue, JsValue> {
     enter();
     let view = ReportView::read(&report)?;
@@ -141,7 +149,7 @@ pub fn rejection_response(
 #[wasm_bindgen(js_name = auditRecord, unchecked_return_type = "AuditRecord")]
 pub fn audit_record(
     #[wasm_bindgen(unchecked_param_type = "Report")] report: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "AuditContext")] ctx: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "AuditContext | null")] ctx: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     enter();
     let view = ReportView::read(&report)?;

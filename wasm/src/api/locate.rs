@@ -16,7 +16,9 @@ use citeproof::offsets::Unit;
 pub fn locate_quote(
     #[wasm_bindgen(unchecked_param_type = "string")] quote: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] source: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "{ maxEditRatio?: number; offsets?: OffsetUnit }")]
+    #[wasm_bindgen(
+        unchecked_optional_param_type = "{ maxEditRatio?: number; offsets?: OffsetUnit } | null"
+    )]
     options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     enter();
