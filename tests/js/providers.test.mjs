@@ -79,6 +79,15 @@ test("Perplexity: markers cite search results; one past the list is out_of_range
   assert.ok(report.findings.some((f) => f.code === "out_of_range" && f.message.includes("3 sources")));
 });
 
+test("each adapter's declaration carries its doc comment as written (no `r\"` from the Rust macro)", () => {
+  const declarations = readFileSync(join(pkgDir, "node", "citeproof.d.ts"), "utf8");
+  for (const name of [...new Set(Object.values(ADAPTER)), "fromAny"]) {
+    const doc = declarations.match(new RegExp(`/\\*\\*\\n((?: \\*(?!/).*\\n)+) \\*/\\nexport function ${name}\\(`));
+    assert.ok(doc, `${name} has a doc comment`);
+    for (const line of doc[1].split("\n").filter(Boolean)) assert.doesNotMatch(line, /^ \* r"/, `${name}: ${line}`);
+  }
+});
+
 test("bad responses throw coded errors", () => {
   assert.throws(() => fromAny({ hello: "world" }), { code: "unknown_provider_format" });
   assert.throws(() => pkg.fromGemini("text"), { code: "invalid_input" });

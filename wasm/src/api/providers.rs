@@ -76,8 +76,9 @@ fn adapt_js(
 }
 
 macro_rules! adapter {
-    // `doc` as a literal, not a `meta`: wasm-bindgen then reads the text, where a `meta`
-    // reached the `.d.ts` as `r" …"`.
+    // The doc is written as `#[doc = " …"]`, not `///`: a `///` line in a macro's input
+    // reaches the macro as a raw string, `#[doc = r" …"]`, which wasm-bindgen copies into
+    // the `.d.ts` with its `r"`.
     ($(#[doc = $doc:literal])* $name:ident, $js:literal, $provider:expr) => {
         $(#[doc = $doc])*
         #[wasm_bindgen(js_name = $js, unchecked_return_type = "Input")]
@@ -94,39 +95,55 @@ macro_rules! adapter {
 }
 
 adapter!(
-    /// An Anthropic Messages response, or the list of its stream events, as an `Input`.
-    from_anthropic, "fromAnthropic", Some(Provider::Anthropic)
+    #[doc = " An Anthropic Messages response, or the list of its stream events, as an `Input`."]
+    from_anthropic,
+    "fromAnthropic",
+    Some(Provider::Anthropic)
 );
 adapter!(
-    /// An OpenAI Chat Completions response or chunk list, a Responses response or its
-    /// stream events, or an Assistants message, as an `Input`.
-    from_openai, "fromOpenAI", Some(Provider::OpenAi)
+    #[doc = " An OpenAI Chat Completions response or chunk list, a Responses response or its"]
+    #[doc = " stream events, or an Assistants message, as an `Input`."]
+    from_openai,
+    "fromOpenAI",
+    Some(Provider::OpenAi)
 );
 adapter!(
-    /// A Gemini `generateContent` response, or the `streamGenerateContent` chunks, as an
-    /// `Input`.
-    from_gemini, "fromGemini", Some(Provider::Gemini)
+    #[doc = " A Gemini `generateContent` response, or the `streamGenerateContent` chunks, as an"]
+    #[doc = " `Input`."]
+    from_gemini,
+    "fromGemini",
+    Some(Provider::Gemini)
 );
 adapter!(
-    /// A Cohere v2 chat response, or the list of its stream events, as an `Input`.
-    from_cohere, "fromCohere", Some(Provider::Cohere)
+    #[doc = " A Cohere v2 chat response, or the list of its stream events, as an `Input`."]
+    from_cohere,
+    "fromCohere",
+    Some(Provider::Cohere)
 );
 adapter!(
-    /// A Perplexity chat completion, or its stream chunks, as an `Input`.
-    from_perplexity, "fromPerplexity", Some(Provider::Perplexity)
+    #[doc = " A Perplexity chat completion, or its stream chunks, as an `Input`."]
+    from_perplexity,
+    "fromPerplexity",
+    Some(Provider::Perplexity)
 );
 adapter!(
-    /// A Vercel AI SDK result, UI message, or the parts of a stream (`fullStream`, a UI
-    /// message stream) as an `Input`.
-    from_vercel_ai, "fromVercelAI", Some(Provider::VercelAi)
+    #[doc = " A Vercel AI SDK result, UI message, or the parts of a stream (`fullStream`, a UI"]
+    #[doc = " message stream) as an `Input`."]
+    from_vercel_ai,
+    "fromVercelAI",
+    Some(Provider::VercelAi)
 );
 adapter!(
-    /// An Amazon Bedrock Converse response, or the list of its ConverseStream events, as
-    /// an `Input`.
-    from_bedrock, "fromBedrock", Some(Provider::Bedrock)
+    #[doc = " An Amazon Bedrock Converse response, or the list of its ConverseStream events, as"]
+    #[doc = " an `Input`."]
+    from_bedrock,
+    "fromBedrock",
+    Some(Provider::Bedrock)
 );
 adapter!(
-    /// Any of the above, detected by shape; an unknown shape throws
-    /// `unknown_provider_format`.
-    from_any, "fromAny", None
+    #[doc = " Any of the above, detected by shape; an unknown shape throws"]
+    #[doc = " `unknown_provider_format`."]
+    from_any,
+    "fromAny",
+    None
 );
