@@ -44,9 +44,18 @@ const report: Report = validate({ answer: "Claim [1].", sources: [{ text: "t" }]
 const status: "pass" | "warn" | "fail" = report.status;
 const later: Promise<Report> = validateAsync({ answer: "Claim [1]." }, { embed: async (texts) => texts.map(() => new Float32Array(3)) });
 const judged: Promise<Report> = validateAsync({ answer: "Claim [1]." }, { judge: async (pairs) => pairs.map((p) => (p.passage.includes(p.claim) ? 1 : p.sourceIndex / 10)) });
+// validateAsync needs a model: embed, judge or both; without one it throws invalid_option.
+const both: Promise<Report> = validateAsync({ answer: "Claim [1]." }, { embed: (texts) => texts.map(() => [1]), judge: (pairs) => pairs.map(() => 1), policy: "flag" });
+// @ts-expect-error neither embed nor judge
+validateAsync({ answer: "Claim [1]." }, {});
+// @ts-expect-error validate's options alone name no model
+validateAsync({ answer: "Claim [1]." }, { policy: "flag", supportThreshold: 0.5 });
+// @ts-expect-error an undefined embed is no model
+validateAsync({ answer: "Claim [1]." }, { embed: undefined });
 void status;
 void later;
 void judged;
+void both;
 // @ts-expect-error policy is a closed set
 validate({ answer: "x" }, { policy: "nuke" });
 

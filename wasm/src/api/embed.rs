@@ -68,7 +68,7 @@ const JUDGE_WEIGHT: f64 = 2.0;
 #[wasm_bindgen(js_name = validateAsync, unchecked_return_type = "Promise<Report>")]
 pub fn validate_async(
     input: InputArg,
-    #[wasm_bindgen(unchecked_param_type = "ValidateOptions & SupportHooks")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ValidateAsyncOptions")] options: JsValue,
 ) -> Result<Promise, JsValue> {
     enter();
     let obj = Obj::new(&options, "options", "invalid_option")?;
