@@ -1,7 +1,7 @@
 // citeproof/ai: a language-model middleware for the Vercel AI SDK's `wrapLanguageModel`
 // (`ai` 7). Typed on its own (no import of the SDK's types): an object of the SDK's
 // middleware specification v4, which `wrapLanguageModel` takes.
-import type { Report, Source, ValidateOptions } from "citeproof";
+import type { Report, Source, StreamOptions } from "citeproof";
 
 export interface CiteproofMiddlewareConfig {
   /**
@@ -9,8 +9,12 @@ export interface CiteproofMiddlewareConfig {
    * Without them, the sources the response declares (`source` parts) are the ones cited.
    */
   sources?: Source[];
-  /** As for `validate`; `renumber` is refused (it would move the provider's citation offsets). */
-  options?: Omit<ValidateOptions, "renumber"> & { renumber?: never };
+  /**
+   * As for `validate`; `renumber` is refused (it would move the provider's citation
+   * offsets), and `markerPatterns`, as by a stream (a streamed answer goes through a
+   * `CitationStream`).
+   */
+  options?: Omit<StreamOptions, "renumber"> & { renumber?: never };
   /** Called with the report of each answer (also in `providerMetadata.citeproof.report`). */
   onReport?: (report: Report) => void;
 }
@@ -57,8 +61,11 @@ export interface CitationsDataPart {
 }
 
 export interface CiteproofUIMessageTransformConfig extends CiteproofMiddlewareConfig {
-  /** As for `validate`; the policy defaults to `"flag"` (as in the React components). */
-  options?: Omit<ValidateOptions, "renumber"> & { renumber?: never };
+  /**
+   * As for `validate`; the policy defaults to `"flag"` (as in the React components).
+   * `renumber` and `markerPatterns` are refused.
+   */
+  options?: Omit<StreamOptions, "renumber"> & { renumber?: never };
 }
 
 /**

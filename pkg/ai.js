@@ -20,14 +20,15 @@ const error = (code, message) => Object.assign(new Error(message), { code });
  * labels are their positions from 1); without them, the sources the model's response
  * declares (`source` parts, as web search gives) are the ones cited. `options`: as for
  * `validate` (`renumber` excepted: it rewrites labels, and the middleware keeps the
- * provider's citation offsets true by removing text only). `onReport(report)` is called
- * with each answer's report.
+ * provider's citation offsets true by removing text only; `markerPatterns` too, which the
+ * CitationStream of a streamed answer refuses). `onReport(report)` is called with each
+ * answer's report.
  */
 export function citeproofMiddleware({ sources, options, onReport } = {}) {
   if (sources != null && !Array.isArray(sources)) throw error("invalid_option", "sources: expected an array of sources");
   if (options?.renumber) throw error("invalid_option", "options.renumber: not supported by the middleware (it would move the provider's citation offsets)");
   if (onReport != null && typeof onReport !== "function") throw error("invalid_option", "onReport: expected a function");
-  validate({ answer: "", sources: sources ?? [] }, { ...options, requireCitations: false }); // bad options throw here, once
+  checkOptions(sources, options);
   return {
     specificationVersion: "v4",
     async wrapGenerate({ doGenerate }) {
@@ -47,6 +48,15 @@ export function citeproofMiddleware({ sources, options, onReport } = {}) {
       return { ...result, stream: result.stream.pipeThrough(citationParts(sources, options, onReport)) };
     },
   };
+}
+
+/**
+ * Bad sources or options throw here, once, as a CitationStream reads them: a streamed
+ * text block goes through one, and it refuses what `validate` takes but a stream cannot
+ * honour (`markerPatterns`).
+ */
+function checkOptions(sources, options) {
+  new CitationStream({ sources: sources ?? [] }, { ...options, requireCitations: false }).free();
 }
 
 /** `report` as plain JSON values (no undefined, no prototypes), as the SDK's metadata and data parts want. */
@@ -199,7 +209,7 @@ export function citeproofUIMessageTransform({ sources, options, onReport } = {})
   if (options?.renumber) throw error("invalid_option", "options.renumber: not supported by the transform (a streamed label cannot be taken back)");
   if (onReport != null && typeof onReport !== "function") throw error("invalid_option", "onReport: expected a function");
   const settings = { policy: "flag", ...options };
-  validate({ answer: "", sources: sources ?? [] }, { ...settings, requireCitations: false }); // bad options throw here, once
+  checkOptions(sources, settings);
   const chunks = []; // every chunk as it came, for the report
   const blocks = new Map(); // text block id → CitationStream
   const declared = [];

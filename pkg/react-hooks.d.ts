@@ -2,7 +2,7 @@
 import type { ComponentType, ReactElement, ReactNode, RefObject } from "react";
 import type remarkCiteproof from "citeproof/remark";
 import type { RemarkCiteproofOptions } from "citeproof/remark";
-import type { Block, Chip, ChipSource, CiteEvent, FindingEvent, Report, Segment, Source, StreamInput, TransformOptions, ValidateOptions } from "citeproof";
+import type { Block, Chip, ChipSource, CiteEvent, FindingEvent, Report, Segment, Source, StreamInput, StreamOptions, TransformOptions } from "citeproof";
 
 /** What the default chip gives its `Card`. */
 export interface CardProps {
@@ -126,7 +126,7 @@ export interface CitedMessageState {
  */
 export function useCitedMessage(
   message: ChatMessageLike | null | undefined,
-  config?: { sources?: Source[]; options?: ValidateOptions; done?: boolean },
+  config?: { sources?: Source[]; options?: StreamOptions; done?: boolean },
 ): CitedMessageState;
 
 /**

@@ -105,6 +105,8 @@ test("bad configuration is a coded Error when the middleware is made", () => {
     [{ options: { renumber: true } }, /^options\.renumber:/],
     [{ options: { polcy: "clean" } }, /^options\.polcy: unknown option \(did you mean "policy"\?\)/],
     [{ onReport: 3 }, /^onReport:/],
+    // Refused when the middleware is made, not when streamText first streams through it.
+    [{ options: { markerPatterns: ["<(?P<refs>\\d+)>"] } }, /^options\.markerPatterns: custom marker patterns are not supported by streams/],
   ]) {
     assert.throws(() => citeproofMiddleware(config), (e) => e.code === "invalid_option" && path.test(e.message), JSON.stringify(config));
   }

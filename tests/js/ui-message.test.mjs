@@ -126,6 +126,11 @@ test("bad configuration throws coded errors", () => {
   assert.throws(() => citeproofUIMessageTransform({ onReport: 1 }), { code: "invalid_option" });
   assert.throws(() => citeproofUIMessageTransform({ options: { renumber: true } }), { code: "invalid_option" });
   assert.throws(() => citeproofUIMessageTransform({ options: { policy: "nope" } }), { code: "invalid_option" });
+  // Refused when the transform is made, not at the first text block.
+  assert.throws(() => citeproofUIMessageTransform({ options: { markerPatterns: ["<(?P<refs>\\d+)>"] } }), {
+    code: "invalid_option",
+    message: /^options\.markerPatterns: custom marker patterns are not supported by streams/,
+  });
 });
 
 test("getReport: generateText's result, streamText's promise, and nothing where there is none", async () => {

@@ -427,6 +427,13 @@ export type StreamEvent = CiteEvent | FindingEvent | ReviseEvent;
 /** The input of `new CitationStream`: as for `validate`, the answer arrives by `push`. */
 export type StreamInput = Omit<Input, "answer"> & { answer?: string };
 
+/**
+ * The options of `new CitationStream`: those of `validate` but `markerPatterns`, which a
+ * stream refuses (`invalid_option`: a regex may need any amount of text before it can
+ * match; validate the finished answer instead).
+ */
+export type StreamOptions = Omit<ValidateOptions, "markerPatterns"> & { markerPatterns?: never };
+
 /** What `CitationStream.push` returns. */
 export interface StreamChunk {
   /** Cleaned text to append to what is shown (after applying a `revise` event first). */
@@ -452,8 +459,8 @@ export interface StreamEnd {
   report: Report;
 }
 
-/** Options of `citeproofTransform`: those of `validate`, and the body format. */
-export interface TransformOptions extends ValidateOptions {
+/** Options of `citeproofTransform`: those of a stream (`StreamOptions`), and the body format. */
+export interface TransformOptions extends StreamOptions {
   /**
    * `"auto"` (default) detects OpenAI / Anthropic SSE, the AI SDK's UI message stream SSE
    * (`"ai-sdk"`: what a `useChat` route returns), NDJSON or plain text from the first bytes.

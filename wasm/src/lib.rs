@@ -40,7 +40,7 @@ pub use api::providers::{
     from_anthropic, from_any, from_cohere, from_gemini, from_openai, from_perplexity,
     from_vercel_ai,
 };
-pub use api::stream::CitationStream;
+pub use api::stream::{CitationStream, StreamOptionsArg};
 pub use api::validate::{
     CitationValidator, InputArg, ValidateOptionsArg, validate, validate_batch,
 };

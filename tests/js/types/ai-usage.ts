@@ -21,6 +21,8 @@ const response: Response = createUIMessageStreamResponse({
 });
 void response;
 const typedStream: ReadableStream<UIMessageChunk> = result.toUIMessageStream().pipeThrough(citeproofUIMessageTransform<UIMessageChunk>());
+// @ts-expect-error the transform's streams refuse markerPatterns
+citeproofUIMessageTransform({ options: { markerPatterns: ["<(?P<refs>\\d+)>"] } });
 void typedStream;
 async function reports(message: UIMessage<unknown, { citations: CitationsData }>): Promise<(Report | undefined)[]> {
   const generated = await generateText({ model: wrapped, prompt: "q" });

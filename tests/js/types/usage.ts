@@ -7,7 +7,7 @@ import { Metrics, auditRecord } from "citeproof/edge";
 import * as full from "citeproof/full";
 import * as withPatterns from "citeproof/patterns";
 import type { Chip, Input } from "citeproof";
-import type { AuditCitationStatus, AuditStatus, CiteproofError, Marker, MarkerKind, ParseOptions, Report } from "citeproof";
+import type { AuditCitationStatus, AuditStatus, CiteproofError, Marker, MarkerKind, ParseOptions, Report, ValidateOptions } from "citeproof";
 import init, { parseCitations as parseWeb } from "citeproof/web";
 
 const answer = "Paris [1] 😀 [2, 3]";
@@ -110,6 +110,18 @@ transform.report.then((r: Report) => r.cleanedAnswer);
 new Response("x").body?.pipeThrough(transform);
 // @ts-expect-error not a format
 citeproofTransform({ sources: [] }, { format: "xml" });
+// Streams refuse markerPatterns (invalid_option); validate's other options are theirs.
+const shared = { policy: "flag", supportThreshold: 0.5 } as const;
+new CitationStream({ sources: [] }, shared).free();
+citeproofTransform({ sources: [] }, { ...shared, format: "text" });
+// @ts-expect-error streams refuse markerPatterns
+new CitationStream({ sources: [] }, { markerPatterns: ["<(?P<refs>\\d+)>"] });
+// @ts-expect-error the transform's stream refuses markerPatterns
+citeproofTransform({ sources: [] }, { markerPatterns: ["<(?P<refs>\\d+)>"] });
+const withPatternsOptions: ValidateOptions = { markerPatterns: ["<(?P<refs>\\d+)>"] };
+validate({ answer: "x <1>" }, withPatternsOptions);
+// @ts-expect-error validate's options may hold markerPatterns, which a stream refuses
+new CitationStream({ sources: [] }, withPatternsOptions);
 
 const html: string = renderHtml(end.report, { sources: [{ title: "t" }] });
 const tree: Block[] = citationTree({ segments: end.report.segments });
@@ -119,6 +131,10 @@ console.log(html.length, tree.length, bare.length);
 
 function Answer(): ReturnType<typeof CitedAnswer> {
   const state: CitationStreamState = useCitationStream(new Response("Fact [1]."), { input: { sources: [] } });
+  // @ts-expect-error the hook's transform refuses markerPatterns
+  useCitationStream(new Response("Fact <1>."), { options: { markerPatterns: ["<(?P<refs>\\d+)>"] } });
+  // @ts-expect-error the hook's CitationStream refuses markerPatterns
+  hooks.useCitedMessage(null, { options: { markerPatterns: ["<(?P<refs>\\d+)>"] } });
   return CitedAnswer({ segments: state.segments, sources: [] });
 }
 console.log(Answer, CitationChip);
@@ -140,6 +156,8 @@ const middleware = citeproofMiddleware({
 });
 // @ts-expect-error renumber is refused by the middleware
 citeproofMiddleware({ options: { renumber: true } });
+// @ts-expect-error markerPatterns are refused by the middleware (its streams refuse them)
+citeproofMiddleware({ options: { markerPatterns: ["<(?P<refs>\\d+)>"] } });
 void middleware;
 
 // The headless chip kit.

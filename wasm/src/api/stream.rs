@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::validate::{InputArg, ValidateOptionsArg};
+use super::validate::InputArg;
 use crate::runtime::now;
 use crate::wire::contract::Shape;
 #[cfg(not(feature = "providers"))]
@@ -27,6 +27,10 @@ extern "C" {
     /// of them (see `types.d.ts`).
     #[wasm_bindgen(typescript_type = "unknown[] | Input")]
     pub type DeclaredArg;
+    /// The options of `new CitationStream`: `validate`'s but `markerPatterns`, which a
+    /// stream refuses (see `types.d.ts`).
+    #[wasm_bindgen(typescript_type = "StreamOptions")]
+    pub type StreamOptionsArg;
 }
 
 /// Validates an answer that arrives in pieces: `push(delta)` returns the cleaned text
@@ -56,7 +60,7 @@ impl CitationStream {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "StreamInput")] input: InputArg,
-        options: Option<ValidateOptionsArg>,
+        options: Option<StreamOptionsArg>,
     ) -> Result<CitationStream, JsValue> {
         enter();
         let (options, unit) = read_options(options.as_deref(), &[])?;
