@@ -1,8 +1,8 @@
 // Types of citeproof/remark.
 import type { Chip, Report, Segment, Source, ValidateOptions } from "citeproof";
 
-/** The settings of `remarkCiteproof`: a report to draw, or sources to validate against. */
-export interface RemarkCiteproofOptions {
+/** The fields of `remarkCiteproof`'s settings (`RemarkCiteproofOptions` needs one of the first two). */
+export interface RemarkCiteproofFields {
   /**
    * A report from `validate` or a stream's `finish` (the markdown rendered is its
    * `cleanedAnswer`), or `{ segments }` from `useCitationStream` (the markdown is its
@@ -18,6 +18,14 @@ export interface RemarkCiteproofOptions {
    */
   options?: ValidateOptions;
 }
+
+/**
+ * The settings of `remarkCiteproof`: a report to draw, or sources to validate against
+ * (with neither it throws `invalid_option`).
+ */
+export type RemarkCiteproofOptions =
+  | (RemarkCiteproofFields & { report: Report | { segments: Segment[] } })
+  | (RemarkCiteproofFields & { sources: Source[] });
 
 /** The mdast node type of a chip (`"citeproofChip"`); remark-rehype turns it into a `<sup>`. */
 export declare const CHIP_NODE: "citeproofChip";

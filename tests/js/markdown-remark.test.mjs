@@ -146,7 +146,7 @@ test("a stream's { segments } (useCitationStream) place chips in its text", () =
 
 test("unusable settings and a markdown that is not the report's are coded errors", () => {
   const report = validate({ answer: "Water [1].", sources });
-  for (const settings of [undefined, null, "x", {}, { report: 3 }, { report: {} }, { sources: "x" }, { sources, options: 2 }]) {
+  for (const settings of [undefined, null, "x", {}, { report: null }, { options: { policy: "clean" } }, { report: 3 }, { report: {} }, { sources: "x" }, { sources, options: 2 }]) {
     assert.throws(() => remarkCiteproof(settings), (e) => e.code === "invalid_option", JSON.stringify(settings));
   }
   assert.throws(() => html("Something else entirely", { report, sources }), (e) => e.code === "invalid_input");

@@ -227,6 +227,14 @@ const invalidReason: string | null | undefined = carried?.reason;
 const chipProps: CitationChipProps = { chip: carried, className: "mine" };
 // @ts-expect-error the settings need a report or sources of the right shape
 remarkCiteproof({ report: 3 });
+// @ts-expect-error neither a report nor sources: it throws invalid_option
+remarkCiteproof({});
+// @ts-expect-error options alone are neither a report nor sources
+remarkCiteproof({ options: { policy: "clean" } });
+// @ts-expect-error a null report, and no sources
+remarkCiteproof({ report: null });
+remarkCiteproof({ report: null, sources: [], options: { policy: "clean" } });
+remarkCiteproof({ report: { segments: [] } });
 import { renderHtml as renderGfm } from "citeproof/markdown";
 const gfmHtml: string = renderGfm({ segments: end.report.segments }, { sources: [{ title: "t" }] });
 console.log(markdown, streamed, invalidReason, chipProps, gfmHtml);
