@@ -235,3 +235,13 @@ test("citeproof/markdown renderHtml draws a stream's { segments } as it draws th
   const report = validate({ answer: "| a | b |\n|---|---|\n| x [1] | y [2] |", sources });
   assert.equal(renderGfm({ segments: report.segments }, { sources }), renderGfm(report, { sources }));
 });
+
+test("citeproof/markdown renderHtml draws an empty answer as the core does: the empty container", () => {
+  const empty = '<div class="citeproof-answer"></div>';
+  // A stream's first state, an empty answer, an answer whose one marker the policy removed.
+  for (const report of [{ segments: [] }, validate({ answer: "" }), validate({ answer: "[9]", sources })]) {
+    assert.equal(renderHtml(report, { sources }), empty, "the core");
+    assert.equal(renderGfm(report, { sources }), empty, JSON.stringify(report.segments));
+    assert.equal(renderGfm(report), empty);
+  }
+});
