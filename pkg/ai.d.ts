@@ -30,10 +30,11 @@ export interface CiteproofMiddleware {
  * Validates what the wrapped model generates or streams: text parts come out cleaned per
  * `options.policy` (streamed text never holds half a marker, and is never taken back),
  * and the report is in `providerMetadata.citeproof.report` (`generateText`'s result, the
- * `finish` part of `streamText`, `await result.providerMetadata`). Throws an `Error`
- * with `code` `invalid_option` for bad configuration.
+ * `finish` part of `streamText`, `await result.providerMetadata`). No config
+ * (`undefined` or `null`) is `{}`. Throws an `Error` with `code` `invalid_option` for bad
+ * configuration.
  */
-export function citeproofMiddleware(config?: CiteproofMiddlewareConfig): CiteproofMiddleware;
+export function citeproofMiddleware(config?: CiteproofMiddlewareConfig | null): CiteproofMiddleware;
 
 /** A source as the `data-citations` part carries it to the browser: its card, not its text. */
 export interface SourceCard {
@@ -73,10 +74,11 @@ export interface CiteproofUIMessageTransformConfig extends CiteproofMiddlewareCo
  * `createUIMessageStream`): text deltas come out cleaned per the policy, never half a
  * marker, and a `data-citations` part carries the sources' cards, then the report.
  * Its chunks are typed loosely (`{ type: string }`) so that any `UIMessage` type goes
- * through. Throws an `Error` with `code` `invalid_option` for bad configuration.
+ * through. No config (`undefined` or `null`) is `{}`. Throws an `Error` with `code`
+ * `invalid_option` for bad configuration.
  */
 export function citeproofUIMessageTransform<CHUNK extends { type: string }>(
-  config?: CiteproofUIMessageTransformConfig,
+  config?: CiteproofUIMessageTransformConfig | null,
 ): TransformStream<CHUNK, CHUNK>;
 
 /** Where `getReport` finds the report: an AI SDK result, a `finish` part or a UI message. */

@@ -15,6 +15,13 @@ import { fromVercelAI } from "./providers.js";
 
 const error = (code, message) => Object.assign(new Error(message), { code });
 
+/** The fields of a config: `null` and `undefined` are no config, as for `validate`'s options. */
+function configOf(config) {
+  if (config == null) return {};
+  if (typeof config !== "object") throw error("invalid_option", "config: expected an object { sources, options, onReport }");
+  return config;
+}
+
 /**
  * The middleware. `sources`: the sources the app retrieved and put in the prompt (their
  * labels are their positions from 1); without them, the sources the model's response
@@ -22,9 +29,10 @@ const error = (code, message) => Object.assign(new Error(message), { code });
  * `validate` (`renumber` excepted: it rewrites labels, and the middleware keeps the
  * provider's citation offsets true by removing text only; `markerPatterns` too, which the
  * CitationStream of a streamed answer refuses). `onReport(report)` is called with each
- * answer's report.
+ * answer's report. No config (`undefined` or `null`) is `{}`.
  */
-export function citeproofMiddleware({ sources, options, onReport } = {}) {
+export function citeproofMiddleware(config) {
+  const { sources, options, onReport } = configOf(config);
   if (sources != null && !Array.isArray(sources)) throw error("invalid_option", "sources: expected an array of sources");
   if (options?.renumber) throw error("invalid_option", "options.renumber: not supported by the middleware (it would move the provider's citation offsets)");
   if (onReport != null && typeof onReport !== "function") throw error("invalid_option", "onReport: expected a function");
@@ -202,9 +210,11 @@ const uiSourceOf = (chunk) => ({ id: chunk.sourceId, url: chunk.url, title: chun
  * `{ sources, report: null }` with the sources' cards (title, url), and before `finish`
  * the same part again (`useChat` replaces a data part of the same id) with the report of
  * the whole answer, spans included. Policy `"flag"` unless `options.policy` says
- * otherwise, as in the React components: a UI shows what it flags.
+ * otherwise, as in the React components: a UI shows what it flags. No config
+ * (`undefined` or `null`) is `{}`.
  */
-export function citeproofUIMessageTransform({ sources, options, onReport } = {}) {
+export function citeproofUIMessageTransform(config) {
+  const { sources, options, onReport } = configOf(config);
   if (sources != null && !Array.isArray(sources)) throw error("invalid_option", "sources: expected an array of sources");
   if (options?.renumber) throw error("invalid_option", "options.renumber: not supported by the transform (a streamed label cannot be taken back)");
   if (onReport != null && typeof onReport !== "function") throw error("invalid_option", "onReport: expected a function");

@@ -101,6 +101,8 @@ test("declared citations (v7 text parts) keep pointing at their text after marke
 
 test("bad configuration is a coded Error when the middleware is made", () => {
   for (const [config, path] of [
+    [5, /^config: expected an object/],
+    ["sources", /^config: expected an object/],
     [{ sources: "x" }, /^sources:/],
     [{ options: { renumber: true } }, /^options\.renumber:/],
     [{ options: { polcy: "clean" } }, /^options\.polcy: unknown option \(did you mean "policy"\?\)/],
@@ -109,6 +111,16 @@ test("bad configuration is a coded Error when the middleware is made", () => {
     [{ options: { markerPatterns: ["<(?P<refs>\\d+)>"] } }, /^options\.markerPatterns: custom marker patterns are not supported by streams/],
   ]) {
     assert.throws(() => citeproofMiddleware(config), (e) => e.code === "invalid_option" && path.test(e.message), JSON.stringify(config));
+  }
+});
+
+test("no config, undefined or null, is the middleware of {}: no sources, the default policy", async () => {
+  const expected = validate({ answer: PASSING });
+  for (const config of [undefined, null]) {
+    const middleware = citeproofMiddleware(config);
+    const { text, providerMetadata } = await generateText({ model: wrapLanguageModel({ model: model(PASSING), middleware }), prompt: "q" });
+    assert.equal(text, expected.cleanedAnswer, String(config));
+    assert.equal(providerMetadata.citeproof.report.status, expected.status);
   }
 });
 

@@ -121,7 +121,18 @@ test("createUIMessageStream: a stream written by hand goes through, other parts 
   assert.equal(last.data.report.status, "pass", "the report comes before finish, or at the stream's end");
 });
 
+test("no config, undefined or null, is the transform of {}: no sources, policy flag", async () => {
+  const expected = validate({ answer: ANSWER }, { policy: "flag" });
+  for (const config of [undefined, null]) {
+    const chunks = await uiChunks(ANSWER, 3, config);
+    const shown = chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join("");
+    assert.equal(shown, expected.cleanedAnswer, String(config));
+    assert.equal(chunks.filter((c) => c.type === "data-citations").at(-1).data.report.status, expected.status);
+  }
+});
+
 test("bad configuration throws coded errors", () => {
+  assert.throws(() => citeproofUIMessageTransform(5), { code: "invalid_option", message: /^config: expected an object/ });
   assert.throws(() => citeproofUIMessageTransform({ sources: "x" }), { code: "invalid_option" });
   assert.throws(() => citeproofUIMessageTransform({ onReport: 1 }), { code: "invalid_option" });
   assert.throws(() => citeproofUIMessageTransform({ options: { renumber: true } }), { code: "invalid_option" });

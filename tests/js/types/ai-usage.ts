@@ -21,6 +21,11 @@ const response: Response = createUIMessageStreamResponse({
 });
 void response;
 const typedStream: ReadableStream<UIMessageChunk> = result.toUIMessageStream().pipeThrough(citeproofUIMessageTransform<UIMessageChunk>());
+// No config, undefined or null, is {}; a config is an object.
+citeproofMiddleware(null);
+citeproofUIMessageTransform<UIMessageChunk>(null);
+// @ts-expect-error a config is an object
+citeproofMiddleware(5);
 // @ts-expect-error the transform's streams refuse markerPatterns
 citeproofUIMessageTransform({ options: { markerPatterns: ["<(?P<refs>\\d+)>"] } });
 void typedStream;
