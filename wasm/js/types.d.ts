@@ -432,7 +432,7 @@ export type StreamInput = Omit<Input, "answer"> & { answer?: string };
  * stream refuses (`invalid_option`: a regex may need any amount of text before it can
  * match; validate the finished answer instead).
  */
-export type StreamOptions = Omit<ValidateOptions, "markerPatterns"> & { markerPatterns?: never };
+export type StreamOptions = Omit<ValidateOptions, "markerPatterns">;
 
 /** What `CitationStream.push` returns. */
 export interface StreamChunk {
