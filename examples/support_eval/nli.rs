@@ -134,11 +134,7 @@ pub fn genre_languages(paths: &str) -> Vec<(String, String)> {
     let mut languages: Vec<(String, String)> = Vec::new();
     for path in paths.split(':').filter(|p| !p.is_empty()) {
         let text = read(path);
-        let header = text.lines().next().unwrap_or_default();
-        assert!(
-            header.starts_with("genre\tlabel\tsentence1_"),
-            "{path}: not myXNLI's columns (genre, label, sentence1_<lang>, sentence2_<lang>, …)"
-        );
+        let header = genre_header(&text, path);
         for language in header
             .split('\t')
             .filter_map(|c| c.strip_prefix("sentence1_"))
@@ -152,17 +148,26 @@ pub fn genre_languages(paths: &str) -> Vec<(String, String)> {
     languages
 }
 
+/// The header line of a myXNLI file's `text` (at `path`), without a byte-order mark;
+/// a file whose columns are not myXNLI's stops the run.
+fn genre_header<'t>(text: &'t str, path: &str) -> &'t str {
+    let header = text.lines().next().unwrap_or_default();
+    let header = header.strip_prefix('\u{feff}').unwrap_or(header);
+    assert!(
+        header.starts_with("genre\tlabel\tsentence1_"),
+        "{path}: not myXNLI's columns (genre, label, sentence1_<lang>, sentence2_<lang>, …)"
+    );
+    header
+}
+
 /// The labelled pairs in `language` of myXNLI's files at `paths` (separated by `:`), in
 /// order; a premise is known by its text.
 pub fn genre(paths: &str, language: &str) -> Vec<Pair> {
     let mut pairs = Vec::new();
     for path in paths.split(':').filter(|p| !p.is_empty()) {
         let text = read(path);
-        let mut lines = text.lines().enumerate();
-        let header: Vec<&str> = lines
-            .next()
-            .map(|(_, l)| l.split('\t').collect())
-            .unwrap_or_default();
+        let header: Vec<&str> = genre_header(&text, path).split('\t').collect();
+        let lines = text.lines().enumerate().skip(1);
         let column = |name: &str| {
             (header.iter().position(|c| *c == name))
                 .unwrap_or_else(|| panic!("{path}: no column {name}"))

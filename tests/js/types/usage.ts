@@ -177,6 +177,12 @@ void useCardPlacement;
 const sameAdapter: typeof full.fromAny = fromAny;
 const metrics = new Metrics();
 metrics.record(validate({ answer: "x [1]", sources: [{}] }));
+// After a repair, the first answer's report: a report or nothing, typed as one.
+const firstReport = validate({ answer: "x [2]", sources: [{}] });
+metrics.record(validate({ answer: "x [1]", sources: [{}] }), firstReport);
+metrics.record(firstReport, null);
+// @ts-expect-error repairedFrom is a report
+metrics.record(firstReport, "first answer");
 const sameAudit: typeof full.auditRecord = auditRecord;
 void [sameAdapter, sameAudit, metrics];
 // Spec 001's names in the audit record are closed sets (generated from the wire contract).

@@ -197,9 +197,8 @@ impl Metrics {
     pub fn record(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "Report")] report: JsValue,
-        // Typed by wasm-bindgen as optional (`repairedFrom?: any`): a type of our own
-        // here would make the argument required in the declarations.
-        #[wasm_bindgen(js_name = repairedFrom)] repaired_from: Option<JsValue>,
+        #[wasm_bindgen(js_name = repairedFrom, unchecked_optional_param_type = "Report | null")]
+        repaired_from: Option<JsValue>,
     ) -> Result<(), JsValue> {
         let view = ReportView::read(&report)?;
         let (ended, seconds) = ((view.status, view.hallucinations), view.timing_ms / 1000.0);
