@@ -1,7 +1,7 @@
 // citeproof/ai: a language-model middleware for the Vercel AI SDK's `wrapLanguageModel`
 // (`ai` 7). Typed on its own (no import of the SDK's types): an object of the SDK's
 // middleware specification v4, which `wrapLanguageModel` takes.
-import type { Report, Source, StreamOptions } from "citeproof";
+import type { Report, Source, StreamOptions, ValidateOptions } from "citeproof";
 
 export interface CiteproofMiddlewareConfig {
   /**
@@ -11,10 +11,10 @@ export interface CiteproofMiddlewareConfig {
   sources?: Source[];
   /**
    * As for `validate`; `renumber` is refused (it would move the provider's citation
-   * offsets), and `markerPatterns`, as by a stream (a streamed answer goes through a
-   * `CitationStream`).
+   * offsets). `markerPatterns` work for `generateText`; a streamed answer goes through a
+   * `CitationStream`, which refuses them (`invalid_option`).
    */
-  options?: Omit<StreamOptions, "renumber"> & { renumber?: never };
+  options?: Omit<ValidateOptions, "renumber"> & { renumber?: never };
   /** Called with the report of each answer (also in `providerMetadata.citeproof.report`). */
   onReport?: (report: Report) => void;
 }

@@ -27,16 +27,18 @@ function configOf(config) {
  * labels are their positions from 1); without them, the sources the model's response
  * declares (`source` parts, as web search gives) are the ones cited. `options`: as for
  * `validate` (`renumber` excepted: it rewrites labels, and the middleware keeps the
- * provider's citation offsets true by removing text only; `markerPatterns` too, which the
- * CitationStream of a streamed answer refuses). `onReport(report)` is called with each
- * answer's report. No config (`undefined` or `null`) is `{}`.
+ * provider's citation offsets true by removing text only). `markerPatterns` work for
+ * `generateText`; a streamed answer refuses them (`invalid_option`, from its
+ * CitationStream). `onReport(report)` is called with each answer's report. No config (`undefined` or `null`) is `{}`.
  */
 export function citeproofMiddleware(config) {
   const { sources, options, onReport } = configOf(config);
   if (sources != null && !Array.isArray(sources)) throw error("invalid_option", "sources: expected an array of sources");
   if (options?.renumber) throw error("invalid_option", "options.renumber: not supported by the middleware (it would move the provider's citation offsets)");
   if (onReport != null && typeof onReport !== "function") throw error("invalid_option", "onReport: expected a function");
-  checkOptions(sources, options);
+  // Bad sources or options throw here, once, as validate reads them (markerPatterns
+  // included: generateText honours them; a streamed answer's CitationStream refuses them).
+  validate({ answer: "", sources: sources ?? [] }, { ...options, requireCitations: false });
   return {
     specificationVersion: "v4",
     async wrapGenerate({ doGenerate }) {
@@ -59,9 +61,9 @@ export function citeproofMiddleware(config) {
 }
 
 /**
- * Bad sources or options throw here, once, as a CitationStream reads them: a streamed
- * text block goes through one, and it refuses what `validate` takes but a stream cannot
- * honour (`markerPatterns`).
+ * Bad sources or options of the UI message transform throw here, once, as a
+ * CitationStream reads them: every text block goes through one, and it refuses what
+ * `validate` takes but a stream cannot honour (`markerPatterns`).
  */
 function checkOptions(sources, options) {
   new CitationStream({ sources: sources ?? [] }, { ...options, requireCitations: false }).free();

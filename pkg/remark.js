@@ -47,6 +47,8 @@ export default function remarkCiteproof(settings) {
   readSettings(settings); // a bad setting fails where the pipeline is put together
   return (tree, file) => {
     if (file?.value == null) {
+      // unified's processSync("") leaves an empty file without a value: nothing to place.
+      if (tree?.children?.length === 0) return;
       throw codedError("invalid_input", "remarkCiteproof: no markdown in the file: give run() the file the tree was parsed from");
     }
     const markdown = String(file.value);

@@ -107,11 +107,31 @@ test("bad configuration is a coded Error when the middleware is made", () => {
     [{ options: { renumber: true } }, /^options\.renumber:/],
     [{ options: { polcy: "clean" } }, /^options\.polcy: unknown option \(did you mean "policy"\?\)/],
     [{ onReport: 3 }, /^onReport:/],
-    // Refused when the middleware is made, not when streamText first streams through it.
-    [{ options: { markerPatterns: ["<(?P<refs>\\d+)>"] } }, /^options\.markerPatterns: custom marker patterns are not supported by streams/],
   ]) {
     assert.throws(() => citeproofMiddleware(config), (e) => e.code === "invalid_option" && path.test(e.message), JSON.stringify(config));
   }
+});
+
+test("markerPatterns work for generateText; a streamed answer refuses them with a coded error", async () => {
+  const config = { sources: SOURCES, options: { markerPatterns: ["<(?P<refs>\\d+)>"] } };
+  const answer = "Water boils at 100 °C <1>.";
+  const expected = validate({ answer, sources: SOURCES }, config.options);
+  // With the pattern "<1>" cites the first source; without it, the answer cites nothing.
+  assert.equal(expected.citations.length, 1);
+  assert.equal(validate({ answer, sources: SOURCES }).citations.length, 0);
+  const { text, providerMetadata } = await generateText({ model: wrapped(answer, config), prompt: "q" });
+  assert.equal(text, expected.cleanedAnswer);
+  assert.equal(providerMetadata.citeproof.report.status, expected.status);
+  assert.equal(providerMetadata.citeproof.report.citations.length, 1);
+  // Streamed, the answer's CitationStream refuses them: the stream ends in the coded error.
+  await assert.rejects(
+    async () => {
+      for await (const p of streamText({ model: wrapped(answer, config), prompt: "q" }).fullStream) {
+        if (p.type === "error") throw p.error;
+      }
+    },
+    (e) => e.code === "invalid_option" && /^options\.markerPatterns:/.test(e.message),
+  );
 });
 
 test("no config, undefined or null, is the middleware of {}: no sources, the default policy", async () => {

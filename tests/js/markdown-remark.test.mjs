@@ -164,6 +164,11 @@ test("react-markdown: components={{ sup: CitationChip }} renders the chips; othe
   const tree = unified().use(remarkParse).use(remarkCiteproof, { report, sources }).use(remarkRehype);
   const hast = tree.runSync(tree.parse(report.cleanedAnswer), report.cleanedAnswer);
   assert.throws(() => tree.runSync(tree.parse(report.cleanedAnswer)), (e) => e.code === "invalid_input", "a tree without its markdown");
+  // An empty answer (a stream's first state, an answer cleaned to nothing) is no error:
+  // processSync("") leaves the file without a value, and there is nothing to place.
+  for (const settings of [{ report: validate({ answer: "" }) }, { report: { segments: [] } }, { sources }]) {
+    assert.equal(html("", settings), "", JSON.stringify(settings));
+  }
   const sups = [];
   const walk = (n) => (n.tagName === "sup" ? sups.push(n) : (n.children ?? []).forEach(walk));
   walk(hast);
