@@ -141,7 +141,7 @@ adapter!(
     Some(Provider::Bedrock)
 );
 adapter!(
-    #[doc = " Any of the above, detected by shape; an unknown shape throws"]
+    #[doc = " Any format the other `from…` adapters read, detected by shape; an unknown shape throws"]
     #[doc = " `unknown_provider_format`."]
     from_any,
     "fromAny",
