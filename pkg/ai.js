@@ -29,7 +29,8 @@ function configOf(config) {
  * `validate` (`renumber` excepted: it rewrites labels, and the middleware keeps the
  * provider's citation offsets true by removing text only). `markerPatterns` work for
  * `generateText`; a streamed answer refuses them (`invalid_option`, from its
- * CitationStream). `onReport(report)` is called with each answer's report. No config (`undefined` or `null`) is `{}`.
+ * CitationStream). `onReport(report)` is called with each answer's report. No config
+ * (`undefined` or `null`) is `{}`.
  */
 export function citeproofMiddleware(config) {
   const { sources, options, onReport } = configOf(config);

@@ -84,8 +84,6 @@ export function renderHtml(report, options = {}) {
     .use(remarkRehype)
     .use(safeChips)
     .use(rehypeStringify)
-    // The file as `{ value }`: a plain "" would make a file with no value, which
-    // citeproof/remark refuses, and an empty answer is the core's empty container too.
-    .processSync({ value: markdown });
+    .processSync(markdown);
   return `<div class="citeproof-answer">${String(html)}</div>`;
 }

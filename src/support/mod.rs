@@ -1278,14 +1278,18 @@ mod tests {
         }
     }
 
+    /// The score of `claim` against `passage` alone with `common_term` at 0.5 and at 1.
+    fn weighed(claim: &str, passage: &str) -> (f64, f64) {
+        let common_term: fn(&mut SupportParams, f64) = |p, factor| p.common_term = factor;
+        (
+            alone(claim, passage, common_term, 0.5),
+            alone(claim, passage, common_term, 1.0),
+        )
+    }
+
     #[test]
     fn a_short_word_that_is_a_name_a_number_or_a_letter_of_a_script_without_spaces_keeps_its_weight()
      {
-        let common_term: fn(&mut SupportParams, f64) = |p, factor| p.common_term = factor;
-        let weighed = |claim: &str, passage: &str| {
-            let half = alone(claim, passage, common_term, 0.5);
-            (half, alone(claim, passage, common_term, 1.0))
-        };
         // "qi" is neither a stopword nor a common word, and has two letters: it weighs
         // half.
         let (half, whole) = weighed("Potters qi glaze.", "qi");
@@ -1308,11 +1312,6 @@ mod tests {
     fn a_german_function_word_written_as_a_name_keeps_its_weight() {
         // "mit" is a German function word; "MIT" inside a claim is a name (the
         // institute), which the common words' factor must not touch.
-        let common_term: fn(&mut SupportParams, f64) = |p, factor| p.common_term = factor;
-        let weighed = |claim: &str, passage: &str| {
-            let half = alone(claim, passage, common_term, 0.5);
-            (half, alone(claim, passage, common_term, 1.0))
-        };
         let (half, whole) = weighed("Forscher bauten mit Kobalt.", "mit");
         assert!(half < whole, "{half} {whole}");
         let (half, whole) = weighed("Forscher bauten MIT Kobalt.", "MIT");
