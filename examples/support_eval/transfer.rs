@@ -20,7 +20,10 @@
 //! measured on WiCE, which chose none of them; with `QAGS` (qags.rs), on QAGS's judged
 //! summary sentences; with `FALKE` (falke.rs), on Falke et al.'s sentence triples; with
 //! `OCNLI`, `KORNLI`, `JNLI` and `XNLI_DE` (nli.rs), on OCNLI's Chinese pairs, KorNLI's
-//! Korean ones, JNLI's Japanese ones and XNLI's German ones, likewise.
+//! Korean ones, JNLI's Japanese ones and XNLI's German ones, likewise (and with `XNLI`,
+//! on XNLI's pairs in each language of myXNLI's files). Each such table is followed by
+//! the count of its pairs each of citeproof and BM25 scores exactly 0 (ties, to the
+//! AUROC).
 
 use std::collections::HashMap;
 
@@ -967,29 +970,59 @@ fn unseen_table(title: &str, dataset: &Dataset, shipped: SupportParams) {
     );
     println!("|---|---|---|---|---|---|---|---|---|");
     let mut holds = true;
-    for subset in &subsets {
-        holds &= print_rows(
-            &measure(
+    let mut units: Vec<Unit> = (subsets.iter())
+        .map(|subset| {
+            measure(
                 dataset,
                 Some(subset),
                 &[shipped],
                 format!("{title} {subset}"),
-            ),
-            0,
-            None,
-        );
-    }
+            )
+        })
+        .collect();
     if subsets.len() > 1 {
-        holds &= print_rows(
-            &measure(dataset, None, &[shipped], format!("{title}, all")),
-            0,
-            None,
-        );
+        units.push(measure(dataset, None, &[shipped], format!("{title}, all")));
+    }
+    for unit in &units {
+        holds &= print_rows(unit, 0, None);
     }
     println!(
         "\nfloor on {title}: {}",
         if holds { "holds" } else { "BROKEN" }
     );
+    zero_scores(&units);
+}
+
+/// Prints, per cell of `units` (scored with one candidate, the shipped constants), how
+/// many positives and negatives citeproof and BM25 score exactly 0: pairs sharing no
+/// content term or word pair with their passage (citeproof) or no word at all (BM25),
+/// which the AUROC counts as ties, half a pair each.
+fn zero_scores(units: &[Unit]) {
+    println!("\nScored exactly 0, positives / negatives:\n");
+    println!("| data | task | setup | citeproof, shipped | BM25 |");
+    println!("|---|---|---|---|---|");
+    for unit in units {
+        for ((task, setup), cell) in CELLS.iter().zip(&unit.cells) {
+            let Some((_, best, ours)) = cell else {
+                continue;
+            };
+            let zeros = |scored: &Scored| {
+                let zero = |positive: bool| {
+                    (scored.iter())
+                        .filter(|s| s.0 == 0.0 && s.1 == positive)
+                        .count()
+                };
+                format!("{} / {}", zero(true), zero(false))
+            };
+            println!(
+                "| {} | {task} | {} | {} | {} |",
+                unit.name,
+                format!("{setup:?}").to_lowercase(),
+                zeros(&ours[0]),
+                zeros(best),
+            );
+        }
+    }
 }
 
 /// The shipped constants on NLI pairs (`title`'s file at `path`, read by `load`), four
