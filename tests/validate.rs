@@ -90,6 +90,26 @@ fn zero_marker_is_zero_index() {
 }
 
 #[test]
+fn a_zero_marker_names_the_source_labelled_zero() {
+    // Retrieval code counting from 0 labels its sources 0, 1, …: `[0]` names the first.
+    let mut srcs = sources(2);
+    srcs[0].index = Some(0);
+    srcs[1].index = Some(1);
+    let i = input(
+        "Fact one is true [0]. Fact two is true [1]. Fact three [2].",
+        srcs,
+    );
+    let report = run(&i);
+    assert_eq!(codes(&report), ["out_of_range"]);
+    let labels: Vec<Option<u32>> = report.citations.iter().map(|c| c.source_index).collect();
+    assert_eq!(labels, [Some(0), Some(1), None]);
+    assert_eq!(
+        report.findings[0].span.map(|s| &i.answer[s.range()]),
+        Some("[2]")
+    );
+}
+
+#[test]
 fn unknown_named_or_chunk_marker_is_unknown_source() {
     let mut srcs = sources(1);
     srcs[0].id = Some("abc123".into());

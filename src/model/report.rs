@@ -45,7 +45,8 @@ pub enum Severity {
 pub enum FindingCode {
     /// A label past the last source.
     OutOfRange,
-    /// `[0]`: labels are 1-based.
+    /// `[0]` where no source is labelled 0 (labels are 1-based unless a source's
+    /// `index` is 0).
     ZeroIndex,
     /// An id, chunk id, title or chapter/section that was not retrieved.
     UnknownSource,

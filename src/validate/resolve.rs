@@ -158,23 +158,22 @@ pub(crate) trait Lookup {
     /// The position of the source named `name`.
     fn position_of_name(&self, name: &str) -> Option<usize>;
 
-    /// The source labelled `n`, or why there is none.
+    /// The source labelled `n`, or why there is none. Labels start at 1 unless a
+    /// source says it is 0 (`index: 0`, as retrieval code counting from 0 labels them).
     fn by_number(&self, n: u32) -> Resolution {
-        match n {
-            0 => Err((
+        self.position_of_label(n).ok_or_else(|| match n {
+            0 => (
                 FindingCode::ZeroIndex,
                 "source labels start at 1; [0] names no source".into(),
-            )),
-            n => self.position_of_label(n).ok_or_else(|| {
-                (
-                    FindingCode::OutOfRange,
-                    format!(
-                        "source {n} does not exist: {}",
-                        retrieved(self.sources().len())
-                    ),
-                )
-            }),
-        }
+            ),
+            n => (
+                FindingCode::OutOfRange,
+                format!(
+                    "source {n} does not exist: {}",
+                    retrieved(self.sources().len())
+                ),
+            ),
+        })
     }
 
     /// The source named `name`, or why there is none.
