@@ -87,6 +87,22 @@ test("bad embedders and options fail with codes", async () => {
   await assert.rejects(validateAsync(input, { embed: async () => [[1]] }), (e) => e.code === "invalid_input" && /^embed:/.test(e.message));
   await assert.rejects(validateAsync(input, { embed: async (t) => t.map(() => "nope") }), (e) => e.code === "invalid_input" && /^embed\[0\]:/.test(e.message));
   await assert.rejects(validateAsync(input, { embed: async () => { throw new Error("model offline"); } }), /model offline/);
+  // Items that are no numbers, and vectors of two lengths, are a broken embedder: read
+  // as NaN and as mismatched dimensions, every cosine would be 0, with no error.
+  for (const item of ["0.5", {}, null, true, 1n]) {
+    await assert.rejects(
+      validateAsync(input, { embed: async (t) => t.map((_, i) => (i === 1 ? [item, 1] : [1, 0])) }),
+      (e) => e.code === "invalid_input" && e.message.startsWith("embed[1]: expected a Float32Array or an array of numbers"),
+      `${typeof item}`,
+    );
+  }
+  await assert.rejects(
+    validateAsync(input, { embed: async (t) => t.map((_, i) => (i === 2 ? [1, 0, 0] : [1, 0])) }),
+    (e) => e.code === "invalid_input" && e.message === "embed[2]: expected 2 numbers, as embed[0] has, got 3",
+  );
+  // An empty vector (an embedder's answer for an empty text) counts as cosine 0.
+  const empty = await validateAsync(input, { embed: async (t) => t.map((_, i) => (i === 0 ? [] : [1, 0])) });
+  assert.equal(empty.citations.length, 2);
   // The instance still works afterwards.
   assert.equal((await validateAsync(input, { embed: async (t) => t.map(() => [1]) })).markers.length, 2);
 });

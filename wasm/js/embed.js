@@ -102,7 +102,16 @@ function float32Vectors(vectors, count, maxLength) {
   if (!Array.isArray(items) || items.length !== count) {
     throw codedError("invalid_input", "embed", `expected an array of ${count} vectors, one per text`);
   }
-  return items.map((vector, i) => float32Vector(vector, `embed[${i}]`, maxLength));
+  const checked = items.map((vector, i) => float32Vector(vector, `embed[${i}]`, maxLength));
+  // One model's vectors have one length: two lengths are a broken embedder, whose
+  // cosines would all read 0. (An empty vector, as for an empty text, counts as cosine 0.)
+  const first = checked.findIndex((vector) => vector.length > 0);
+  checked.forEach((vector, i) => {
+    if (vector.length > 0 && vector.length !== checked[first].length) {
+      throw codedError("invalid_input", `embed[${i}]`, `expected ${checked[first].length} numbers, as embed[${first}] has, got ${vector.length}`);
+    }
+  });
+  return checked;
 }
 
 function float32Vector(vector, path, maxLength) {
@@ -117,9 +126,17 @@ function float32Vector(vector, path, maxLength) {
   const length = lengthOf(vector);
   if (length > maxLength) throw codedError("too_large", path, `${length} numbers exceed the most a vector may hold (${maxLength})`);
   try {
-    if (length >= 0) return new Float32Array(vector);
+    if (length >= 0) return typed ? new Float32Array(vector) : Float32Array.from(vector, number);
   } catch {
-    // an item that is no number (a BigInt, a Symbol) or that cannot be read
+    // an item that is no number (a string, an object, a BigInt), or that cannot be read
   }
   throw codedError("invalid_input", path, expected);
+}
+
+// `x`, when it is a number (NaN and the infinities too: such a vector counts as cosine
+// 0); else a throw (caught above), so that `["0.5", {}]` is refused, not read as 0.5 and
+// NaN.
+function number(x) {
+  if (typeof x !== "number") throw new TypeError("not a number");
+  return x;
 }
