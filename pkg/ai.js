@@ -88,11 +88,21 @@ function positions(original, cleaned) {
   let j = 0;
   for (let i = 0; i < original.length; i++) {
     at[i] = j;
-    if (j < cleaned.length && original[i] === cleaned[j]) j++;
+    // The core reads a lone surrogate (half an emoji a model cut off) as U+FFFD.
+    const same = original[i] === cleaned[j] || (cleaned[j] === "\uFFFD" && lone(original, i));
+    if (j < cleaned.length && same) j++;
   }
   at[original.length] = j;
   if (j !== cleaned.length) throw error("internal_error", "the cleaned answer is not the answer with text removed");
   return at;
+}
+
+/** Whether the UTF-16 unit at `i` of `text` is half a surrogate pair without its other half. */
+function lone(text, i) {
+  const unit = text.charCodeAt(i);
+  if (unit >= 0xd800 && unit <= 0xdbff) return !(text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff);
+  if (unit >= 0xdc00 && unit <= 0xdfff) return !(text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff);
+  return false;
 }
 
 /** `cleaned` cut where the text `parts` (whose concatenation is `original`) meet. */

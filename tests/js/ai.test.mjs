@@ -80,6 +80,18 @@ test("streamed one character at a time, the text is the cleaned answer", async (
   assert.equal(await result.text, validate({ answer: FAILING, sources: SOURCES }).cleanedAnswer);
 });
 
+test("a lone surrogate in the model's text (half an emoji) reads as U+FFFD, as validate reads it", async () => {
+  for (const text of ["Tokyo \uD800 is Japan's capital [2].", "Tokyo is Japan's capital [2]. \uDE00", "\uD83D[7] Water boils at 100 °C [1]."]) {
+    const expected = validate({ answer: text, sources: SOURCES });
+    assert.match(expected.cleanedAnswer, /\uFFFD/);
+    const generated = await generateText({ model: wrapped(text), prompt: "q" });
+    assert.equal(generated.text, expected.cleanedAnswer, JSON.stringify(text));
+    const streamed = streamText({ model: wrapped(text, { sources: SOURCES }, { size: 1 }), prompt: "q" });
+    assert.equal(await streamed.text, expected.cleanedAnswer, JSON.stringify(text));
+    assert.deepEqual((await streamed.providerMetadata).citeproof.report.findings, expected.findings);
+  }
+});
+
 test("declared citations (v7 text parts) keep pointing at their text after markers are removed", async () => {
   const text = "Cheese [7] is made of milk. Water boils at 100 °C.";
   const sentence = "Water boils at 100 °C.";
