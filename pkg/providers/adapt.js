@@ -3,7 +3,7 @@
 // wasm module: `citeproof/providers` (providers.js) passes the `parseCitations` of the
 // module `citeproof` gives, and the browser entries' `CitationStream` (stream.js beside
 // their glue) passes its own module's, so reading a stream's events loads no second one.
-import { MAX_LIST_ITEMS, TYPE_ARRAY, TYPE_OBJECT, jsonText, typeCode, unknownField } from "./untrusted.js";
+import { LIST_UNREADABLE_LENGTH, MAX_LIST_ITEMS, TYPE_ARRAY, TYPE_OBJECT, jsonText, listItems, typeCode, unknownField } from "./untrusted.js";
 import { Builder, coded } from "./response.js";
 import * as anthropic from "./anthropic.js";
 import * as bedrock from "./bedrock.js";
@@ -123,7 +123,15 @@ export function adapt(name, response, sources, options, parseCitations) {
       "not a response of Anthropic, OpenAI, Gemini, Cohere, Perplexity, Amazon Bedrock or the Vercel AI SDK",
     );
   }
-  const out = new Builder(sources && [...sources], parseCitations);
+  // The sources' length read once, and refused past the lists' limit before an item is
+  // read (a sparse array of 2^32 − 1 items, spread, took the process's memory).
+  const list = sources && listItems(sources, MAX_LIST_ITEMS);
+  if (list === LIST_UNREADABLE_LENGTH) throw coded("invalid_input", "sources", "expected an array of sources, got an array whose length cannot be read");
+  if (typeof list === "number") throw coded("too_large", "sources", `${list} items exceed the most a list may hold (${MAX_LIST_ITEMS})`);
+  list?.forEach((source, i) => {
+    if (typeCode(source) !== TYPE_OBJECT) throw coded("invalid_input", `sources[${i}]`, `expected an object, got ${TYPES[typeCode(source)]}`);
+  });
+  const out = new Builder(list, parseCitations);
   found[1].read(json, out);
   return out.finish(found[0], unit);
 }

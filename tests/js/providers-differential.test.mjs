@@ -72,6 +72,8 @@ function outcome(call) {
 }
 
 const show = (v) => {
+  // (A sparse list of 2^32 − 1 items has no JSON a string can hold.)
+  if (Array.isArray(v) && v.length > 1000) return `[${v.length} items]`;
   try {
     return JSON.stringify(v)?.slice(0, 300);
   } catch {
@@ -203,6 +205,12 @@ test("bad arguments: the same error code and message from both", () => {
     [chat, 5],
     [chat, "sources"],
     [chat, {}],
+    // Sources the wasm adapters refuse by their length or an item: the JS ones read a
+    // sparse list's length once (spread, 2^32 − 1 holes took the process's memory).
+    [chat, Object.assign([], { length: 2 ** 32 - 1 })],
+    [chat, Object.assign([], { length: 2_000_000 })],
+    [chat, Object.assign([], { length: 3 })],
+    ...[null, 5, "s", [], () => 1].map((item) => [chat, [{ text: "a" }, item]]),
     [chat, undefined, 5],
     [chat, undefined, []],
     [chat, undefined, { offsets: "bytes" }],
