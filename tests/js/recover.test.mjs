@@ -75,6 +75,49 @@ test("objects made before a trap throw stale_instance; new ones work", async () 
   assert.equal(report.markers.length, 2);
 });
 
+test("after a trap, freeing an object made before it frees nothing of the new instance's", () => {
+  const a = new api.CitationStream({ sources: input.sources });
+  a.push("Water boils [1");
+  const parser = new api.CitationParser();
+  thrown(() => api.__trap());
+  const b = new api.CitationStream({ sources: input.sources });
+  b.push("Water boils at 100 °C [1");
+  // `a` and `parser` had their memory in the old instance; their pointers may be `b`'s
+  // in the new one (freed, `b`'s next push spun forever).
+  a.free();
+  parser[Symbol.dispose]();
+  a.free();
+  b.push("]. Tokyo is the capital [2].");
+  assert.equal(b.finish().report.markers.length, 2);
+});
+
+test("a freed object, or a method called on another object, is a coded error and no trap", () => {
+  const parser = new api.CitationParser();
+  parser.free();
+  const freed = thrown(() => parser.parse("a [1]"));
+  assert.equal(freed.code, "invalid_input");
+  assert.match(freed.message, /was freed/);
+  parser.free();
+  const validator = new api.CitationValidator();
+  const stream = new api.CitationStream({ sources: input.sources });
+  stream.push("Water boils ");
+  for (const call of [
+    () => api.CitationParser.prototype.parse.call(validator, "x"),
+    () => api.CitationParser.prototype.parse.call(null, "x"),
+    () => api.CitationValidator.prototype.validate.call(stream, input),
+    () => api.CitationValidator.prototype.free.call(stream),
+    () => api.CitationStream.prototype.push.call({ __wbg_ptr: 1 }, "x"),
+    () => Object.getOwnPropertyDescriptor(api.CitationStream.prototype, "held").get.call(new api.Metrics()),
+  ]) {
+    const error = thrown(call);
+    assert.equal(error.code, "invalid_input", `${call}: ${error.message}`);
+  }
+  // No trap: the objects made before still work.
+  assert.equal(validator.validate(input).markers.length, 2);
+  stream.push("at 100 °C [1].");
+  assert.equal(stream.finish().report.markers.length, 1);
+});
+
 test("the web target recovers the same way", async () => {
   const { readFileSync } = await import("node:fs");
   const web = await import(pathToFileURL(join(out, "web", "citeproof.js")));
