@@ -12,6 +12,7 @@
 // and `getReport` reads the report back from a result.
 import { CitationStream, validate } from "citeproof";
 import { fromVercelAI } from "./providers.js";
+import { MAX_LIST_ITEMS } from "./providers/untrusted.js";
 
 const error = (code, message) => Object.assign(new Error(message), { code });
 
@@ -42,9 +43,11 @@ export function citeproofMiddleware(config) {
   validate({ answer: "", sources: sources ?? [] }, { ...options, requireCitations: false });
   return {
     specificationVersion: "v4",
-    async wrapGenerate({ doGenerate }) {
+    async wrapGenerate({ doGenerate } = {}) {
+      if (typeof doGenerate !== "function") throw error("invalid_input", "wrapGenerate: expected { doGenerate }, the AI SDK's call of the model");
       const result = await doGenerate();
-      const texts = result.content.filter((part) => part.type === "text");
+      listOf(result?.content, "doGenerate's result.content");
+      const texts = result.content.filter((part) => part?.type === "text");
       if (!texts.length) return result;
       const answer = texts.map((part) => part.text).join("");
       const report = validate(fromVercelAI({ text: answer, content: result.content }, sources), options);
@@ -54,7 +57,8 @@ export function citeproofMiddleware(config) {
       const content = result.content.map((part) => (part.type === "text" ? cleanedPart(part, cleaned[next++]) : part));
       return { ...result, content, providerMetadata: withReport(result.providerMetadata, report) };
     },
-    async wrapStream({ doStream }) {
+    async wrapStream({ doStream } = {}) {
+      if (typeof doStream !== "function") throw error("invalid_input", "wrapStream: expected { doStream }, the AI SDK's call of the model");
       const result = await doStream();
       return { ...result, stream: result.stream.pipeThrough(citationParts(sources, options, onReport)) };
     },
@@ -68,6 +72,16 @@ export function citeproofMiddleware(config) {
  */
 function checkOptions(sources, options) {
   new CitationStream({ sources: sources ?? [] }, { ...options, requireCitations: false }).free();
+}
+
+/**
+ * `list` when it is an array of at most MAX_LIST_ITEMS items (its length read first: a
+ * sparse list of 2^32 − 1, walked, took minutes); else a coded Error naming it `path`.
+ */
+function listOf(list, path) {
+  if (!Array.isArray(list)) throw error("invalid_input", `${path}: expected an array`);
+  if (list.length > MAX_LIST_ITEMS) throw error("too_large", `${path}: ${list.length} items exceed the most a list may hold (${MAX_LIST_ITEMS})`);
+  return list;
 }
 
 /** `report` as plain JSON values (no undefined, no prototypes), as the SDK's metadata and data parts want. */
@@ -330,7 +344,7 @@ export function getReport(result) {
   if (metadata && typeof metadata.then === "function") return Promise.resolve(metadata).then((m) => m?.citeproof?.report ?? undefined);
   if (metadata?.citeproof?.report) return metadata.citeproof.report;
   if (Array.isArray(result?.parts)) {
-    const data = result.parts.findLast((p) => p?.type === CITATIONS_PART)?.data;
+    const data = listOf(result.parts, "result.parts").findLast((p) => p?.type === CITATIONS_PART)?.data;
     return data?.report ?? undefined;
   }
   return undefined;

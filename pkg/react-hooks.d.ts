@@ -48,7 +48,7 @@ export function CitationChip(props: CitationChipProps): ReactElement;
  */
 export function useCitations(
   report: Report | { segments: Segment[] } | null | undefined,
-  config?: { sources?: Source[] },
+  config?: { sources?: Source[] } | null,
 ): { blocks: Block[]; chips: Chip[]; sources: ChipSource[] };
 
 /** One chip's behaviour as props, for a chip component of your own. */
@@ -92,7 +92,7 @@ export interface CitationStreamState {
  */
 export function useCitationStream(
   source: Response | ReadableStream<Uint8Array | string> | AsyncIterable<string> | null | undefined,
-  config?: { input?: StreamInput; options?: TransformOptions },
+  config?: { input?: StreamInput; options?: TransformOptions } | null,
 ): CitationStreamState;
 
 /** A `useChat` message as `useCitedMessage` reads it: the AI SDK's `UIMessage` fits. */
@@ -126,7 +126,7 @@ export interface CitedMessageState {
  */
 export function useCitedMessage(
   message: ChatMessageLike | null | undefined,
-  config?: { sources?: Source[]; options?: StreamOptions; done?: boolean },
+  config?: { sources?: Source[]; options?: StreamOptions; done?: boolean } | null,
 ): CitedMessageState;
 
 /**

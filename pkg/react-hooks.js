@@ -27,12 +27,25 @@ function checkedOf(source) {
 }
 
 /**
+ * A hook's options or config: `{}` for `undefined` or `null`; anything but an object is
+ * an `invalid_option` Error naming the hook.
+ */
+function hookOptions(options, hook) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== "object") {
+    throw Object.assign(new Error(`${hook}: expected an options object, got ${typeof options}`), { code: "invalid_option" });
+  }
+  return options;
+}
+
+/**
  * The tree of a report (or a stream's segments) with its chips, and the cited sources
  * for a "Sources" list: only sources some chip names, each once, in the order first
  * cited, labelled as their chips are. `{ blocks, chips, sources }`; render `blocks`
  * yourself, or give `<CitedAnswer>` your components.
  */
-export function useCitations(report, { sources } = {}) {
+export function useCitations(report, options) {
+  const { sources } = hookOptions(options, "useCitations");
   const blocks = useMemo(() => citationTree(report ?? { segments: [] }, { sources }), [report, sources]);
   return useMemo(() => {
     const chips = [];
@@ -323,7 +336,8 @@ const unreadSse = () =>
  * changes. A source is read once, to its end, however often the component mounts
  * (StrictMode, remounts); to stop a response, abort its fetch.
  */
-export function useCitationStream(source, { input, options } = {}) {
+export function useCitationStream(source, given) {
+  const { input, options } = hookOptions(given, "useCitationStream");
   const [state, setState] = useState({ text: "", chips: [], findings: [], report: null, done: false, error: null });
   const config = useRef({ input, options });
   config.current = { input, options };
@@ -423,7 +437,8 @@ const EMPTY = { text: "", chips: [], findings: [], report: null, error: null };
  * changes other than by growing (a new message, a step reset), it is read again from its
  * start. Policy `"flag"` unless `config.options` says otherwise.
  */
-export function useCitedMessage(message, { sources, options, done = false } = {}) {
+export function useCitedMessage(message, config) {
+  const { sources, options, done = false } = hookOptions(config, "useCitedMessage");
   const text = messageText(message);
   const data = citationsData(message);
   const found = sources ?? data?.sources ?? declaredSources(message);

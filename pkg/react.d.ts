@@ -22,7 +22,7 @@ export interface CitedAnswerProps {
   options?: ValidateOptions;
   className?: string;
   /** Your components in place of the default chip, its card or the sources list. */
-  components?: CitedAnswerComponents;
+  components?: CitedAnswerComponents | null;
   /** The "Sources" list under the answer; default true. */
   sourceList?: boolean;
 }

@@ -65,7 +65,9 @@ function ImageLink({ src, alt }) {
  * `{ chip }`; `useChip` has its behaviour), the `Card` of the default chip, or the
  * `SourceList` (given `{ sources }`); `sourceList={false}` leaves the list out.
  */
-export function CitedAnswer({ report, segments, answer, sources, options, className, components = {}, sourceList = true }) {
+export function CitedAnswer({ report, segments, answer, sources, options, className, components: given, sourceList = true }) {
+  // (`components={null}` is no components, as leaving it out is.)
+  const components = given ?? {};
   const validated = useMemo(
     // "flag" unless told otherwise: a UI that checks citations shows what it flags.
     () => (report || segments || answer == null ? null : validate({ answer, sources: sources ?? [] }, { policy: "flag", ...options })),

@@ -10,7 +10,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { pkgDir } from "./helpers.mjs";
 
 const { fromVercelAI, validate } = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
-const { citeproofMiddleware } = await import(join(pkgDir, "ai.js"));
+const { citeproofMiddleware, getReport } = await import(join(pkgDir, "ai.js"));
 const { CitedAnswer } = await import(join(pkgDir, "react.js"));
 const { createElement } = await import("react");
 const { renderToStaticMarkup } = await import("react-dom/server");
@@ -90,6 +90,19 @@ test("a lone surrogate in the model's text (half an emoji) reads as U+FFFD, as v
     assert.equal(await streamed.text, expected.cleanedAnswer, JSON.stringify(text));
     assert.deepEqual((await streamed.providerMetadata).citeproof.report.findings, expected.findings);
   }
+});
+
+test("a call without the SDK's shapes is a coded error; a list is read by its length first", async () => {
+  const middleware = citeproofMiddleware({ sources: SOURCES });
+  const huge = () => Object.assign([], { length: 2 ** 32 - 1 });
+  await assert.rejects(middleware.wrapGenerate({}), (e) => e.code === "invalid_input" && /^wrapGenerate: /.test(e.message));
+  await assert.rejects(middleware.wrapStream({}), (e) => e.code === "invalid_input" && /^wrapStream: /.test(e.message));
+  await assert.rejects(middleware.wrapGenerate({ doGenerate: async () => undefined }), (e) => e.code === "invalid_input" && /result\.content/.test(e.message));
+  await assert.rejects(middleware.wrapGenerate({ doGenerate: async () => ({ content: huge() }) }), (e) => e.code === "too_large");
+  assert.throws(() => getReport({ parts: huge() }), (e) => e.code === "too_large" && /^result\.parts: 4294967295 items/.test(e.message));
+  // A result whose content holds no text part is the model's, untouched.
+  const noText = { content: [null, { type: "source", sourceType: "url", id: "s", url: SOURCES[0].url }] };
+  assert.equal(await middleware.wrapGenerate({ doGenerate: async () => noText }), noText);
 });
 
 test("declared citations (v7 text parts) keep pointing at their text after markers are removed", async () => {

@@ -12,7 +12,7 @@ const { validate, renderHtml, citationTree } = require(join(pkgDir, "node", "cit
 const { createElement } = await import("react");
 const { renderToStaticMarkup } = await import("react-dom/server");
 const { parseFragment } = await import("parse5");
-const { CitedAnswer } = await import(join(pkgDir, "react.js"));
+const { CitedAnswer, useCitations, useCitationStream, useCitedMessage } = await import(join(pkgDir, "react.js"));
 const { renderHtml: renderGfm } = await import(join(pkgDir, "markdown.js"));
 
 // GFM adds tables, strikethrough, rules, task-list checkboxes (disabled) and footnotes
@@ -245,3 +245,30 @@ test("citeproof/markdown renderHtml draws an empty answer as the core does: the 
     assert.equal(renderGfm(report), empty);
   }
 });
+
+test("citeproof/markdown renderHtml reads the segments' length first: a sparse list past the limit is too_large, as the core says", () => {
+  const report = { segments: Object.assign([], { length: 2 ** 32 - 1 }) };
+  const core = (() => {
+    try {
+      renderHtml(report);
+    } catch (e) {
+      return e;
+    }
+  })();
+  assert.throws(() => renderGfm(report), (e) => e.code === "too_large" && e.message === core.message);
+});
+
+test("the hooks and <CitedAnswer> take null options as none; other non-objects are invalid_option", () => {
+  const report = validate({ answer: "Water boils [1].", sources: [{ title: "Boiling", text: "Water boils." }] });
+  const render = (f) => renderToStaticMarkup(createElement(() => createElement("i", null, JSON.stringify(f()))));
+  assert.equal(render(() => useCitations(report, null).chips.length), render(() => useCitations(report).chips.length));
+  assert.equal(render(() => useCitationStream(null, null).done), render(() => useCitationStream(null).done));
+  const message = { id: "m", role: "assistant", parts: [{ type: "text", text: "Water boils [1]." }] };
+  assert.equal(render(() => useCitedMessage(message, null).text), render(() => useCitedMessage(message).text));
+  for (const [name, f] of [["useCitations", () => useCitations(report, 5)], ["useCitationStream", () => useCitationStream(null, "x")], ["useCitedMessage", () => useCitedMessage(message, true)]]) {
+    assert.throws(() => render(f), (e) => e.code === "invalid_option" && e.message.startsWith(`${name}: expected an options object`), name);
+  }
+  const answer = (components) => renderToStaticMarkup(createElement(CitedAnswer, { report, components }));
+  assert.equal(answer(null), answer(undefined));
+});
+
