@@ -492,6 +492,7 @@ test("a revoked Proxy as an argument is an Error with a code and the argument's 
     [() => api.auditRecord(gone), "invalid_input", "report"],
     [() => api.auditRecord(report, gone), "invalid_option", "ctx"],
     [() => new api.Metrics().record(gone), "invalid_input", "report"],
+    [() => new api.Metrics().record(report, gone), "invalid_input", "repairedFrom"],
     [() => locateQuote("a", "a", gone), "invalid_option", "options"],
     [() => renderHtml(gone), "invalid_input", "report"],
     [() => renderHtml(report, gone), "invalid_option", "options"],

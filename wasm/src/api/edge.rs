@@ -204,7 +204,7 @@ impl Metrics {
         let (ended, seconds) = ((view.status, view.hallucinations), view.timing_ms / 1000.0);
         match repaired_from.filter(|first| !first.is_undefined()) {
             Some(first) => {
-                let first = ReportView::read(&first)?;
+                let first = ReportView::read_at(&first, "repairedFrom")?;
                 let first = (first.status, first.hallucinations);
                 self.inner.observe_repaired(first, ended, seconds);
             }

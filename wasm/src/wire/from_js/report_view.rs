@@ -31,7 +31,13 @@ pub struct CitationView {
 impl ReportView {
     /// Reads a report object; errors name the path under `report`.
     pub fn read(value: &JsValue) -> Result<ReportView, JsValue> {
-        let obj = Obj::new(value, "report", "invalid_input")?;
+        ReportView::read_at(value, "report")
+    }
+
+    /// Reads a report object given as the argument `path` (`repairedFrom`); errors name
+    /// the path under it.
+    pub fn read_at(value: &JsValue, path: &str) -> Result<ReportView, JsValue> {
+        let obj = Obj::new(value, path, "invalid_input")?;
         let status = match obj.string(&["status"])?.as_deref() {
             Some("pass") => Status::Pass,
             Some("warn") => Status::Warn,
@@ -39,7 +45,7 @@ impl ReportView {
             _ => {
                 return Err(invalid(
                     "invalid_input",
-                    "report.status",
+                    &format!("{path}.status"),
                     r#"expected "pass", "warn" or "fail""#,
                 ));
             }
