@@ -20,6 +20,12 @@ const error = (code, message) => Object.assign(new Error(message), { code });
 function configOf(config) {
   if (config == null) return {};
   if (typeof config !== "object") throw error("invalid_option", "config: expected an object { sources, options, onReport }");
+  // Spread into validate's options, a number or a string would be no options, or a
+  // string's letters taken for option names.
+  const options = config.options;
+  if (options != null && (typeof options !== "object" || Array.isArray(options))) {
+    throw error("invalid_option", `options: expected an object, got ${Array.isArray(options) ? "array" : typeof options}`);
+  }
   return config;
 }
 

@@ -10,7 +10,8 @@ import { MockLanguageModelV4 } from "ai/test";
 import { pkgDir } from "./helpers.mjs";
 
 const { fromVercelAI, validate } = createRequire(import.meta.url)(join(pkgDir, "node", "citeproof.js"));
-const { citeproofMiddleware, getReport } = await import(join(pkgDir, "ai.js"));
+const AI = await import(join(pkgDir, "ai.js"));
+const { citeproofMiddleware, getReport } = AI;
 const { CitedAnswer } = await import(join(pkgDir, "react.js"));
 const { createElement } = await import("react");
 const { renderToStaticMarkup } = await import("react-dom/server");
@@ -90,6 +91,16 @@ test("a lone surrogate in the model's text (half an emoji) reads as U+FFFD, as v
     assert.equal(await streamed.text, expected.cleanedAnswer, JSON.stringify(text));
     assert.deepEqual((await streamed.providerMetadata).citeproof.report.findings, expected.findings);
   }
+});
+
+test("options that are no object are invalid_option when the middleware or the transform is made", () => {
+  const { citeproofUIMessageTransform } = AI;
+  for (const options of [0, Number.NaN, "abc", Symbol("x"), 10n, [], true]) {
+    for (const make of [citeproofMiddleware, citeproofUIMessageTransform]) {
+      assert.throws(() => make({ sources: SOURCES, options }), (e) => e.code === "invalid_option" && /^options: expected an object/.test(e.message), `${make.name} ${String(options)}`);
+    }
+  }
+  assert.equal(typeof citeproofMiddleware({ sources: SOURCES, options: null }).wrapGenerate, "function");
 });
 
 test("a call without the SDK's shapes is a coded error; a list is read by its length first", async () => {
