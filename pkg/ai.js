@@ -60,12 +60,13 @@ export function citeproofMiddleware(config) {
       onReport?.(report);
       const cleaned = cutAsParts(answer, report.cleanedAnswer, texts.map((part) => part.text));
       let next = 0;
-      const content = result.content.map((part) => (part.type === "text" ? cleanedPart(part, cleaned[next++]) : part));
+      const content = result.content.map((part) => (part?.type === "text" ? cleanedPart(part, cleaned[next++]) : part));
       return { ...result, content, providerMetadata: withReport(result.providerMetadata, report) };
     },
     async wrapStream({ doStream } = {}) {
       if (typeof doStream !== "function") throw error("invalid_input", "wrapStream: expected { doStream }, the AI SDK's call of the model");
       const result = await doStream();
+      if (typeof result?.stream?.pipeThrough !== "function") throw error("invalid_input", "doStream's result.stream: expected a ReadableStream");
       return { ...result, stream: result.stream.pipeThrough(citationParts(sources, options, onReport)) };
     },
   };

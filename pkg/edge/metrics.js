@@ -46,7 +46,7 @@ export class Metrics {
       this.#observe(view.statusIndex, view.hallucinations, seconds);
       return;
     }
-    const first = readReport(repairedFrom);
+    const first = readReport(repairedFrom, "repairedFrom");
     this.#observe(view.statusIndex, view.hallucinations, seconds);
     for (const [i, { statusIndex, hallucinations }] of [first, view].entries()) {
       this.repaired[i][statusIndex] += 1;

@@ -168,13 +168,13 @@ export function readUnit(obj) {
 
 /**
  * A report that `validate` returned, given back: the fields the helpers need
- * (report_view.rs). Errors name the path under `report`.
+ * (report_view.rs). Errors name the path under `path` (`report`, or `repairedFrom`).
  */
-export function readReport(value) {
-  const obj = new Obj(value, "report", "invalid_input");
+export function readReport(value, path = "report") {
+  const obj = new Obj(value, path, "invalid_input");
   const statusName = obj.string(["status"]);
   const status = STATUSES.indexOf(statusName);
-  if (status < 0) throw codedError("invalid_input", "report.status", `expected ${STATUSES_EXPECTED}`);
+  if (status < 0) throw codedError("invalid_input", `${path}.status`, `expected ${STATUSES_EXPECTED}`);
   const summary = obj.object(["summary"]);
   const hallucinations = summary ? (summary.count(["hallucinations"]) ?? 0) : 0;
   const citations = [];

@@ -3,7 +3,7 @@
 // wasm module: `citeproof/providers` (providers.js) passes the `parseCitations` of the
 // module `citeproof` gives, and the browser entries' `CitationStream` (stream.js beside
 // their glue) passes its own module's, so reading a stream's events loads no second one.
-import { LIST_UNREADABLE_LENGTH, MAX_LIST_ITEMS, TYPE_ARRAY, TYPE_OBJECT, jsonText, listItems, typeCode, unknownField } from "./untrusted.js";
+import { LIST_UNREADABLE_LENGTH, MAX_LIST_ITEMS, TYPE_ARRAY, TYPE_OBJECT, TYPE_UNREADABLE_LENGTH, jsonText, listItems, typeCode, unknownField } from "./untrusted.js";
 import { Builder, coded } from "./response.js";
 import * as anthropic from "./anthropic.js";
 import * as bedrock from "./bedrock.js";
@@ -93,9 +93,19 @@ export function adapt(name, response, sources, options, parseCitations) {
   if (response === null || typeof response !== "object") {
     throw coded("invalid_input", "response", "expected a provider response object (or an array of stream events)");
   }
+  // The sources first, as the wasm adapters read them: the length read once, and refused
+  // past the lists' limit before an item is read (a sparse array of 2^32 − 1 items,
+  // spread, took the process's memory); each item an object.
+  let list;
   if (sources !== undefined && sources !== null) {
     if (typeCode(sources) !== TYPE_ARRAY) throw coded("invalid_input", "sources", `expected an array of sources, got ${TYPES[typeCode(sources)]}`);
-  } else sources = undefined;
+    list = listItems(sources, MAX_LIST_ITEMS);
+    if (list === LIST_UNREADABLE_LENGTH) throw coded("invalid_input", "sources", `expected an array of sources, got ${TYPES[TYPE_UNREADABLE_LENGTH]}`);
+    if (typeof list === "number") throw coded("too_large", "sources", `${list} items exceed the most a list may hold (${MAX_LIST_ITEMS})`);
+    list.forEach((source, i) => {
+      if (typeCode(source) !== TYPE_OBJECT) throw coded("invalid_input", `sources[${i}]`, `expected an object, got ${TYPES[typeCode(source)]}`);
+    });
+  }
   let unit = "utf16";
   if (options !== undefined && options !== null) {
     if (typeCode(options) !== TYPE_OBJECT) throw coded("invalid_option", "options", `expected an object, got ${TYPES[typeCode(options)]}`);
@@ -123,14 +133,6 @@ export function adapt(name, response, sources, options, parseCitations) {
       "not a response of Anthropic, OpenAI, Gemini, Cohere, Perplexity, Amazon Bedrock or the Vercel AI SDK",
     );
   }
-  // The sources' length read once, and refused past the lists' limit before an item is
-  // read (a sparse array of 2^32 − 1 items, spread, took the process's memory).
-  const list = sources && listItems(sources, MAX_LIST_ITEMS);
-  if (list === LIST_UNREADABLE_LENGTH) throw coded("invalid_input", "sources", "expected an array of sources, got an array whose length cannot be read");
-  if (typeof list === "number") throw coded("too_large", "sources", `${list} items exceed the most a list may hold (${MAX_LIST_ITEMS})`);
-  list?.forEach((source, i) => {
-    if (typeCode(source) !== TYPE_OBJECT) throw coded("invalid_input", `sources[${i}]`, `expected an object, got ${TYPES[typeCode(source)]}`);
-  });
   const out = new Builder(list, parseCitations);
   found[1].read(json, out);
   return out.finish(found[0], unit);

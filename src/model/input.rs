@@ -149,7 +149,8 @@ impl Mode {
 #[derive(Clone, Debug, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Source {
-    /// 1-based label the prompt showed; defaults to position + 1.
+    /// The label the prompt showed (from 1; a source labelled 0 is cited as `[0]`);
+    /// defaults to position + 1.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub index: Option<u32>,
     /// Stable id (`[abc123]` markers name it).
@@ -295,7 +296,7 @@ impl<'de> Deserialize<'de> for Source {
 }
 
 impl Source {
-    /// The 1-based label a marker cites this source by, at `position` in the retrieved
+    /// The label a marker cites this source by, at `position` in the retrieved
     /// list: its `index`, or `position + 1`. The one place this rule is written.
     ///
     /// ```

@@ -273,7 +273,8 @@ pub struct Evidence {
 pub struct CitationResult {
     /// The source as written: `3`, `abc123`, `Chapter 2, Section 4`.
     pub label: String,
-    /// The resolved source's label (1-based), when it was retrieved.
+    /// The resolved source's label (its `index`, or its position + 1), when it was
+    /// retrieved.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_index: Option<u32>,
     /// The resolved source's position in the input's `sources` (0-based): where a

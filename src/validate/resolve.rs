@@ -60,7 +60,7 @@ impl<'a> SourceIndex<'a> {
             .collect()
     }
 
-    /// The 1-based label of the source at position `i`.
+    /// The label of the source at position `i` (its `index`, or `i + 1`).
     pub fn label(&self, i: usize) -> u32 {
         self.sources[i].label(i)
     }

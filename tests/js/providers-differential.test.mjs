@@ -211,6 +211,9 @@ test("bad arguments: the same error code and message from both", () => {
     [chat, Object.assign([], { length: 2_000_000 })],
     [chat, Object.assign([], { length: 3 })],
     ...[null, 5, "s", [], () => 1].map((item) => [chat, [{ text: "a" }, item]]),
+    // Two bad arguments: the sources are read first by both.
+    [{}, [5]],
+    [{}, Object.assign([], { length: 2_000_000 })],
     [chat, undefined, 5],
     [chat, undefined, []],
     [chat, undefined, { offsets: "bytes" }],

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { pkgDir, root } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
-const { validate, CitationValidator } = require(join(pkgDir, "node", "citeproof.js"));
+const { validate, CitationValidator, CitationStream } = require(join(pkgDir, "node", "citeproof.js"));
 
 const fixtureDir = join(root, "tests", "fixtures", "specs");
 for (const file of readdirSync(fixtureDir).filter((f) => f.endsWith(".json"))) {
@@ -308,3 +308,23 @@ test("a field given under two of its names is refused, naming both (as the CLI's
   // null under the other name is absent, as everywhere.
   assert.equal(validate({ answer: "x [1]", sources: [{ text: "a", content: null }] }).status, "pass");
 });
+
+test("sources labelled from 0 (index: 0): [0] names the first in a marker, a stream and a declared citation", () => {
+  const sources = [{ index: 0, text: "Water boils at 100 °C." }, { index: 1, text: "Tokyo is the capital." }];
+  const answer = "Water boils at 100 °C [0]. Tokyo is the capital [1].";
+  const report = validate({ answer, sources });
+  assert.deepEqual(report.findings, []);
+  assert.deepEqual(report.citations.map((c) => c.sourceIndex), [0, 1]);
+  const stream = new CitationStream({ sources });
+  stream.push(answer);
+  const streamed = stream.finish().report;
+  assert.deepEqual(streamed.findings, []);
+  assert.deepEqual(streamed.citations.map((c) => c.sourceIndex), [0, 1]);
+  const declared = validate({ answer, sources, citations: [{ source: 0, quote: "boils at 100" }, { source: 1 }] }, { policy: "flag" });
+  assert.deepEqual(declared.findings, []);
+  assert.equal(declared.citations[0].declared, 0);
+  assert.equal(declared.citations[0].quote.match, "exact");
+  // Without a source labelled 0, [0] is zero_index, as before.
+  assert.deepEqual(validate({ answer, sources: [{ text: "a" }, { text: "b" }] }).findings.map((f) => f.code), ["zero_index"]);
+});
+

@@ -24,8 +24,10 @@ function coded(code, message, cause) {
 /** Turns what a call into the instance threw into what the caller sees. */
 function recovered(error, reset) {
   if (error instanceof WebAssembly.RuntimeError) {
-    reset();
+    // Counted first: wasm-bindgen's reset numbers the new instance before it makes it,
+    // so a reset that throws has moved on all the same.
     generation++;
+    reset();
     return coded("internal_error", `citeproof trapped (${error.message}); the instance was recreated, so the next call works`, error);
   }
   if (error instanceof Error && error.code === undefined && /stale object from previous Wasm instance/.test(error.message)) {

@@ -226,7 +226,7 @@ export const inputs = {
   ],
   Source: [
     ["chapter", ["chapter", "chapter_id"], { ts: "string | number", doc: "Spec 000's chapter." }],
-    ["index", ["index"], { ts: "number", doc: "1-based label shown in the prompt; default position + 1." }],
+    ["index", ["index"], { ts: "number", doc: "The label shown in the prompt (from 1; a source labelled 0 is cited as `[0]`); default position + 1." }],
     ["id", ["id"], { ts: "string" }],
     ["doc_id", ["docId", "doc_id"], { ts: "string" }],
     ["chunk_id", ["chunkId", "chunk_id"], { ts: "string" }],

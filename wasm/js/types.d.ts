@@ -58,7 +58,7 @@ export interface JudgePair {
   /** The answer's sentence without its markers ("… in 1989 [7]." is "… in 1989."). */
   claim: string;
   passage: string;
-  /** The source's label (1-based, as `CitationResult.sourceIndex`). */
+  /** The source's label (its `index`, or its position + 1; as `CitationResult.sourceIndex`). */
   sourceIndex: number;
 }
 
@@ -227,7 +227,10 @@ export interface Input {
 export interface Source {
   /** Spec 000's chapter. Also `chapter_id`. */
   chapter?: string | number;
-  /** 1-based label shown in the prompt; default position + 1. */
+  /**
+   * The label shown in the prompt (from 1; a source labelled 0 is cited as `[0]`);
+   * default position + 1.
+   */
   index?: number;
   id?: string;
   docId?: string;
