@@ -3,7 +3,7 @@
 // throws a coded Error, recreates the instance, and the next call works.
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -76,19 +76,31 @@ test("objects made before a trap throw stale_instance; new ones work", async () 
 });
 
 test("after a trap, freeing an object made before it frees nothing of the new instance's", () => {
-  const a = new api.CitationStream({ sources: input.sources });
-  a.push("Water boils [1");
-  const parser = new api.CitationParser();
-  thrown(() => api.__trap());
-  const b = new api.CitationStream({ sources: input.sources });
-  b.push("Water boils at 100 °C [1");
-  // `a` and `parser` had their memory in the old instance; their pointers may be `b`'s
-  // in the new one (freed, `b`'s next push spun forever).
-  a.free();
-  parser[Symbol.dispose]();
-  a.free();
-  b.push("]. Tokyo is the capital [2].");
-  assert.equal(b.finish().report.markers.length, 2);
+  // In a child process with a time limit: the bug spun inside wasm (a synchronous loop no
+  // test timeout interrupts), so a regression fails here instead of hanging the run.
+  const script = `
+    const assert = require("node:assert/strict");
+    const api = require(${JSON.stringify(join(out, "node", "citeproof.js"))});
+    const sources = ${JSON.stringify(input.sources)};
+    const a = new api.CitationStream({ sources });
+    a.push("Water boils [1");
+    const parser = new api.CitationParser();
+    try { api.__trap(); } catch (e) { assert.equal(e.code, "internal_error"); }
+    const b = new api.CitationStream({ sources });
+    b.push("Water boils at 100 °C [1");
+    // a's and parser's memory was the old instance's; their pointers may be b's in the
+    // new one (freed, b's next push spun forever).
+    a.free();
+    parser[Symbol.dispose]();
+    a.free();
+    b.push("]. Tokyo is the capital [2].");
+    assert.equal(b.finish().report.markers.length, 2);
+    process.stdout.write("ok");
+  `;
+  const run = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 30_000 });
+  assert.equal(run.signal, null, "the child was killed at its time limit: a push spun");
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout, "ok");
 });
 
 test("a freed object, or a method called on another object, is a coded error and no trap", () => {
