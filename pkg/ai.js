@@ -12,7 +12,7 @@
 // and `getReport` reads the report back from a result.
 import { CitationStream, validate } from "citeproof";
 import { fromVercelAI } from "./providers.js";
-import { MAX_LIST_ITEMS } from "./providers/untrusted.js";
+import { MAX_LIST_ITEMS, tooManyItems, wellFormed } from "./providers/untrusted.js";
 
 const error = (code, message) => Object.assign(new Error(message), { code });
 
@@ -87,7 +87,7 @@ function checkOptions(sources, options) {
  */
 function listOf(list, path) {
   if (!Array.isArray(list)) throw error("invalid_input", `${path}: expected an array`);
-  if (list.length > MAX_LIST_ITEMS) throw error("too_large", `${path}: ${list.length} items exceed the most a list may hold (${MAX_LIST_ITEMS})`);
+  if (list.length > MAX_LIST_ITEMS) throw tooManyItems(path, list.length);
   return list;
 }
 
@@ -106,24 +106,17 @@ function withReport(metadata, report) {
  */
 function positions(original, cleaned) {
   const at = new Array(original.length + 1);
+  // As the core read it: a lone surrogate (half an emoji a model cut off) is U+FFFD,
+  // one unit as it was.
+  const read = wellFormed(original);
   let j = 0;
-  for (let i = 0; i < original.length; i++) {
+  for (let i = 0; i < read.length; i++) {
     at[i] = j;
-    // The core reads a lone surrogate (half an emoji a model cut off) as U+FFFD.
-    const same = original[i] === cleaned[j] || (cleaned[j] === "\uFFFD" && lone(original, i));
-    if (j < cleaned.length && same) j++;
+    if (j < cleaned.length && read[i] === cleaned[j]) j++;
   }
   at[original.length] = j;
   if (j !== cleaned.length) throw error("internal_error", "the cleaned answer is not the answer with text removed");
   return at;
-}
-
-/** Whether the UTF-16 unit at `i` of `text` is half a surrogate pair without its other half. */
-function lone(text, i) {
-  const unit = text.charCodeAt(i);
-  if (unit >= 0xd800 && unit <= 0xdbff) return !(text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff);
-  if (unit >= 0xdc00 && unit <= 0xdfff) return !(text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff);
-  return false;
 }
 
 /** `cleaned` cut where the text `parts` (whose concatenation is `original`) meet. */

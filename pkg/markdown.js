@@ -12,7 +12,7 @@ import remarkRehype from "remark-rehype";
 import rehypeStringify from "rehype-stringify";
 import remarkCiteproof, { chipOf } from "./remark.js";
 import { markdownOf, safeUrl } from "./safe.js";
-import { MAX_LIST_ITEMS } from "./providers/untrusted.js";
+import { MAX_LIST_ITEMS, tooManyItems } from "./providers/untrusted.js";
 
 const text = (value) => ({ type: "text", value });
 const element = (tagName, properties, children) => ({ type: "element", tagName, properties, children });
@@ -79,9 +79,7 @@ export function renderHtml(report, options = {}) {
   }
   // Read by its length first, as the core's renderHtml reads it (a sparse list of
   // 2^32 − 1 segments, walked, took minutes).
-  if (report.segments.length > MAX_LIST_ITEMS) {
-    throw Object.assign(new Error(`report.segments: ${report.segments.length} items exceed the most a list may hold (${MAX_LIST_ITEMS})`), { code: "too_large" });
-  }
+  if (report.segments.length > MAX_LIST_ITEMS) throw tooManyItems("report.segments", report.segments.length);
   const markdown = markdownOf(report.segments);
   const html = unified()
     .use(remarkParse)

@@ -16,8 +16,9 @@ import {
   TYPE_OTHER,
   TYPE_REVOKED,
   codedError,
+  tooManyItems,
 } from "./untrusted.js";
-import { LIST_CEILING, TYPES, countOf, shown, tooMany } from "./read.js";
+import { TYPES, countOf, shown } from "./read.js";
 
 /** The field names of the input, its sources and declared citations, in tape order (input_names.rs). */
 const INPUT_NAMES = {
@@ -216,7 +217,7 @@ function listField(tape, fields, name, item) {
   if (!found) return undefined;
   if (found[1].tag !== "list") throw fields.error(found[0], "an array", found[1]);
   const path = `${fields.path}.${found[0]}`;
-  if (found[1].length > MAX_LIST_ITEMS) throw tooMany(path, found[1].length, MAX_LIST_ITEMS, LIST_CEILING);
+  if (found[1].length > MAX_LIST_ITEMS) throw tooManyItems(path, found[1].length);
   return items(tape, found[1].length, path, item);
 }
 
@@ -331,7 +332,7 @@ export function readSources(value, path) {
   const tape = new Tape((sizes) => walkSources(value, sizes, MAX_LIST_ITEMS));
   const head = tape.value();
   if (head.tag !== "list") throw codedError("invalid_input", path, `expected an array of sources, got ${tapeType(head)}`);
-  if (head.length > MAX_LIST_ITEMS) throw tooMany(path, head.length, MAX_LIST_ITEMS, LIST_CEILING);
+  if (head.length > MAX_LIST_ITEMS) throw tooManyItems(path, head.length);
   return items(tape, head.length, path, readSource);
 }
 

@@ -3,7 +3,7 @@
 // wasm module: `citeproof/providers` (providers.js) passes the `parseCitations` of the
 // module `citeproof` gives, and the browser entries' `CitationStream` (stream.js beside
 // their glue) passes its own module's, so reading a stream's events loads no second one.
-import { LIST_UNREADABLE_LENGTH, MAX_LIST_ITEMS, TYPE_ARRAY, TYPE_OBJECT, TYPE_UNREADABLE_LENGTH, jsonText, listItems, typeCode, unknownField } from "./untrusted.js";
+import { LIST_UNREADABLE_LENGTH, MAX_LIST_ITEMS, TYPE_ARRAY, TYPE_OBJECT, TYPE_UNREADABLE_LENGTH, jsonText, listItems, tooManyItems, typeCode, unknownField } from "./untrusted.js";
 import { Builder, coded } from "./response.js";
 import * as anthropic from "./anthropic.js";
 import * as bedrock from "./bedrock.js";
@@ -101,7 +101,7 @@ export function adapt(name, response, sources, options, parseCitations) {
     if (typeCode(sources) !== TYPE_ARRAY) throw coded("invalid_input", "sources", `expected an array of sources, got ${TYPES[typeCode(sources)]}`);
     list = listItems(sources, MAX_LIST_ITEMS);
     if (list === LIST_UNREADABLE_LENGTH) throw coded("invalid_input", "sources", `expected an array of sources, got ${TYPES[TYPE_UNREADABLE_LENGTH]}`);
-    if (typeof list === "number") throw coded("too_large", "sources", `${list} items exceed the most a list may hold (${MAX_LIST_ITEMS})`);
+    if (typeof list === "number") throw tooManyItems("sources", list);
     list.forEach((source, i) => {
       if (typeCode(source) !== TYPE_OBJECT) throw coded("invalid_input", `sources[${i}]`, `expected an object, got ${TYPES[typeCode(source)]}`);
     });

@@ -39,12 +39,17 @@ function recovered(error, reset) {
   return error;
 }
 
-/** `method` of `cls`, refusing a `this` that is no `cls` (a trap, or another object's memory read as one). */
+/** Refuses a `self` that is no `cls` for its method `name`: a trap, or another object's memory read as one. */
+function checkThis(self, cls, name) {
+  if (!(self instanceof cls)) {
+    throw coded("invalid_input", `${cls.name}.prototype.${name} called on ${self === null || self === undefined ? String(self) : "an object that is no " + cls.name}`);
+  }
+}
+
+/** `method` of `cls`, refusing a `this` that is no `cls`. */
 function ownMethod(method, cls, name) {
   return function (...args) {
-    if (!(this instanceof cls)) {
-      throw coded("invalid_input", `${cls.name}.prototype.${name} called on ${this === null || this === undefined ? String(this) : "an object that is no " + cls.name}`);
-    }
+    checkThis(this, cls, name);
     return method.apply(this, args);
   };
 }
@@ -57,7 +62,7 @@ function ownMethod(method, cls, name) {
  */
 function ownFree(free, cls) {
   return function () {
-    if (!(this instanceof cls)) throw coded("invalid_input", `${cls.name}.prototype.free called on ${this === null || this === undefined ? String(this) : "an object that is no " + cls.name}`);
+    checkThis(this, cls, "free");
     if (stale(this) || !this.__wbg_ptr) {
       this.__wbg_ptr = 0;
       return;

@@ -4,7 +4,7 @@
 // ever escaped, and a URL becomes a link only when it parses as http: or https:.
 // Plain JS: the package's entries export these next to the binding's exports
 // (scripts/build-pkg.mjs), without a call into the module.
-import { MAX_LIST_ITEMS, SOURCE_NAMES, TYPE_BOOLEAN, TYPE_REVOKED, codedError, fieldOf, listItems, typeCode } from "./untrusted.js";
+import { MAX_LIST_ITEMS, SOURCE_NAMES, TYPE_BOOLEAN, TYPE_REVOKED, codedError, fieldOf, listItems, tooManyItems, typeCode } from "./untrusted.js";
 
 // The fields of a source a card shows; its other fields are not read.
 const DISPLAYED = ["title", "url", "slug", "text"];
@@ -36,7 +36,7 @@ function reader(code) {
       const at = `${path}.${name}`;
       const items = listItems(field(holder, name, path), MAX_LIST_ITEMS);
       if (typeof items === "number" && items >= 0) {
-        throw codedError("too_large", at, `${items} items exceed the most a list may hold (${MAX_LIST_ITEMS})`);
+        throw tooManyItems(at, items);
       }
       if (!Array.isArray(items)) return [];
       return items.map((value, i) => item(check(value, `${at}[${i}]`), `${at}[${i}]`));

@@ -168,6 +168,15 @@ export function codedError(code, path, message) {
   return Object.assign(new Error(`${path}: ${message}`), { code });
 }
 
+// The too_large Error of a list at `path` of `length` items, past `limit`.
+export function tooManyItems(path, length, limit = MAX_LIST_ITEMS) {
+  return codedError("too_large", path, `${length} items exceed the most a list may hold (${limit})`);
+}
+
+// A string as the module copies it in (UTF-8, by the engine's encoder): a lone surrogate
+// becomes U+FFFD, and the length is the same.
+export const wellFormed = (text) => (typeof text.toWellFormed === "function" ? text.toWellFormed() : text.replace(/\p{Surrogate}/gu, "\uFFFD"));
+
 // `JSON.stringify(value)`, which refuses an array of more than `limit` items before
 // walking into it (too_large, with its path under `path`). Anything else it cannot write
 // is an invalid_input error: for a revoked Proxy with its path, else (a cycle, a BigInt,
@@ -185,7 +194,7 @@ export function jsonText(value, path, limit) {
     // replacer sees it, and that read is what throws on one).
     const found = culprit(value, path, limit);
     if (found?.length !== undefined) {
-      throw codedError("too_large", found.path, `${found.length} items exceed the most a list may hold (${limit})`);
+      throw tooManyItems(found.path, found.length, limit);
     }
     if (found) throw codedError("invalid_input", found.path, "expected a value, got revoked Proxy");
     throw codedError("invalid_input", path, "JSON.stringify failed (a cycle, a BigInt, a getter that throws?)");
