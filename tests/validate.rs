@@ -782,7 +782,8 @@ fn a_claim_that_negates_scores_less_cited_to_a_passage_where_nothing_negates() {
     // The two passages share every term and pair with the claim, and only the
     // negation tells them apart: Japanese writes it in hiragana (ない, the past なかった),
     // letters that are neither terms nor in word pairs; the German passage that negates
-    // says "nie" where the claim says "nicht", words the other passage lacks too.
+    // says "nie" where the claim says "nicht", words the other passage lacks too (and so
+    // does the Swahili one).
     for (answer, says, denies) in [
         (
             "男性は帽子をかぶっていない[1]。",
@@ -798,6 +799,17 @@ fn a_claim_that_negates_scores_less_cited_to_a_passage_where_nothing_negates() {
             "Der Zug fuhr nicht pünktlich ab [1].",
             "Der Zug fuhr pünktlich ab.",
             "Der Zug fuhr nie pünktlich ab.",
+        ),
+        // Urdu's نہیں; Swahili's "there is no" against its "no".
+        (
+            "ٹرین وقت پر نہیں پہنچی [1]۔",
+            "ٹرین وقت پر پہنچی۔",
+            "ٹرین وقت پر نہیں پہنچی۔",
+        ),
+        (
+            "Hakuna treni leo [1].",
+            "Kuna treni leo.",
+            "Hapana, treni leo.",
         ),
     ] {
         let support = |passage: &str| {

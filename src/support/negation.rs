@@ -6,8 +6,8 @@ use crate::substr::Substr;
 
 /// Words that negate by themselves (compared without case), English "not" and "no" and
 /// German "nicht" first ([`is_cue`] reads them by their place), then English and German
-/// others; "n't" is read from its apostrophe.
-const WORDS: [&str; 28] = [
+/// others, then Swahili's; "n't" is read from its apostrophe.
+const WORDS: [&str; 31] = [
     "not",
     "no",
     "nicht",
@@ -36,7 +36,13 @@ const WORDS: [&str; 28] = [
     "keinerlei",
     "keineswegs",
     "keinesfalls",
+    "hakuna",
+    "hamna",
+    "hapana",
 ];
+
+/// Urdu's "not" (nahīṅ), also in "never" (کبھی نہیں) and "nobody" (کوئی نہیں).
+const URDU_NOT: &str = "نہیں";
 
 /// Reads a text's words in order (the scanner's tokens) and says whether one of them is
 /// a negation cue:
@@ -59,6 +65,10 @@ const WORDS: [&str; 28] = [
 ///   with its particle (못을 "the nail"), 아니 not in 아니면 "or". Not 안, which
 ///   negates a verb (안 갔다 "did not go") but is also "inside" (교실 안 학생들) and the
 ///   name Ahn (안 교수).
+/// - Urdu: نہیں "not" ([`URDU_NOT`]; not نہ, which is also "nor" and "not only" (نہ صرف));
+/// - Swahili ([`WORDS`]): "hakuna" and "hamna" "there is not", "hapana" "no". Not a verb
+///   its prefix negates (hakuwa "was not", sijawahi "never"): reading those cost the
+///   browser module 300 B for a few thousandths of AUROC (docs/support.md).
 ///
 /// Other languages have no cues of their own (Spanish and Portuguese "no" is read as
 /// English's).
@@ -90,8 +100,10 @@ impl<'t> Cues<'t> {
             b'n' => (2..=9).contains(&len),
             b'c' => len == 6,
             b'k' => (4..=11).contains(&len),
+            b'h' => (5..=6).contains(&len),
             b't' => len == 1,
-            _ => first >= 0xe3 && len == 3,
+            // Urdu's نہیں: ن is 0xd9 0x86, the word 8 bytes.
+            _ => (first >= 0xe3 && len == 3) || (first == 0xd9 && len == 8),
         };
         if maybe {
             self.found = is_cue(self.text, start..end);
@@ -105,8 +117,9 @@ impl<'t> Cues<'t> {
 }
 
 /// Whether the word of `text` at `at` negates, read with the text around it. Every
-/// English and German cue starts with `n`, `c` or `k` (or is the `t` of "n't"), and
-/// every other cue is a letter of three bytes.
+/// English and German cue starts with `n`, `c` or `k` (or is the `t` of "n't"), every
+/// Swahili one with `h`, Urdu's is [`URDU_NOT`], and every other cue is a letter of three
+/// bytes.
 #[inline(never)]
 fn is_cue(text: &str, at: std::ops::Range<usize>) -> bool {
     let (before, word, after) = (
@@ -121,7 +134,7 @@ fn is_cue(text: &str, at: std::ops::Range<usize>) -> bool {
         return false;
     };
     match first | 0x20 {
-        b'n' | b'c' | b'k' if word.len() <= 11 => {
+        b'n' | b'c' | b'k' | b'h' if word.len() <= 11 => {
             match WORDS.iter().position(|cue| word.eq_ignore_ascii_case(cue)) {
                 // Not "not only" (but "not onlooking"), "nicht nur".
                 Some(0) => !next_is_word(next, "only"),
@@ -141,6 +154,7 @@ fn is_cue(text: &str, at: std::ops::Range<usize>) -> bool {
                 && (before.strip_suffix(['\'', '\u{2019}', '\u{2018}']))
                     .is_some_and(|ahead| ahead.ends_with(['n', 'N']))
         }
+        _ if word == URDU_NOT => true,
         _ if first >= 0xe3 && word.len() == 3 => {
             // 아 starting a word right before this letter.
             let after_a = before.strip_suffix('아').is_some_and(word_starts);
@@ -311,6 +325,32 @@ mod tests {
                 "Er ist nicht nur Arzt, sondern auch Autor.",
                 "Nicht nur heute.",
                 "Das Niemandsland, die Nichtraucher.",
+            ],
+        );
+    }
+
+    #[test]
+    fn urdu_and_swahili_negations_are_read() {
+        cues_in(
+            &[
+                "وہ گھر نہیں گیا۔",
+                "میں نے کبھی نہیں دیکھا۔",
+                "Hakuna matatizo.",
+                "Hamna maji.",
+                "Hapana, asante.",
+                "HAKUNA",
+            ],
+            &[
+                "وہ گھر گیا۔",
+                "نہ صرف یہ بلکہ وہ بھی۔",
+                "Habari za asubuhi.",
+                "Hata yeye alikuja.",
+                "Hali ni nzuri.",
+                "Siku ya kwanza.",
+                "Hazina ya taifa.",
+                "Hakunamatata.",
+                "History of the household.",
+                "Hamnavoe, Hapanan.",
             ],
         );
     }
