@@ -823,6 +823,21 @@ fn a_claim_that_negates_scores_less_cited_to_a_passage_where_nothing_negates() {
 }
 
 #[test]
+fn korean_particles_and_endings_weigh_less_than_the_claims_other_syllables() {
+    // "The student read a book": 학 생 책 읽 carry the meaning, 이 을 었 다 are grammar
+    // (Korean is read a syllable a word). A passage holding three of the first scores
+    // above one holding all four of the second.
+    let answer = "학생이 책을 읽었다 [1].";
+    let support = |passage: &str| {
+        let i = input(answer, vec![source("Passage", passage)]);
+        let report = run_with(&i, misattribution_only());
+        report.citations[0].support.unwrap()
+    };
+    let (content, grammar) = (support("학생 책"), support("이것을 먹었다"));
+    assert!(content > grammar, "{content} {grammar}");
+}
+
+#[test]
 fn a_claim_its_source_backs_scores_high_and_passes() {
     let i = input(
         "The Eiffel Tower was completed in 1889 for the World's Fair in Paris [1].",

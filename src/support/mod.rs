@@ -77,8 +77,10 @@ pub struct SupportParams {
     /// request (one passage) cannot give (docs/support.md).
     pub common_term: f64,
     /// Factor on the weight of a claim's term that is one of the 100 commonest Chinese
-    /// characters ("一", "是", "人", "国", …; each letter of Han is a word), the stand-in
-    /// `common_term` is for English; chosen on OCNLI's training pairs (docs/support.md).
+    /// characters ("一", "是", "人", "国", …; each letter of Han is a word) or a Hangul
+    /// syllable of Korean grammar (the particles 이, 는, 를, …, the verb endings 다, 었,
+    /// …; each Hangul syllable is a word), the stand-in `common_term` is for English;
+    /// chosen on OCNLI's training pairs (docs/support.md).
     pub common_letter: f64,
     /// Factor when the claim negates (a word of it says "not": "never", "n't", 不, ない,
     /// 않, …) and no word of the passage does: the claim says the opposite of anything
@@ -488,7 +490,8 @@ enum Common {
     /// function word not written as a name ([`CommonTerms::german`]) or another short
     /// word that is not a name ([`is_short`]): its weight is scaled by `common_term`.
     Word,
-    /// The 100 commonest Chinese characters: its weight is scaled by `common_letter`.
+    /// One of the 100 commonest Chinese characters or a Hangul syllable of Korean grammar
+    /// ([`is_common_letter`]): its weight is scaled by `common_letter`.
     Letter,
     /// Neither.
     No,

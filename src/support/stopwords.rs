@@ -1,8 +1,8 @@
 //! The function words (and commonest content words) support scoring leaves out of a
 //! text's content terms, looked up by the hash of the lower-cased word; the 1,000
 //! commonest English content words, whose weight in a claim it lowers, looked up by the
-//! hash of the term; and the 100 commonest Chinese characters, whose weight in a claim
-//! it lowers too, looked up by the letter.
+//! hash of the term; and the 100 commonest Chinese characters and the Hangul syllables
+//! of Korean grammar, whose weight in a claim it lowers too, looked up by the letter.
 
 use super::common_letters::COMMON_LETTERS;
 use super::common_words::COMMON_WORDS;
@@ -252,11 +252,21 @@ const fn gaps_of(sorted: &[u16], out: &mut [u8]) -> usize {
     len
 }
 
+/// Hangul syllables that are Korean grammar, each a word of its own as citeproof reads
+/// Korean: the particles 이 가 은 는 을 를 의 에 도 로 와 과 서 만 and the verb endings and
+/// their tense letters 다 고 며 면 게 지 니 습 었 았 였 했 요. Written from Korean grammar,
+/// not read off data (KorNLI's pairs had been read before: docs/support.md, "Korean"). A
+/// syllable of them inside a content word (이 of 이름 "name") weighs less too: a letter
+/// is a word here.
+const KOREAN_GRAMMAR_LETTERS: &str = "이가은는을를의에도로와과서만다고며면게지니습었았였했요";
+
 /// True when `word` is one letter, one of the 100 commonest Chinese characters
-/// ([`COMMON_LETTERS`]). Only a claim's terms are asked (a word of three bytes is decoded
-/// and its code point searched for in [`COMMON_LETTER_CODES`]); a source's never are.
+/// ([`COMMON_LETTERS`]) or of the Hangul syllables of Korean grammar
+/// ([`KOREAN_GRAMMAR_LETTERS`]). Only a claim's terms are asked (a word of three bytes is
+/// decoded and its code point searched for in [`COMMON_LETTER_CODES`]); a source's never
+/// are.
 pub(super) fn is_common_letter(word: &str) -> bool {
-    // Every letter of the list is three bytes in UTF-8 (a compile-time check below).
+    // Every letter of the lists is three bytes in UTF-8 (a compile-time check below).
     if word.len() != 3 {
         return false;
     }
@@ -268,9 +278,10 @@ pub(super) fn is_common_letter(word: &str) -> bool {
     }
 }
 
-/// How many letters [`COMMON_LETTERS`] holds (each is three bytes).
+/// How many letters [`COMMON_LETTERS`] and [`KOREAN_GRAMMAR_LETTERS`] hold (each is three
+/// bytes).
 const COMMON_LETTER_COUNT: usize = {
-    let (mut bytes, mut row) = (0, 0);
+    let (mut bytes, mut row) = (KOREAN_GRAMMAR_LETTERS.len(), 0);
     while row < COMMON_LETTERS.len() {
         bytes += COMMON_LETTERS[row].len();
         row += 1;
@@ -278,27 +289,37 @@ const COMMON_LETTER_COUNT: usize = {
     bytes / 3
 };
 
-/// The code points of [`COMMON_LETTERS`], sorted (decoded and insertion-sorted by the
-/// compiler, which checks each letter is three bytes of UTF-8: 200 bytes in the module).
+/// The code points of [`COMMON_LETTERS`] and [`KOREAN_GRAMMAR_LETTERS`], sorted (decoded
+/// and insertion-sorted by the compiler, which checks each letter is three bytes of UTF-8:
+/// 254 bytes in the module).
 static COMMON_LETTER_CODES: [u16; COMMON_LETTER_COUNT] = {
     let mut codes = [0u16; COMMON_LETTER_COUNT];
     let (mut n, mut row) = (0, 0);
     while row < COMMON_LETTERS.len() {
-        let bytes = COMMON_LETTERS[row].as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            assert!(bytes[i] >> 4 == 0xE, "a letter of three bytes");
-            let code = ((bytes[i] as u16 & 0x0F) << 12)
-                | ((bytes[i + 1] as u16 & 0x3F) << 6)
-                | (bytes[i + 2] as u16 & 0x3F);
-            insert_sorted(&mut codes, n, code);
-            n += 1;
-            i += 3;
-        }
+        n = insert_letters(&mut codes, n, COMMON_LETTERS[row]);
         row += 1;
     }
+    n = insert_letters(&mut codes, n, KOREAN_GRAMMAR_LETTERS);
+    assert!(n == COMMON_LETTER_COUNT, "every letter inserted");
     codes
 };
+
+/// Inserts the code points of `letters` (each three bytes of UTF-8, or the compiler stops)
+/// among the first `len` of `codes`, which are sorted; returns how many are now.
+const fn insert_letters(codes: &mut [u16], mut len: usize, letters: &str) -> usize {
+    let bytes = letters.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        assert!(bytes[i] >> 4 == 0xE, "a letter of three bytes");
+        let code = ((bytes[i] as u16 & 0x0F) << 12)
+            | ((bytes[i + 1] as u16 & 0x3F) << 6)
+            | (bytes[i + 2] as u16 & 0x3F);
+        insert_sorted(codes, len, code);
+        len += 1;
+        i += 3;
+    }
+    len
+}
 
 /// The values [`gaps_of`] wrote, in order.
 fn fingerprints_of(gaps: &[u8]) -> impl Iterator<Item = u16> + '_ {
@@ -513,30 +534,38 @@ mod tests {
         assert!(words > 100_000, "{words} words read");
     }
 
+    /// The listed letters, Chinese and Korean.
+    fn listed_letters() -> String {
+        COMMON_LETTERS.concat() + KOREAN_GRAMMAR_LETTERS
+    }
+
     #[test]
-    fn the_common_chinese_letters_are_found_and_no_others() {
-        for letter in ["一", "是", "的", "国", "人", "所"] {
+    fn the_common_chinese_letters_and_korean_grammar_letters_are_found_and_no_others() {
+        for letter in [
+            "一", "是", "的", "国", "人", "所", "이", "는", "를", "다", "었",
+        ] {
             assert!(is_common_letter(letter), "{letter}");
         }
-        // Rarer Han letters, kana, Hangul, two letters, Latin words of three bytes.
+        // Rarer Han letters, kana, other Hangul, two letters, Latin words of three bytes.
         for word in [
-            "釉", "钴", "鲸", "ア", "の", "한", "国家", "的的", "the", "é", "",
+            "釉", "钴", "鲸", "ア", "の", "한", "학", "교", "国家", "的的", "는다", "the", "é", "",
         ] {
             assert!(!is_common_letter(word), "{word}");
         }
-        // Every character of three bytes: exactly the listed ones.
-        let listed: String = COMMON_LETTERS.concat();
+        // Every character of three bytes: exactly the listed ones, each listed once.
+        let listed = listed_letters();
         let found = ('\u{800}'..='\u{FFFF}')
             .filter(|&c| is_common_letter(c.encode_utf8(&mut [0; 4])))
             .inspect(|&c| assert!(listed.contains(c), "{c}"))
             .count();
-        assert_eq!(found, 100);
+        assert_eq!(found, listed.chars().count());
+        assert_eq!(found, 100 + 27);
     }
 
     #[test]
     fn every_common_letter_is_a_claim_term_of_its_own() {
         // (That the table finds each, and no other, is the test above.)
-        for letter in COMMON_LETTERS.concat().chars() {
+        for letter in listed_letters().chars() {
             let letter = letter.to_string();
             let mut scanner = Scanner::new(&letter);
             let token = scanner.next_token().expect("a word");
