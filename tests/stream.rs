@@ -818,3 +818,16 @@ fn a_code_span_whose_closer_ends_a_push_takes_back_no_released_text() {
         }
     }
 }
+
+#[test]
+fn a_fence_line_leaving_a_list_item_is_not_released_as_the_items_code() {
+    // After a fence opened in a list item, a line at column 0 leaves the item (and the
+    // fence) whatever it grows into: its backticks may open a code span, making the
+    // marker after them open to a closer. Pushed a character at a time, they were
+    // released as the item's code, and `finish` revised text it had not said was open
+    // (found by the byte-by-byte property test).
+    for answer in ["- ```\n```[1]日本語`", "- ```\n``[1]x`", "> ```\n```[1]x`"] {
+        let chars: Vec<String> = answer.chars().map(String::from).collect();
+        check_stream(&chars, options(0, false)).unwrap();
+    }
+}

@@ -89,6 +89,17 @@ impl FenceRule {
         None
     }
 
+    /// On an unfinished last line starting at `line`, which [`end_from`](Self::end_from)
+    /// finds leaving the block's container: whether it leaves for good. It does once it
+    /// holds anything but quote markers and whitespace, which fixes its quote depth, its
+    /// indentation and that it is not blank: a run of the fence character at column 0
+    /// after a fence in a list item (`- ```` then `` ` ``), which [`open_line`](Self::open_line)
+    /// calls open, can no longer close the block, and is the start of whatever follows it.
+    pub fn leaves_for_good(&self, bytes: &[u8], line: usize) -> bool {
+        let content = skip_quotes(bytes, line);
+        bytes[content..].iter().any(|b| !b.is_ascii_whitespace())
+    }
+
     /// On an unfinished last line starting at `line`: whether what it is to the block
     /// may still change as it grows. So far it holds only quote markers and whitespace,
     /// or a run of the fence character and whitespace: it may yet close the block, leave

@@ -247,7 +247,7 @@ impl<'t> Markers<'_, 't> {
         let unfinished = self.open && last < len;
         match rule.end_from(bytes, line) {
             Some(end) if !(unfinished && end.line() == last) => self.pos = end.after(bytes),
-            Some(FenceEnd::Leaves(_)) if !rule.open_line(bytes, last) => self.pos = last,
+            Some(FenceEnd::Leaves(_)) if rule.leaves_for_good(bytes, last) => self.pos = last,
             _ if !self.open => self.pos = len,
             _ if unfinished && !rule.open_line(bytes, last) => self.still_in_fence(rule, len, true),
             _ => self.still_in_fence(rule, last, false),
