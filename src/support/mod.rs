@@ -80,7 +80,8 @@ pub struct SupportParams {
     /// characters ("一", "是", "人", "国", …; each letter of Han is a word) or a Hangul
     /// syllable of Korean grammar (the particles 이, 는, 를, …, the verb endings 다, 었,
     /// …; each Hangul syllable is a word), the stand-in `common_term` is for English;
-    /// chosen on OCNLI's training pairs (docs/support.md).
+    /// chosen on OCNLI's training pairs (docs/support.md), and taken for the Korean
+    /// syllables as it was, not chosen again.
     pub common_letter: f64,
     /// Factor when the claim negates (a word of it says "not": "never", "n't", 不, ない,
     /// 않, …) and no word of the passage does: the claim says the opposite of anything
@@ -1652,6 +1653,16 @@ mod tests {
                 "아이가 웃지 않는다.",
                 "아이가 웃는다.",
                 "아이가 웃지 않는다.",
+            ),
+            (
+                "ٹرین وقت پر نہیں پہنچی۔",
+                "ٹرین وقت پر پہنچی۔",
+                "ٹرین وقت پر نہیں پہنچی۔",
+            ),
+            (
+                "Hakuna treni leo.",
+                "Kuna treni leo.",
+                "Hapana, hakuna treni leo.",
             ),
         ] {
             // Against a passage saying the opposite: the factor, and nothing else.

@@ -64,11 +64,11 @@ const URDU_NOT: &str = "نہیں";
 ///   "constantly" and 피아니스트 "pianist" hold the letters inside one), 못 not as a noun
 ///   with its particle (못을 "the nail"), 아니 not in 아니면 "or". Not 안, which
 ///   negates a verb (안 갔다 "did not go") but is also "inside" (교실 안 학생들) and the
-///   name Ahn (안 교수).
+///   name Ahn (안 교수);
 /// - Urdu: نہیں "not" ([`URDU_NOT`]; not نہ, which is also "nor" and "not only" (نہ صرف));
 /// - Swahili ([`WORDS`]): "hakuna" and "hamna" "there is not", "hapana" "no". Not a verb
 ///   its prefix negates (hakuwa "was not", sijawahi "never"): reading those cost the
-///   browser module 300 B for a few thousandths of AUROC (docs/support.md).
+///   browser core 303 B for a few thousandths of AUROC (docs/support.md).
 ///
 /// Other languages have no cues of their own (Spanish and Portuguese "no" is read as
 /// English's).
@@ -241,7 +241,7 @@ mod tests {
 
     #[test]
     fn every_listed_word_is_a_cue_in_any_case() {
-        // The first-byte-and-length test in `Cues::token` must let each through.
+        // The first-byte-and-length test in `Cues::word` must let each through.
         for word in WORDS {
             for written in [word.to_string(), word.to_uppercase()] {
                 assert!(negates(&format!("x {written} y")), "{written}");
