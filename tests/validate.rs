@@ -801,7 +801,7 @@ fn a_claim_that_negates_scores_less_cited_to_a_passage_where_nothing_negates() {
             "Der Zug fuhr nie pünktlich ab.",
         ),
         // Swahili's "there is no" against its "no" (Urdu's نہیں, which has no other
-        // form, is tested in the scorer's own tests).
+        // form, by the scorer's constants below).
         (
             "Hakuna treni leo [1].",
             "Kuna treni leo.",
@@ -816,6 +816,25 @@ fn a_claim_that_negates_scores_less_cited_to_a_passage_where_nothing_negates() {
         let (says, denies) = (support(says), support(denies));
         assert!(says < denies, "{answer}: {says} {denies}");
     }
+}
+
+#[test]
+fn an_urdu_claim_that_negates_scores_less_against_a_passage_where_nothing_negates() {
+    // Urdu has one negation cue, نہیں: a passage that negates shares it with the claim,
+    // so the factor is told apart by the scorer's constants, not by a second passage.
+    use citeproof::support::{SupportParams, SupportScorer};
+    let passage = ["ٹرین وقت پر پہنچی۔"];
+    let claim = "ٹرین وقت پر نہیں پہنچی۔";
+    let shipped = SupportScorer::new(&passage).scores(claim)[0];
+    let params = SupportParams {
+        unmatched_negation: 1.0,
+        ..SupportParams::default()
+    };
+    let unfactored = SupportScorer::new(&passage)
+        .with_params(params)
+        .unwrap()
+        .scores(claim)[0];
+    assert!(shipped < unfactored, "{shipped} {unfactored}");
 }
 
 #[test]

@@ -102,8 +102,10 @@ impl<'t> Cues<'t> {
             b'k' => (4..=11).contains(&len),
             b'h' => (5..=6).contains(&len),
             b't' => len == 1,
-            // Urdu's نہیں: ن is 0xd9 0x86, the word 8 bytes.
-            _ => (first >= 0xe3 && len == 3) || (first == 0xd9 && len == 8),
+            _ => {
+                (first >= 0xe3 && len == 3)
+                    || (first == URDU_NOT.as_bytes()[0] && len == URDU_NOT.len())
+            }
         };
         if maybe {
             self.found = is_cue(self.text, start..end);
