@@ -83,6 +83,59 @@ fn out_of_range_messages_count_sources_in_words() {
 }
 
 #[test]
+fn out_of_range_messages_name_the_labels_the_sources_gave() {
+    // Sources labelled 3, 7, 9 by their own `index`: "[5]" is inside their count's
+    // range of positions, so the message says which labels exist.
+    let mut srcs = sources(3);
+    for (s, label) in srcs.iter_mut().zip([7, 3, 9]) {
+        s.index = Some(label);
+    }
+    let i = input("Fact one is true [3]. Fact two is true [2].", srcs);
+    let report = run(&i);
+    assert_eq!(codes(&report), ["out_of_range"]);
+    assert_eq!(
+        report.findings[0].message,
+        "source 2 does not exist: 3 sources were retrieved, labelled 3 to 9"
+    );
+    let mut one = sources(1);
+    one[0].index = Some(4);
+    let i = input("Fact one is true [1].", one);
+    assert_eq!(
+        run(&i).findings[0].message,
+        "source 1 does not exist: only 1 source was retrieved, labelled 4"
+    );
+}
+
+#[test]
+fn two_sources_with_one_label_are_a_warning_and_citations_name_the_first() {
+    // `index` given twice, and an `index` equal to another source's position + 1.
+    for (indexes, label, repeat) in [
+        ([Some(2), Some(2), None], 2, 1),
+        ([None, None, Some(1)], 1, 2),
+    ] {
+        let mut srcs = sources(3);
+        for (s, index) in srcs.iter_mut().zip(indexes) {
+            s.index = index;
+        }
+        let answer = format!("Fact one is true [{label}].");
+        let i = input(&answer, srcs);
+        let report = run(&i);
+        assert_eq!(codes(&report), ["duplicate_label"], "{indexes:?}");
+        let finding = &report.findings[0];
+        assert_eq!(finding.severity, citeproof::model::Severity::Warning);
+        assert_eq!(
+            finding.message,
+            format!(
+                "sources[0] and sources[{repeat}] are both labelled {label}; citations of \
+                 {label} name sources[0]"
+            )
+        );
+        assert_eq!(report.citations[0].source_position, Some(0));
+        assert_eq!(report.status, Status::Pass);
+    }
+}
+
+#[test]
 fn zero_marker_is_zero_index() {
     let i = input("Arrays start at zero [0] in this claim here.", sources(2));
     let report = run(&i);
@@ -437,6 +490,41 @@ fn confidence_follows_spec_000_relevance_bands() {
             "relevance {relevance}, grounded {grounded}"
         );
         assert_eq!(report.uncertain, expected < 0.7);
+    }
+}
+
+#[test]
+fn a_relevance_outside_0_to_1_is_a_warning_and_confidence_does_not_read_it() {
+    // A BM25 score or a cosine similarity passed as `relevance`: not refused, not read
+    // as a very relevant source; the other sources' relevances still count.
+    for (relevances, expected) in [
+        (vec![Some(12.5)], 0.8),
+        (vec![Some(-0.3)], 0.8),
+        (vec![Some(0.9), Some(7.0)], 1.0),
+        (vec![Some(0.5), Some(1.5)], 0.6),
+    ] {
+        let mut srcs = sources(relevances.len());
+        for (s, r) in srcs.iter_mut().zip(&relevances) {
+            s.relevance = *r;
+        }
+        let i = input("A claim here [1].", srcs);
+        let report = run(&i);
+        assert_eq!(report.confidence, expected, "{relevances:?}");
+        assert_eq!(codes(&report), ["invalid_field"], "{relevances:?}");
+        let out = relevances
+            .iter()
+            .position(|r| !(0.0..=1.0).contains(&r.unwrap()));
+        let finding = &report.findings[0];
+        assert_eq!(finding.severity, citeproof::model::Severity::Warning);
+        assert_eq!(
+            finding.message,
+            format!(
+                "sources[{}].relevance: {} is outside 0–1; confidence does not read it",
+                out.unwrap(),
+                relevances[out.unwrap()].unwrap()
+            )
+        );
+        assert_eq!(report.status, Status::Pass);
     }
 }
 

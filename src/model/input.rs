@@ -150,7 +150,8 @@ impl Mode {
 #[serde(rename_all = "camelCase")]
 pub struct Source {
     /// The label the prompt showed (from 1; a source labelled 0 is cited as `[0]`);
-    /// defaults to position + 1.
+    /// defaults to position + 1. A label two sources have is a `duplicate_label`
+    /// warning; citations of it name the first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub index: Option<u32>,
     /// Stable id (`[abc123]` markers name it).
@@ -186,7 +187,8 @@ pub struct Source {
     /// Section number (spec 000's `section_number`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<u32>,
-    /// Retrieval relevance in 0–1 (spec 000's `relevance_score`).
+    /// Retrieval relevance in 0–1 (spec 000's `relevance_score`); one outside 0–1 is an
+    /// `invalid_field` warning and the confidence does not read it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relevance: Option<f64>,
     /// Line number of the first line of `text` (spec 001's line ranges); default 1.

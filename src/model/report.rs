@@ -100,6 +100,9 @@ pub enum FindingCode {
     /// A source gave its text under two accepted names (`text` and `excerpt`, `content`
     /// and `snippet`, …) with different values; the full text was read (warning).
     SourceTextDiffers,
+    /// Two sources have the same label (an `index` given twice, or equal to another
+    /// source's position + 1); citations of it name the first (warning).
+    DuplicateLabel,
 }
 
 impl FindingCode {
@@ -131,6 +134,7 @@ impl FindingCode {
             FindingCode::OffsetMismatch => "offset_mismatch",
             FindingCode::UnknownContent => "unknown_content",
             FindingCode::SourceTextDiffers => "source_text_differs",
+            FindingCode::DuplicateLabel => "duplicate_label",
         }
     }
 }

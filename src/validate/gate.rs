@@ -113,10 +113,12 @@ pub(super) fn gate(
     if warn { Status::Warn } else { Status::Pass }
 }
 
-/// Spec 000: base from mean source relevance, +0.1 when every citation is grounded,
-/// −0.2 otherwise, clamped to [0, 1].
+/// Spec 000: base from mean source relevance (of the relevances in 0–1), +0.1 when every
+/// citation is grounded, −0.2 otherwise, clamped to [0, 1].
 pub(super) fn confidence(input: &Input, citations: &[CitationResult]) -> f64 {
-    let relevances: Vec<f64> = input.sources.iter().filter_map(|s| s.relevance).collect();
+    let relevances: Vec<f64> = (input.sources.iter())
+        .filter_map(|s| s.relevance.filter(|r| (0.0..=1.0).contains(r)))
+        .collect();
     let base: f64 = if relevances.is_empty() {
         0.7
     } else {

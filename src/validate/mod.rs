@@ -33,7 +33,7 @@ use crate::parse::Parser;
 use crate::support::ExternalSupport;
 
 use phases::{
-    Checked, all_findings, check_uses, cover_claims, decide, read_mode, resolve_uses,
+    Checked, all_findings, check_uses, cover_claims, decide, read_mode, read_sources, resolve_uses,
     rewrite_answer, score_support,
 };
 pub(crate) use resolve::{Lookup, OwnedIndex, SourceIndex};
@@ -187,8 +187,7 @@ impl Validator {
         let ids = index.marker_ids();
         let markers: Vec<_> = self.parser.find_iter(answer, &ids).collect();
         let mut findings = input.warnings.clone();
-        let sources = input.sources.iter().enumerate();
-        findings.extend(sources.filter_map(|(i, s)| s.text_differs_warning(i)));
+        read_sources(input, &index, &mut findings);
         let mode = read_mode(input, &mut findings);
 
         let uses = resolve_uses(input, &index, &markers);

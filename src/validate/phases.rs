@@ -15,10 +15,40 @@ use crate::claims::{Claim, context_of, paragraph_final_cited, split_claims};
 use crate::locate::find_exact;
 use crate::model::{
     AddFinding, CitationResult, Finding, FindingCode, Input, Marker, Mode, Options, Segment,
-    Severity, Span, Status, Summary,
+    Severity, Span, Status, Summary, decimal,
 };
 use crate::rewrite::{MarkerFate, rewrite};
 use crate::support::ExternalSupport;
+
+/// The warnings about the retrieved sources themselves: a text given twice with
+/// different values, a label two sources have, a relevance outside 0–1 (which
+/// [`confidence`] does not read).
+pub(super) fn read_sources(input: &Input, index: &SourceIndex<'_>, findings: &mut Vec<Finding>) {
+    for (i, source) in input.sources.iter().enumerate() {
+        findings.extend(source.text_differs_warning(i));
+        if let Some(r) = source.relevance.filter(|r| !(0.0..=1.0).contains(r)) {
+            findings.add(Finding::new(
+                FindingCode::InvalidField,
+                Severity::Warning,
+                format!(
+                    "sources[{i}].relevance: {} is outside 0–1; confidence does not read it",
+                    decimal(r)
+                ),
+            ));
+        }
+    }
+    for &[first, repeat] in index.repeated_labels() {
+        let label = index.label(first);
+        findings.add(Finding::new(
+            FindingCode::DuplicateLabel,
+            Severity::Warning,
+            format!(
+                "sources[{first}] and sources[{repeat}] are both labelled {label}; citations \
+                 of {label} name sources[{first}]"
+            ),
+        ));
+    }
+}
 
 /// The answer's `mode` (spec 000): `None` when it has none, `Some((name, None))` (and an
 /// `invalid_mode` finding) when it names no mode.

@@ -2,6 +2,7 @@
 //! retrieved set: labels, ids, chunk and doc ids, titles, chapter + section.
 
 use crate::substr::Substr;
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
@@ -20,6 +21,8 @@ pub(crate) struct SourceIndex<'a> {
     by_name: HashMap<&'a str, usize>,
     by_chunk: HashMap<&'a str, usize>,
     by_doc: HashMap<&'a str, usize>,
+    given_labels: Option<(u32, u32)>,
+    repeated_labels: Vec<[usize; 2]>,
 }
 
 impl<'a> SourceIndex<'a> {
@@ -31,9 +34,19 @@ impl<'a> SourceIndex<'a> {
             by_name: HashMap::new(),
             by_chunk: HashMap::new(),
             by_doc: HashMap::new(),
+            given_labels: None,
+            repeated_labels: Vec::new(),
         };
+        let mut lowest_highest = (u32::MAX, 0);
         for (i, source) in sources.iter().enumerate() {
-            index.by_label.entry(source.label(i)).or_insert(i);
+            let label = source.label(i);
+            lowest_highest = (lowest_highest.0.min(label), lowest_highest.1.max(label));
+            match index.by_label.entry(label) {
+                Entry::Occupied(first) => index.repeated_labels.push([*first.get(), i]),
+                Entry::Vacant(slot) => {
+                    slot.insert(i);
+                }
+            }
             for name in [&source.id, &source.chunk_id, &source.doc_id, &source.title]
                 .into_iter()
                 .flatten()
@@ -47,7 +60,17 @@ impl<'a> SourceIndex<'a> {
                 index.by_doc.entry(doc.as_str()).or_insert(i);
             }
         }
+        let relabelled = |(i, s): (usize, &Source)| s.label(i) as usize != i + 1;
+        if sources.iter().enumerate().any(relabelled) {
+            index.given_labels = Some(lowest_highest);
+        }
         index
+    }
+
+    /// Each source whose label an earlier source has: the earlier one's position and its
+    /// own, in source order (citations of the label name the earlier one).
+    pub fn repeated_labels(&self) -> &[[usize; 2]] {
+        &self.repeated_labels
     }
 
     /// The ids a bracketed `[id]` marker may name.
@@ -88,6 +111,10 @@ impl Lookup for SourceIndex<'_> {
     fn position_of_name(&self, name: &str) -> Option<usize> {
         self.by_name.get(name).copied()
     }
+
+    fn given_labels(&self) -> Option<(u32, u32)> {
+        self.given_labels
+    }
 }
 
 /// A [`SourceIndex`] that owns its keys, for a stream to keep across pushes; used with
@@ -97,6 +124,7 @@ pub(crate) struct OwnedIndex {
     by_label: HashMap<u32, usize>,
     by_name: HashMap<String, usize>,
     ids: HashSet<String>,
+    given_labels: Option<(u32, u32)>,
 }
 
 impl OwnedIndex {
@@ -111,6 +139,7 @@ impl OwnedIndex {
                 .map(|(name, &i)| (name.to_string(), i))
                 .collect(),
             ids: index.marker_ids().into_iter().map(String::from).collect(),
+            given_labels: index.given_labels,
         }
     }
 
@@ -145,6 +174,10 @@ impl Lookup for OwnedLookup<'_> {
     fn position_of_name(&self, name: &str) -> Option<usize> {
         self.index.by_name.get(name).copied()
     }
+
+    fn given_labels(&self) -> Option<(u32, u32)> {
+        self.index.given_labels
+    }
 }
 
 /// Finds retrieved sources by label and by name (id, chunk id, doc id, title; the first
@@ -157,6 +190,9 @@ pub(crate) trait Lookup {
     fn position_of_label(&self, n: u32) -> Option<usize>;
     /// The position of the source named `name`.
     fn position_of_name(&self, name: &str) -> Option<usize>;
+    /// The lowest and the highest label, when a source's `index` is not its position + 1
+    /// (`None` when every label is).
+    fn given_labels(&self) -> Option<(u32, u32)>;
 
     /// The source labelled `n`, or why there is none. Labels start at 1 unless a
     /// source says it is 0 (`index: 0`, as retrieval code counting from 0 labels them).
@@ -170,7 +206,7 @@ pub(crate) trait Lookup {
                 FindingCode::OutOfRange,
                 format!(
                     "source {n} does not exist: {}",
-                    retrieved(self.sources().len())
+                    retrieved(self.sources().len(), self.given_labels())
                 ),
             ),
         })
@@ -436,11 +472,17 @@ pub fn merge(marker_uses: Vec<Use>, declared_uses: Vec<Use>) -> Vec<Use> {
     merged
 }
 
-/// How many sources there were, as an `out_of_range` message says it.
-fn retrieved(count: usize) -> String {
-    match count {
+/// How many sources there were, as an `out_of_range` message says it, with their
+/// lowest and highest label when they are not the positions + 1 (`given`).
+fn retrieved(count: usize, given: Option<(u32, u32)>) -> String {
+    let count = match count {
         0 => "no sources were retrieved".to_string(),
         1 => "only 1 source was retrieved".to_string(),
         n => format!("{n} sources were retrieved"),
+    };
+    match given {
+        Some((lowest, highest)) if lowest == highest => format!("{count}, labelled {lowest}"),
+        Some((lowest, highest)) => format!("{count}, labelled {lowest} to {highest}"),
+        None => count,
     }
 }

@@ -226,7 +226,7 @@ export const inputs = {
   ],
   Source: [
     ["chapter", ["chapter", "chapter_id"], { ts: "string | number", doc: "Spec 000's chapter." }],
-    ["index", ["index"], { ts: "number", doc: "The label shown in the prompt (from 1; a source labelled 0 is cited as `[0]`); default position + 1." }],
+    ["index", ["index"], { ts: "number", doc: "The label shown in the prompt (from 1; a source labelled 0 is cited as `[0]`); default position + 1. Two sources with one label: a `duplicate_label` warning, citations of it name the first." }],
     ["id", ["id"], { ts: "string" }],
     ["doc_id", ["docId", "doc_id"], { ts: "string" }],
     ["chunk_id", ["chunkId", "chunk_id"], { ts: "string" }],
@@ -247,7 +247,7 @@ export const inputs = {
       },
     ],
     ["section", ["section", "section_number"], { ts: "number", doc: "Spec 000's section number." }],
-    ["relevance", ["relevance", "relevance_score"], { ts: "number", doc: "0–1 (spec 000)." }],
+    ["relevance", ["relevance", "relevance_score"], { ts: "number", doc: "0–1 (spec 000). Outside 0–1 (a BM25 score): an `invalid_field` warning, and `confidence` does not read it." }],
     ["first_line", ["firstLine", "first_line"], { ts: "number", doc: "Line number of the first line of `text` (spec 001); default 1." }],
   ],
   DeclaredCitation: [

@@ -138,7 +138,7 @@ export type FindingCode =
   | "quote_not_found" | "quote_approximate" | "quote_length" | "line_range_invalid"
   | "line_range_mismatch" | "unsupported_claim" | "misattributed" | "uncited_claim"
   | "no_citations" | "invalid_mode" | "request_invalid" | "offset_mismatch"
-  | "unknown_content" | "source_text_differs";
+  | "unknown_content" | "source_text_differs" | "duplicate_label";
 
 /** Options of `validate` / `new CitationValidator`; every field has a default. */
 export interface ValidateOptions {
@@ -229,7 +229,8 @@ export interface Source {
   chapter?: string | number;
   /**
    * The label shown in the prompt (from 1; a source labelled 0 is cited as `[0]`);
-   * default position + 1.
+   * default position + 1. Two sources with one label: a `duplicate_label` warning,
+   * citations of it name the first.
    */
   index?: number;
   id?: string;
@@ -249,7 +250,10 @@ export interface Source {
   text?: string | null;
   /** Spec 000's section number. Also `section_number`. */
   section?: number;
-  /** 0–1 (spec 000). Also `relevance_score`. */
+  /**
+   * 0–1 (spec 000). Outside 0–1 (a BM25 score): an `invalid_field` warning, and
+   * `confidence` does not read it. Also `relevance_score`.
+   */
   relevance?: number;
   /** Line number of the first line of `text` (spec 001); default 1. */
   firstLine?: number;
