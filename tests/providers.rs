@@ -887,3 +887,34 @@ fn anthropic_search_result_block_ranges_must_hold_the_quote() {
             .is_empty()
     );
 }
+
+#[test]
+fn a_document_index_past_the_callers_sources_names_no_source_whatever_its_size() {
+    // A position past the caller's one source is no label of it, however large: never
+    // wrapped around to 32 bits (4294967296 would be the first source's label 1).
+    let sources = vec![Source {
+        title: Some("Doc".into()),
+        text: Some("Water boils at 100 °C.".into()),
+        ..Source::default()
+    }];
+    let not_a_label = &["missing_field", "invalid_field"][..];
+    for (position, code) in [
+        ("1", &["out_of_range"][..]),
+        ("4294967295", not_a_label),
+        ("4294967296", not_a_label),
+        ("1000000000000", not_a_label),
+    ] {
+        let response = format!(
+            r#"{{"type":"message","role":"assistant","content":[{{"type":"text",
+            "text":"Water boils at 100 °C.","citations":[{{"type":"char_location",
+            "cited_text":"Water boils","document_index":{position},"document_title":"Doc",
+            "start_char_index":0,"end_char_index":11}}]}}]}}"#
+        );
+        let json = Json::parse(&response).unwrap();
+        let (_, input) = from_any(&json, Some(sources.clone())).unwrap();
+        let report = validate(&input).unwrap();
+        let codes: Vec<_> = report.findings.iter().map(|f| f.code.name()).collect();
+        assert_eq!(codes, code, "{position}: {:?}", report.findings);
+        assert_eq!(report.citations[0].source_position, None, "{position}");
+    }
+}

@@ -84,38 +84,80 @@ fn out_of_range_messages_count_sources_in_words() {
 
 #[test]
 fn out_of_range_messages_name_the_labels_the_sources_gave() {
-    // Sources labelled 3, 7, 9 by their own `index`: "[5]" is inside their count's
-    // range of positions, so the message says which labels exist.
-    let mut srcs = sources(3);
-    for (s, label) in srcs.iter_mut().zip([7, 3, 9]) {
-        s.index = Some(label);
+    // Sources labelled 7, 3, 9 by their own `index`: "[2]" is within their count, so
+    // the message says which labels exist; so does `[0]`'s (a `zero_index` finding).
+    let labelled = |labels: &[u32]| {
+        let mut srcs = sources(labels.len());
+        for (s, label) in srcs.iter_mut().zip(labels) {
+            s.index = Some(*label);
+        }
+        srcs
+    };
+    for (labels, cited, said) in [
+        (
+            &[7, 3, 9][..],
+            "[2]",
+            "source 2 does not exist: 3 sources were retrieved, labelled 3 to 9 (not every \
+             number between)",
+        ),
+        (
+            &[7, 3, 9],
+            "[0]",
+            "source 0 does not exist: 3 sources were retrieved, labelled 3 to 9 (not every \
+             number between)",
+        ),
+        (
+            &[4],
+            "[1]",
+            "source 1 does not exist: only 1 source was retrieved, labelled 4",
+        ),
+        (
+            &[0, 1, 2],
+            "[3]",
+            "source 3 does not exist: 3 sources were retrieved, labelled 0 to 2",
+        ),
+        (
+            &[2, 3, 4, 5, 6, 7],
+            "[1]",
+            "source 1 does not exist: 6 sources were retrieved, labelled 2 to 7",
+        ),
+        (
+            &[2, 3, 4, 5, 6, 9],
+            "[1]",
+            "source 1 does not exist: 6 sources were retrieved, labelled 2 to 9 (not every \
+             number between)",
+        ),
+        // Labels that are the positions + 1, given or not, are not listed.
+        (
+            &[1, 2],
+            "[3]",
+            "source 3 does not exist: 2 sources were retrieved",
+        ),
+    ] {
+        let i = input(&format!("Fact one is true {cited}."), labelled(labels));
+        let report = run(&i);
+        assert_eq!(report.findings.len(), 1, "{labels:?}");
+        assert_eq!(report.findings[0].message, said);
     }
-    let i = input("Fact one is true [3]. Fact two is true [2].", srcs);
-    let report = run(&i);
-    assert_eq!(codes(&report), ["out_of_range"]);
-    assert_eq!(
-        report.findings[0].message,
-        "source 2 does not exist: 3 sources were retrieved, labelled 3 to 9"
-    );
-    let mut one = sources(1);
-    one[0].index = Some(4);
-    let i = input("Fact one is true [1].", one);
-    assert_eq!(
-        run(&i).findings[0].message,
-        "source 1 does not exist: only 1 source was retrieved, labelled 4"
-    );
 }
 
 #[test]
 fn two_sources_with_one_label_are_a_warning_and_citations_name_the_first() {
-    // `index` given twice, and an `index` equal to another source's position + 1.
-    for (indexes, label, repeat) in [
-        ([Some(2), Some(2), None], 2, 1),
-        ([None, None, Some(1)], 1, 2),
+    // `index` given twice, an `index` equal to another source's position + 1, and
+    // three sources repeating labels (one finding for all of them).
+    for (indexes, label, repeat, suffix) in [
+        (vec![Some(2), Some(2), None], 2, 1, ""),
+        (vec![None, None, Some(1)], 1, 2, ""),
+        (
+            vec![Some(5), Some(5), Some(5), Some(5)],
+            5,
+            1,
+            " (and a repeated label in 2 more)",
+        ),
     ] {
-        let mut srcs = sources(3);
-        for (s, index) in srcs.iter_mut().zip(indexes) {
-            s.index = index;
+        let mut srcs = sources(indexes.len());
+        for (s, index) in srcs.iter_mut().zip(&indexes) {
+            s.index = *index;
         }
         let answer = format!("Fact one is true [{label}].");
         let i = input(&answer, srcs);
@@ -126,13 +168,18 @@ fn two_sources_with_one_label_are_a_warning_and_citations_name_the_first() {
         assert_eq!(
             finding.message,
             format!(
-                "sources[0] and sources[{repeat}] are both labelled {label}; citations of \
-                 {label} name sources[0]"
+                "sources[0] and sources[{repeat}] are both labelled {label} (a source's label \
+                 is its index, else its position + 1); citations of {label} name \
+                 sources[0]{suffix}"
             )
         );
-        assert_eq!(report.citations[0].source_position, Some(0));
         assert_eq!(report.status, Status::Pass);
     }
+    // Labels given as the positions + 1 repeat nothing.
+    let mut srcs = sources(2);
+    srcs[0].index = Some(1);
+    srcs[1].index = Some(2);
+    assert_eq!(codes(&run(&input("Fact one is true [2].", srcs))), [""; 0]);
 }
 
 #[test]
@@ -494,36 +541,56 @@ fn confidence_follows_spec_000_relevance_bands() {
 }
 
 #[test]
-fn a_relevance_outside_0_to_1_is_a_warning_and_confidence_does_not_read_it() {
-    // A BM25 score or a cosine similarity passed as `relevance`: not refused, not read
-    // as a very relevant source; the other sources' relevances still count.
-    for (relevances, expected) in [
-        (vec![Some(12.5)], 0.8),
-        (vec![Some(-0.3)], 0.8),
-        (vec![Some(0.9), Some(7.0)], 1.0),
-        (vec![Some(0.5), Some(1.5)], 0.6),
+fn relevances_outside_0_to_1_are_one_warning_and_confidence_reads_none_of_them() {
+    // BM25 scores or cosine similarities passed as `relevance`: not refused, and not
+    // read as probabilities, not even those of them that fall in 0–1 (8.1, 5.3 and 0.4
+    // would otherwise give the base of a mean below 0.7). A float32 cosine of equal
+    // vectors (1.0000001) is in 0–1.
+    for (relevances, confidence, warning) in [
+        (
+            vec![12.5],
+            0.8,
+            Some("sources[0].relevance: 12.5 is outside 0–1"),
+        ),
+        (
+            vec![-0.3],
+            0.8,
+            Some("sources[0].relevance: -0.3 is outside 0–1"),
+        ),
+        (
+            vec![0.4, 8.1, 5.3],
+            0.8,
+            Some("sources[1].relevance: 8.1 is outside 0–1 (and the relevance of 1 more)"),
+        ),
+        (
+            vec![0.5, 1.5, 2.0, 3.0],
+            0.8,
+            Some("sources[1].relevance: 1.5 is outside 0–1 (and the relevance of 2 more)"),
+        ),
+        (vec![1.000_000_1, 0.9], 1.0, None),
+        (vec![0.5, 0.6], 0.6, None),
     ] {
         let mut srcs = sources(relevances.len());
         for (s, r) in srcs.iter_mut().zip(&relevances) {
-            s.relevance = *r;
+            s.relevance = Some(*r);
         }
         let i = input("A claim here [1].", srcs);
         let report = run(&i);
-        assert_eq!(report.confidence, expected, "{relevances:?}");
-        assert_eq!(codes(&report), ["invalid_field"], "{relevances:?}");
-        let out = relevances
-            .iter()
-            .position(|r| !(0.0..=1.0).contains(&r.unwrap()));
-        let finding = &report.findings[0];
-        assert_eq!(finding.severity, citeproof::model::Severity::Warning);
-        assert_eq!(
-            finding.message,
-            format!(
-                "sources[{}].relevance: {} is outside 0–1; confidence does not read it",
-                out.unwrap(),
-                relevances[out.unwrap()].unwrap()
-            )
-        );
+        assert_eq!(report.confidence, confidence, "{relevances:?}");
+        let messages: Vec<String> = report.findings.iter().map(|f| f.message.clone()).collect();
+        let expected: Vec<String> = warning
+            .map(|w| {
+                format!(
+                    "{w}; the relevances are on another scale, and confidence reads none of them"
+                )
+            })
+            .into_iter()
+            .collect();
+        assert_eq!(messages, expected, "{relevances:?}");
+        for finding in &report.findings {
+            assert_eq!(finding.code, FindingCode::InvalidField);
+            assert_eq!(finding.severity, citeproof::model::Severity::Warning);
+        }
         assert_eq!(report.status, Status::Pass);
     }
 }

@@ -68,8 +68,11 @@ function searchResultSource(s) {
   return sourceField(s, slot) === undefined ? source : undefined;
 }
 
-/** Whether the caller's source `s` carries `key` as its URL, id, doc id or chunk id (a `search_result` block's `source` counts). */
-const carries = (s, key) => ["url", "id", "docId", "chunkId"].some((name) => sourceField(s, name) === key) || searchResultSource(s) === key;
+/** The keys the caller's source `s` carries: its URL, id, doc id and chunk id (a `search_result` block's `source` counts). */
+const keysOf = (s) => [...["url", "id", "docId", "chunkId"].map((name) => sourceField(s, name)), searchResultSource(s)];
+
+/** Whether the caller's source `s` carries `key` (see `keysOf`). */
+const carries = (s, key) => keysOf(s).includes(key);
 
 /** A source known by its URL and title. */
 export const webSource = (url, title) => ({ url, title });
@@ -85,8 +88,17 @@ export class Builder {
     this.parseCitations = parseCitations;
     this.sources = sources ?? [];
     this.answer = "";
-    /** Labels of the sources added so far, by the key the provider names them with. */
+    /**
+     * Labels of the sources by the key the provider names them with: the caller's sources
+     * by their keys, read once (the first source with a key wins), so that a citation's
+     * key is looked up, not searched for among every source; or the sources added so far.
+     */
     this.labels = new Map();
+    this.sources.forEach((source, position) => {
+      for (const key of keysOf(source)) {
+        if (typeof key === "string" && !this.labels.has(key)) this.labels.set(key, this.labelAt(position));
+      }
+    });
     this.citations = [];
     this.warnings = [];
     /** Parts read past because their type is unknown: their name → how many. */
@@ -127,10 +139,7 @@ export class Builder {
   label(key, make) {
     const known = this.labels.get(key);
     if (known !== undefined) return known;
-    if (this.given) {
-      const at = this.sources.findIndex((s) => carries(s, key));
-      return at < 0 ? key : this.labelAt(at);
-    }
+    if (this.given) return key;
     this.sources.push(make());
     const label = this.sources.length;
     this.labels.set(key, label);

@@ -187,8 +187,9 @@ pub struct Source {
     /// Section number (spec 000's `section_number`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<u32>,
-    /// Retrieval relevance in 0–1 (spec 000's `relevance_score`); one outside 0–1 is an
-    /// `invalid_field` warning and the confidence does not read it.
+    /// Retrieval relevance in 0–1 (spec 000's `relevance_score`). When any source's is
+    /// outside 0–1, the relevances are on another scale: an `invalid_field` warning,
+    /// and the confidence reads none of them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relevance: Option<f64>,
     /// Line number of the first line of `text` (spec 001's line ranges); default 1.

@@ -58,7 +58,8 @@ pub enum FindingCode {
     DeclaredUnused,
     /// A required field is absent (spec 004).
     MissingField,
-    /// A field has the wrong type or is out of range (spec 004).
+    /// A field has the wrong type or is out of range (spec 004); a warning for sources'
+    /// relevances outside 0–1, which the confidence does not read (spec 000).
     InvalidField,
     /// `evidenceIdx` outside `0..sources.len()` (spec 004).
     EvidenceIdxOutOfRange,
@@ -101,7 +102,8 @@ pub enum FindingCode {
     /// and `snippet`, …) with different values; the full text was read (warning).
     SourceTextDiffers,
     /// Two sources have the same label (an `index` given twice, or equal to another
-    /// source's position + 1); citations of it name the first (warning).
+    /// source's position + 1); citations of it name the first (warning; one finding
+    /// for a request, naming the first such pair and counting the rest).
     DuplicateLabel,
 }
 

@@ -168,7 +168,9 @@ struct Builder {
     sources: Vec<Source>,
     /// The caller gave the sources: match them, never add any.
     given: bool,
-    /// Labels of the sources added so far, by the key the provider names them with.
+    /// Labels of the sources by the key the provider names them with: the caller's
+    /// sources by their URL, id, doc id and chunk id (the first source with a key wins),
+    /// or the sources added so far.
     labels: HashMap<String, u32>,
     citations: Vec<DeclaredCitation>,
     warnings: Vec<Finding>,
@@ -188,11 +190,22 @@ impl Builder {
             warnings.extend(source.text_differs_warning(i));
             source.text_differs = None;
         }
+        // The caller's sources by the keys a provider names them with, read once: a
+        // citation's key is then looked up, not searched for among every source.
+        let mut labels = HashMap::new();
+        for (i, source) in sources.iter().flatten().enumerate() {
+            for key in [&source.url, &source.id, &source.doc_id, &source.chunk_id]
+                .into_iter()
+                .flatten()
+            {
+                labels.entry(key.clone()).or_insert(source.label(i));
+            }
+        }
         Builder {
             given: sources.is_some(),
             sources: sources.unwrap_or_default(),
             answer: String::new(),
-            labels: HashMap::new(),
+            labels,
             citations: Vec::new(),
             warnings,
             unknown: Vec::new(),
@@ -273,15 +286,7 @@ impl Builder {
             return SourceRef::Number(f64::from(label));
         }
         if self.given {
-            return match self
-                .sources
-                .iter()
-                .enumerate()
-                .find(|(_, s)| carries(s, key))
-            {
-                Some((position, source)) => SourceRef::Number(f64::from(source.label(position))),
-                None => SourceRef::Name(key.to_string()),
-            };
+            return SourceRef::Name(key.to_string());
         }
         self.sources.push(make());
         let label = self.sources.len() as u32;
@@ -298,11 +303,10 @@ impl Builder {
     /// The label of the caller's source at 0-based `position`; past the end, the
     /// label one past it would have (an `out_of_range` finding).
     fn label_at(&self, position: usize) -> SourceRef {
-        let label = match self.sources.get(position) {
-            Some(source) => source.label(position),
-            None => position as u32 + 1,
-        };
-        SourceRef::Number(f64::from(label))
+        SourceRef::Number(match self.sources.get(position) {
+            Some(source) => f64::from(source.label(position)),
+            None => position as f64 + 1.0,
+        })
     }
 
     /// Gives a source this adapter listed without a title (a search result seen before

@@ -113,12 +113,24 @@ pub(super) fn gate(
     if warn { Status::Warn } else { Status::Pass }
 }
 
-/// Spec 000: base from mean source relevance (of the relevances in 0–1), +0.1 when every
-/// citation is grounded, −0.2 otherwise, clamped to [0, 1].
+/// How far past 0 or 1 a relevance may be and still be read as in 0–1: a cosine of
+/// two equal vectors in 32-bit floats is 1.0000001.
+const RELEVANCE_SLACK: f64 = 1e-4;
+
+/// Whether a relevance is in 0–1 (within [`RELEVANCE_SLACK`]).
+pub(super) fn in_unit_interval(relevance: f64) -> bool {
+    (-RELEVANCE_SLACK..=1.0 + RELEVANCE_SLACK).contains(&relevance)
+}
+
+/// Spec 000: base from mean source relevance, +0.1 when every citation is grounded,
+/// −0.2 otherwise, clamped to [0, 1]. When any relevance is outside 0–1, the
+/// relevances are on another scale (a BM25 score's) and none is read: the base is that
+/// of no relevance.
 pub(super) fn confidence(input: &Input, citations: &[CitationResult]) -> f64 {
-    let relevances: Vec<f64> = (input.sources.iter())
-        .filter_map(|s| s.relevance.filter(|r| (0.0..=1.0).contains(r)))
-        .collect();
+    let mut relevances: Vec<f64> = input.sources.iter().filter_map(|s| s.relevance).collect();
+    if !relevances.iter().all(|r| in_unit_interval(*r)) {
+        relevances.clear();
+    }
     let base: f64 = if relevances.is_empty() {
         0.7
     } else {

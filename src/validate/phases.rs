@@ -7,7 +7,7 @@ use crate::substr::Substr;
 use std::collections::HashSet;
 
 use super::checks::{CitationChecks, check_fields, check_quote, check_support};
-use super::gate::{confidence, gate, summarize};
+use super::gate::{confidence, gate, in_unit_interval, summarize};
 use super::order::{arrange, stable_order};
 use super::resolve::{SourceIndex, Use, declared_use, marker_uses, merge};
 use super::{HALLUCINATED_SPAN_PENALTY, MISSING_ENHANCED_PENALTY, SupportPairs, round3};
@@ -21,32 +21,50 @@ use crate::rewrite::{MarkerFate, rewrite};
 use crate::support::ExternalSupport;
 
 /// The warnings about the retrieved sources themselves: a text given twice with
-/// different values, a label two sources have, a relevance outside 0–1 (which
-/// [`confidence`] does not read).
+/// different values (one per source), a label two sources have, relevances on another
+/// scale than 0–1 (one finding each, naming the first and counting the rest).
 pub(super) fn read_sources(input: &Input, index: &SourceIndex<'_>, findings: &mut Vec<Finding>) {
     for (i, source) in input.sources.iter().enumerate() {
         findings.extend(source.text_differs_warning(i));
-        if let Some(r) = source.relevance.filter(|r| !(0.0..=1.0).contains(r)) {
-            findings.add(Finding::new(
-                FindingCode::InvalidField,
-                Severity::Warning,
-                format!(
-                    "sources[{i}].relevance: {} is outside 0–1; confidence does not read it",
-                    decimal(r)
-                ),
-            ));
-        }
     }
-    for &[first, repeat] in index.repeated_labels() {
+    if let Some(([first, repeat], repeats)) = index.repeated_labels() {
         let label = index.label(first);
         findings.add(Finding::new(
             FindingCode::DuplicateLabel,
             Severity::Warning,
             format!(
-                "sources[{first}] and sources[{repeat}] are both labelled {label}; citations \
-                 of {label} name sources[{first}]"
+                "sources[{first}] and sources[{repeat}] are both labelled {label} (a \
+                 source's label is its index, else its position + 1); citations of \
+                 {label} name sources[{first}]{}",
+                and_more(repeats - 1, "a repeated label in")
             ),
         ));
+    }
+    let mut outside = (input.sources.iter().enumerate()).filter_map(|(i, s)| {
+        s.relevance
+            .filter(|r| !in_unit_interval(*r))
+            .map(|r| (i, r))
+    });
+    if let Some((i, r)) = outside.next() {
+        findings.add(Finding::new(
+            FindingCode::InvalidField,
+            Severity::Warning,
+            format!(
+                "sources[{i}].relevance: {} is outside 0–1{}; the relevances are on \
+                 another scale, and confidence reads none of them",
+                decimal(r),
+                and_more(outside.count(), "the relevance of")
+            ),
+        ));
+    }
+}
+
+/// " (and `what` N more)" for a count of sources past the one a message names; empty
+/// for none.
+fn and_more(count: usize, what: &str) -> String {
+    match count {
+        0 => String::new(),
+        n => format!(" (and {what} {n} more)"),
     }
 }
 

@@ -21,8 +21,9 @@ pub(crate) struct SourceIndex<'a> {
     by_name: HashMap<&'a str, usize>,
     by_chunk: HashMap<&'a str, usize>,
     by_doc: HashMap<&'a str, usize>,
-    given_labels: Option<(u32, u32)>,
-    repeated_labels: Vec<[usize; 2]>,
+    given_labels: Option<GivenLabels>,
+    first_repeat: Option<[usize; 2]>,
+    repeats: usize,
 }
 
 impl<'a> SourceIndex<'a> {
@@ -35,14 +36,18 @@ impl<'a> SourceIndex<'a> {
             by_chunk: HashMap::new(),
             by_doc: HashMap::new(),
             given_labels: None,
-            repeated_labels: Vec::new(),
+            first_repeat: None,
+            repeats: 0,
         };
         let mut lowest_highest = (u32::MAX, 0);
         for (i, source) in sources.iter().enumerate() {
             let label = source.label(i);
             lowest_highest = (lowest_highest.0.min(label), lowest_highest.1.max(label));
             match index.by_label.entry(label) {
-                Entry::Occupied(first) => index.repeated_labels.push([*first.get(), i]),
+                Entry::Occupied(first) => {
+                    index.first_repeat.get_or_insert([*first.get(), i]);
+                    index.repeats += 1;
+                }
                 Entry::Vacant(slot) => {
                     slot.insert(i);
                 }
@@ -62,15 +67,20 @@ impl<'a> SourceIndex<'a> {
         }
         let relabelled = |(i, s): (usize, &Source)| s.label(i) as usize != i + 1;
         if sources.iter().enumerate().any(relabelled) {
-            index.given_labels = Some(lowest_highest);
+            index.given_labels = Some(GivenLabels {
+                lowest: lowest_highest.0,
+                highest: lowest_highest.1,
+                distinct: index.by_label.len(),
+            });
         }
         index
     }
 
-    /// Each source whose label an earlier source has: the earlier one's position and its
-    /// own, in source order (citations of the label name the earlier one).
-    pub fn repeated_labels(&self) -> &[[usize; 2]] {
-        &self.repeated_labels
+    /// The first source whose label an earlier source has, as the positions of the first
+    /// source with that label and its own (citations of the label name the first), and
+    /// how many sources repeat a label.
+    pub fn repeated_labels(&self) -> Option<([usize; 2], usize)> {
+        self.first_repeat.map(|pair| (pair, self.repeats))
     }
 
     /// The ids a bracketed `[id]` marker may name.
@@ -112,8 +122,8 @@ impl Lookup for SourceIndex<'_> {
         self.by_name.get(name).copied()
     }
 
-    fn given_labels(&self) -> Option<(u32, u32)> {
-        self.given_labels
+    fn given_labels(&self) -> Option<&GivenLabels> {
+        self.given_labels.as_ref()
     }
 }
 
@@ -124,7 +134,7 @@ pub(crate) struct OwnedIndex {
     by_label: HashMap<u32, usize>,
     by_name: HashMap<String, usize>,
     ids: HashSet<String>,
-    given_labels: Option<(u32, u32)>,
+    given_labels: Option<GivenLabels>,
 }
 
 impl OwnedIndex {
@@ -175,8 +185,8 @@ impl Lookup for OwnedLookup<'_> {
         self.index.by_name.get(name).copied()
     }
 
-    fn given_labels(&self) -> Option<(u32, u32)> {
-        self.index.given_labels
+    fn given_labels(&self) -> Option<&GivenLabels> {
+        self.index.given_labels.as_ref()
     }
 }
 
@@ -190,25 +200,30 @@ pub(crate) trait Lookup {
     fn position_of_label(&self, n: u32) -> Option<usize>;
     /// The position of the source named `name`.
     fn position_of_name(&self, name: &str) -> Option<usize>;
-    /// The lowest and the highest label, when a source's `index` is not its position + 1
-    /// (`None` when every label is).
-    fn given_labels(&self) -> Option<(u32, u32)>;
+    /// The sources' labels, when a source's `index` is not its position + 1 (`None` when
+    /// every label is).
+    fn given_labels(&self) -> Option<&GivenLabels>;
 
     /// The source labelled `n`, or why there is none. Labels start at 1 unless a
     /// source says it is 0 (`index: 0`, as retrieval code counting from 0 labels them).
     fn by_number(&self, n: u32) -> Resolution {
-        self.position_of_label(n).ok_or_else(|| match n {
-            0 => (
-                FindingCode::ZeroIndex,
-                "source labels start at 1; [0] names no source".into(),
-            ),
-            n => (
-                FindingCode::OutOfRange,
-                format!(
-                    "source {n} does not exist: {}",
-                    retrieved(self.sources().len(), self.given_labels())
-                ),
-            ),
+        self.position_of_label(n).ok_or_else(|| {
+            let given = self.given_labels();
+            if n == 0 && given.is_none() {
+                return (
+                    FindingCode::ZeroIndex,
+                    "source labels start at 1; [0] names no source".into(),
+                );
+            }
+            let code = match n {
+                0 => FindingCode::ZeroIndex,
+                _ => FindingCode::OutOfRange,
+            };
+            let message = format!(
+                "source {n} does not exist: {}",
+                retrieved(self.sources().len(), given)
+            );
+            (code, message)
         })
     }
 
@@ -473,16 +488,40 @@ pub fn merge(marker_uses: Vec<Use>, declared_uses: Vec<Use>) -> Vec<Use> {
 }
 
 /// How many sources there were, as an `out_of_range` message says it, with their
-/// lowest and highest label when they are not the positions + 1 (`given`).
-fn retrieved(count: usize, given: Option<(u32, u32)>) -> String {
+/// labels when they are not the positions + 1 (`given`).
+fn retrieved(count: usize, given: Option<&GivenLabels>) -> String {
     let count = match count {
         0 => "no sources were retrieved".to_string(),
         1 => "only 1 source was retrieved".to_string(),
         n => format!("{n} sources were retrieved"),
     };
     match given {
-        Some((lowest, highest)) if lowest == highest => format!("{count}, labelled {lowest}"),
-        Some((lowest, highest)) => format!("{count}, labelled {lowest} to {highest}"),
+        Some(labels) => format!("{count}, labelled {}", labels.said()),
         None => count,
+    }
+}
+
+/// The labels of a request's sources, for messages, when a source's `index` is not its
+/// position + 1.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GivenLabels {
+    lowest: u32,
+    highest: u32,
+    /// How many distinct labels there are.
+    distinct: usize,
+}
+
+impl GivenLabels {
+    /// The labels as a message says them: "4", "1 to 40", or "3 to 9 (not every number
+    /// between)".
+    fn said(&self) -> String {
+        let (lowest, highest) = (self.lowest, self.highest);
+        if lowest == highest {
+            lowest.to_string()
+        } else if self.distinct as u64 == u64::from(highest - lowest) + 1 {
+            format!("{lowest} to {highest}")
+        } else {
+            format!("{lowest} to {highest} (not every number between)")
+        }
     }
 }

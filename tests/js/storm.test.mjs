@@ -187,6 +187,32 @@ test("Anthropic search_result_location citations scale linearly: a long cited ra
   }
 });
 
+// The caller's sources are read once by their keys (URL, id, doc id, chunk id): n
+// citations of the last of n given sources by its URL cost n, not n² (they searched every
+// source per citation before).
+test("citations of the caller's sources by URL scale linearly", async (t) => {
+  const response = (n) => ({
+    content: [{
+      type: "text",
+      text: "Cited.",
+      citations: Array.from({ length: n }, () => ({ type: "web_search_result_location", url: `https://example.org/${n - 1}`, title: "Last", cited_text: "Last." })),
+    }],
+  });
+  const sources = (n) => Array.from({ length: n }, (_, i) => ({ url: `https://example.org/${i}`, text: i === n - 1 ? "Last." : `Source ${i}.` }));
+  for (const [name, adapt] of [["wasm", fromAny], ["js", jsProviders.fromAny]]) {
+    await assertLinear(t, `1k/8k citations of 1k/8k sources (${name})`, (k) => {
+      const [json, given] = [response(1_000 * k), sources(1_000 * k)];
+      return {
+        run: () => {
+          const input = adapt(json, given);
+          assert.equal(input.citations.length, 1_000 * k);
+          assert.equal(input.citations.at(-1).source, 1_000 * k);
+        },
+      };
+    });
+  }
+});
+
 // Issue 35: claim support scores each claim against the sources it cites and a bounded
 // set of candidates from an index of the request's terms (src/support/), never against
 // every source, so the hostile shapes (tests/js/hostile.mjs), which gave no answer in

@@ -332,24 +332,27 @@ test("sources labelled from 0 (index: 0): [0] names the first in a marker, a str
 test("sources' own labels: a label two sources have is a warning, an out-of-range message names the labels, a stream says the same", () => {
   const sources = [{ index: 3, text: "Water boils at 100 °C." }, { index: 3, text: "Tokyo is the capital." }, { index: 9, text: "Rust is a language." }];
   const report = validate({ answer: "Water boils at 100 °C [3]. Tokyo is the capital [4].", sources });
+  const outOfRange = "source 4 does not exist: 3 sources were retrieved, labelled 3 to 9 (not every number between)";
   assert.deepEqual(report.findings.map((f) => [f.code, f.severity, f.message]), [
-    ["out_of_range", "error", "source 4 does not exist: 3 sources were retrieved, labelled 3 to 9"],
-    ["duplicate_label", "warning", "sources[0] and sources[1] are both labelled 3; citations of 3 name sources[0]"],
+    ["out_of_range", "error", outOfRange],
+    ["duplicate_label", "warning", "sources[0] and sources[1] are both labelled 3 (a source's label is its index, else its position + 1); citations of 3 name sources[0]"],
   ]);
   assert.equal(report.citations[0].sourcePosition, 0);
   const stream = new CitationStream({ sources });
   stream.push("Tokyo is the capital [4].");
   const streamed = stream.finish().report;
-  assert.ok(streamed.findings.some((f) => f.message === "source 4 does not exist: 3 sources were retrieved, labelled 3 to 9"));
+  assert.ok(streamed.findings.some((f) => f.message === outOfRange), JSON.stringify(streamed.findings));
 });
 
-test("a relevance outside 0–1 (a BM25 score) is a warning, and confidence reads only the relevances in 0–1", () => {
-  const report = validate({ answer: "Water boils at 100 °C [1].", sources: [{ text: "Water boils at 100 °C.", relevance: 14.2 }, { text: "b", relevance_score: 0.5 }] });
+test("relevances outside 0–1 (BM25 scores) are one warning, and confidence reads none of them", () => {
+  const answer = "Water boils at 100 °C [1].";
+  const report = validate({ answer, sources: [{ text: "Water boils at 100 °C.", relevance: 14.2 }, { text: "b", relevance_score: 0.5 }, { text: "c", relevance: 3 }] });
   assert.deepEqual(report.findings.map((f) => [f.code, f.severity, f.message]), [
-    ["invalid_field", "warning", "sources[0].relevance: 14.2 is outside 0–1; confidence does not read it"],
+    ["invalid_field", "warning", "sources[0].relevance: 14.2 is outside 0–1 (and the relevance of 1 more); the relevances are on another scale, and confidence reads none of them"],
   ]);
-  assert.equal(report.confidence, 0.6); // 0.5 + 0.1 for grounded citations; 1 if 14.2 were read (a mean of 7.35)
+  // 0.7 + 0.1 for grounded citations, as with no relevance; reading 0.5 alone would give 0.6.
+  assert.equal(report.confidence, 0.8);
   assert.equal(report.status, "pass");
-  const alone = validate({ answer: "Water boils at 100 °C [1].", sources: [{ text: "Water boils at 100 °C.", relevance: 14.2 }] });
-  assert.equal(alone.confidence, 0.8); // as with no relevance: 0.7 + 0.1
+  // In 0–1, they are read: a mean of 0.5 gives 0.5 + 0.1.
+  assert.equal(validate({ answer, sources: [{ text: "Water boils at 100 °C.", relevance: 0.5 }] }).confidence, 0.6);
 });

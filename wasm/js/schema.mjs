@@ -247,7 +247,7 @@ export const inputs = {
       },
     ],
     ["section", ["section", "section_number"], { ts: "number", doc: "Spec 000's section number." }],
-    ["relevance", ["relevance", "relevance_score"], { ts: "number", doc: "0–1 (spec 000). Outside 0–1 (a BM25 score): an `invalid_field` warning, and `confidence` does not read it." }],
+    ["relevance", ["relevance", "relevance_score"], { ts: "number", doc: "0–1 (spec 000). When any source's is outside 0–1 (BM25 scores): an `invalid_field` warning, and `confidence` reads none of them." }],
     ["first_line", ["firstLine", "first_line"], { ts: "number", doc: "Line number of the first line of `text` (spec 001); default 1." }],
   ],
   DeclaredCitation: [

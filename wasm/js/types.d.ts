@@ -251,8 +251,8 @@ export interface Source {
   /** Spec 000's section number. Also `section_number`. */
   section?: number;
   /**
-   * 0–1 (spec 000). Outside 0–1 (a BM25 score): an `invalid_field` warning, and
-   * `confidence` does not read it. Also `relevance_score`.
+   * 0–1 (spec 000). When any source's is outside 0–1 (BM25 scores): an `invalid_field`
+   * warning, and `confidence` reads none of them. Also `relevance_score`.
    */
   relevance?: number;
   /** Line number of the first line of `text` (spec 001); default 1. */
