@@ -18,6 +18,7 @@ use super::{Builder, Json, bad, web_source};
 use crate::error::Error;
 use crate::model::Source;
 use crate::substr::Substr;
+use std::collections::HashMap;
 
 /// Chat-completion `choices` with a top-level `search_results` or `citations` list; or
 /// a list of stream chunks, one of which has one.
@@ -92,9 +93,16 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
         return Ok(());
     }
     // Both lists: the markers number `citations`; a search result with the same URL
-    // gives its source a title and text.
+    // gives its source a title and text (the first such result, found by a map read
+    // once: a search per citation made n citations of n results cost n²).
+    let mut by_url: HashMap<&str, usize> = HashMap::new();
+    for (i, result) in results.iter().enumerate() {
+        if let Some(url) = result.field("url").and_then(Json::text) {
+            by_url.entry(url).or_insert(i);
+        }
+    }
     for url in urls {
-        let result = results.iter().find(|r| r.is("url", url));
+        let result = by_url.get(url).map(|&i| &results[i]);
         out.sources
             .push(result.map_or_else(|| web_source(url, None), result_source));
     }

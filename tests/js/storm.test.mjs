@@ -187,10 +187,11 @@ test("Anthropic search_result_location citations scale linearly: a long cited ra
   }
 });
 
-// The caller's sources are read once by their keys (URL, id, doc id, chunk id): n
-// citations of the last of n given sources by its URL cost n, not n² (they searched every
-// source per citation before).
-test("citations of the caller's sources by URL scale linearly", async (t) => {
+// The caller's sources are read once by their keys (URL, id, doc id, chunk id), and a
+// Perplexity response's search results by their URL: n citations of the last of n given
+// sources by its URL, or n `citations` URLs of n `search_results` listed in the other
+// order, cost n, not n² (each citation searched every source or result before).
+test("citations by URL scale linearly: of the caller's sources, of Perplexity's search results", async (t) => {
   const response = (n) => ({
     content: [{
       type: "text",
@@ -207,6 +208,24 @@ test("citations of the caller's sources by URL scale linearly", async (t) => {
           const input = adapt(json, given);
           assert.equal(input.citations.length, 1_000 * k);
           assert.equal(input.citations.at(-1).source, 1_000 * k);
+        },
+      };
+    });
+    await assertLinear(t, `1k/8k citations URLs of 1k/8k search results (Perplexity, ${name})`, (k) => {
+      const urls = Array.from({ length: 1_000 * k }, (_, i) => `https://example.org/${i}`);
+      const json = {
+        id: "pplx-1",
+        model: "sonar",
+        object: "chat.completion",
+        citations: urls,
+        search_results: urls.map((url, i) => ({ url, title: `Result ${i}`, snippet: `Snippet ${i}.` })).reverse(),
+        choices: [{ index: 0, message: { role: "assistant", content: "Cited [1]." }, finish_reason: "stop" }],
+      };
+      return {
+        run: () => {
+          const input = adapt(json);
+          assert.equal(input.sources.length, 1_000 * k);
+          assert.equal(input.sources.at(-1).title, `Result ${1_000 * k - 1}`);
         },
       };
     });
