@@ -252,11 +252,11 @@ export function auditRecord(report, ctx) {
     source: c.sourcePosition !== undefined && c.sourcePosition < input.sources.length ? c.sourcePosition : undefined,
   }));
   const valid = citations.filter((c) => c.valid);
-  const citedIds = [];
+  // Each cited source's name once, in the order first cited (a Set keeps the order: a
+  // search of the list per citation made n citations of n sources cost n²).
+  const citedIds = new Set();
   for (const c of valid) {
-    if (c.source === undefined) continue;
-    const name = sourceName(input.sources, c.source);
-    if (!citedIds.includes(name)) citedIds.push(name);
+    if (c.source !== undefined) citedIds.add(sourceName(input.sources, c.source));
   }
   const declared = input.citations ?? [];
   return {
@@ -284,7 +284,7 @@ export function auditRecord(report, ctx) {
     retrieval: {
       top_k: input.topK ?? null,
       retrieved_ids: input.sources.map((_, p) => sourceName(input.sources, p)),
-      cited_ids: citedIds,
+      cited_ids: [...citedIds],
     },
   };
 }

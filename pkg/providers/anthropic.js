@@ -2,8 +2,7 @@
 // backing its whole block. Sources: the documents, search results and web results the
 // citations name, and the pages the web search and web fetch tools returned. A stream is
 // the list of its events. Every block and delta besides text and citations is read past.
-import { field, indexAt, is, items, list, text, textAt, typeName, webSource } from "./response.js";
-import { sourceField } from "./untrusted.js";
+import { documentTitled, field, indexAt, is, items, list, text, textAt, typeName, webSource } from "./response.js";
 
 /**
  * The content block types of the Messages API (the docs' `ContentBlock` union), and the
@@ -165,12 +164,10 @@ function sourceOf(citation, results, quote, span, out) {
  */
 function documentByTitle(title, out) {
   if (title === undefined) return out.given ? out.labelAt(0) : out.label("document 0", () => ({}));
-  if (out.given) {
-    const at = out.sources.findIndex((s) => sourceField(s, "title") === title);
-    // A title the caller's sources lack is named as is: validation reports it unknown.
-    return at < 0 ? title : out.labelAt(at);
-  }
-  return out.label(`document "${title}"`, () => ({ title }));
+  const key = documentTitled(title);
+  // A title the caller's sources lack is named as is: validation reports it unknown.
+  if (out.given) return out.labels.get(key) ?? title;
+  return out.label(key, () => ({ title }));
 }
 
 /**

@@ -74,6 +74,9 @@ const keysOf = (s) => [...["url", "id", "docId", "chunkId"].map((name) => source
 /** Whether the caller's source `s` carries `key` (see `keysOf`). */
 const carries = (s, key) => keysOf(s).includes(key);
 
+/** The key of a document a citation names by its title alone (Anthropic's `document_title` without its `document_index`). */
+export const documentTitled = (title) => `document "${title}"`;
+
 /** A source known by its URL and title. */
 export const webSource = (url, title) => ({ url, title });
 
@@ -90,12 +93,14 @@ export class Builder {
     this.answer = "";
     /**
      * Labels of the sources by the key the provider names them with: the caller's sources
-     * by their keys, read once (the first source with a key wins), so that a citation's
-     * key is looked up, not searched for among every source; or the sources added so far.
+     * by their keys and their title as `documentTitled` keys it, read once (the first
+     * source with a key wins), so that a citation's key is looked up, not searched for
+     * among every source; or the sources added so far.
      */
     this.labels = new Map();
     this.sources.forEach((source, position) => {
-      for (const key of keysOf(source)) {
+      const title = sourceField(source, "title");
+      for (const key of [...keysOf(source), typeof title === "string" ? documentTitled(title) : undefined]) {
         if (typeof key === "string" && !this.labels.has(key)) this.labels.set(key, this.labelAt(position));
       }
     });

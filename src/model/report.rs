@@ -441,6 +441,8 @@ impl Report<'_> {
             return;
         }
         let answer = OffsetMap::new(&input.answer);
+        let mut sources: Vec<Option<OffsetMap<'_>>> = Vec::new();
+        sources.resize_with(input.sources.len(), || None);
         let on = |map: &OffsetMap<'_>, span: &mut Span| *span = map.span_to_unit(*span, unit);
         for marker in &mut self.markers {
             on(&answer, &mut marker.span);
@@ -466,16 +468,22 @@ impl Report<'_> {
                     on(&answer, span);
                 }
             }
-            let source_text = citation
-                .source_position
-                .and_then(|p| input.sources.get(p))
-                .and_then(|s| s.text.as_deref());
-            if let Some(text) = source_text {
-                let source = OffsetMap::new(text);
-                let quote = citation.quote.as_mut().and_then(|q| q.span.as_mut());
-                let evidence = citation.evidence.as_mut().map(|e| &mut e.span);
-                for span in [quote, evidence].into_iter().flatten() {
-                    on(&source, span);
+            let quote = citation.quote.as_mut().and_then(|q| q.span.as_mut());
+            let evidence = citation.evidence.as_mut().map(|e| &mut e.span);
+            let mut spans = [quote, evidence].into_iter().flatten().peekable();
+            if spans.peek().is_none() {
+                continue;
+            }
+            let cited = citation.source_position.and_then(|p| {
+                let text = input.sources.get(p)?.text.as_deref()?;
+                Some((p, text))
+            });
+            if let Some((position, text)) = cited {
+                // One map per source, made when a span in it is first met: a map per
+                // citation made n citations of one long source cost n × its length.
+                let source = sources[position].get_or_insert_with(|| OffsetMap::new(text));
+                for span in spans {
+                    on(source, span);
                 }
             }
         }

@@ -22,7 +22,7 @@
 
 use std::collections::HashMap;
 
-use super::{Builder, Json, web_source};
+use super::{Builder, Json, document_titled, web_source};
 use crate::error::Error;
 use crate::model::{
     Finding, FindingCode, SEARCH_RESULT_BLOCK_SEPARATOR, Severity, Source, SourceRef, Span,
@@ -485,19 +485,15 @@ fn document_by_title(title: Option<String>, out: &mut Builder) -> SourceRef {
             out.label("document 0", Source::default)
         };
     };
+    let key = document_titled(&title);
     if out.given {
-        let named = out
-            .sources
-            .iter()
-            .enumerate()
-            .find(|(_, s)| s.title.as_deref() == Some(title.as_str()));
-        return match named {
-            Some((position, source)) => SourceRef::Number(f64::from(source.label(position))),
+        return match out.labels.get(&key) {
+            Some(&label) => SourceRef::Number(f64::from(label)),
             // Named as is: validation reports a title the caller's sources lack.
             None => SourceRef::Name(title),
         };
     }
-    out.label(&format!("document \"{title}\""), || Source {
+    out.label(&key, || Source {
         title: Some(title.clone()),
         ..Source::default()
     })

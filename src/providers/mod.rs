@@ -169,14 +169,17 @@ struct Builder {
     /// The caller gave the sources: match them, never add any.
     given: bool,
     /// Labels of the sources by the key the provider names them with: the caller's
-    /// sources by their URL, id, doc id and chunk id (the first source with a key wins),
-    /// or the sources added so far.
+    /// sources by their URL, id, doc id and chunk id, and by their title as
+    /// [`document_titled`] keys it (the first source with a key wins), or the sources
+    /// added so far.
     labels: HashMap<String, u32>,
     citations: Vec<DeclaredCitation>,
     warnings: Vec<Finding>,
     /// Parts read past because their type is unknown: (the kind of part and its type,
     /// how many), in the order first met.
     unknown: Vec<(String, u32)>,
+    /// Where each name of [`Builder::unknown`] is in it.
+    unknown_at: HashMap<String, u32>,
     response_id: Option<String>,
     model: Option<String>,
 }
@@ -200,6 +203,10 @@ impl Builder {
             {
                 labels.entry(key.clone()).or_insert(source.label(i));
             }
+            if let Some(title) = &source.title {
+                let key = document_titled(title);
+                labels.entry(key).or_insert(source.label(i));
+            }
         }
         Builder {
             given: sources.is_some(),
@@ -209,6 +216,7 @@ impl Builder {
             citations: Vec::new(),
             warnings,
             unknown: Vec::new(),
+            unknown_at: HashMap::new(),
             response_id: None,
             model: None,
         }
@@ -235,9 +243,15 @@ impl Builder {
             Some(kind) => format!("{part} \"{kind}\""),
             None => format!("{part} without a type"),
         };
-        match self.unknown.iter_mut().find(|(seen, _)| *seen == name) {
-            Some((_, count)) => *count += 1,
-            None => self.unknown.push((name, 1)),
+        // Found by a map of the names to their place in the list: a search of the list
+        // made n parts of n types cost n².
+        match self.unknown_at.get(&name) {
+            Some(&at) => self.unknown[at as usize].1 += 1,
+            None => {
+                self.unknown_at
+                    .insert(name.clone(), self.unknown.len() as u32);
+                self.unknown.push((name, 1));
+            }
         }
     }
 
@@ -353,6 +367,12 @@ fn carries(source: &Source, key: &str) -> bool {
     [&source.url, &source.id, &source.doc_id, &source.chunk_id]
         .iter()
         .any(|v| v.as_deref() == Some(key))
+}
+
+/// The key of a document a citation names by its title alone (Anthropic's
+/// `document_title` without its `document_index`).
+fn document_titled(title: &str) -> String {
+    format!("document \"{title}\"")
 }
 
 /// A source known by its URL and title.

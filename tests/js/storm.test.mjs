@@ -232,6 +232,43 @@ test("citations by URL scale linearly: of the caller's sources, of Perplexity's 
   }
 });
 
+// More lookups that were a search per item (twenty-fifth session): the UTF-16 offsets of
+// quotes in one long source (a map of the source per citation, now one per source), an
+// audit record's cited ids (a search of the list per citation), a response's parts of
+// unknown types (a search of the names seen per part), and documents cited by title
+// alone (a search of the caller's sources per citation). Each grows its items and its
+// long text 8x: n², not n, before.
+const jsEdge = await import(pathToFileURL(join(pkgDir, "edge", "index.js")));
+test("per-item lookups scale linearly: quotes in one long source, audit ids, unknown parts, documents by title", async (t) => {
+  await assertLinear(t, "500/4k quotes in one source of 25/200 KB, UTF-16 offsets", (k) => {
+    const text = "lörem ïpsum dolor sit amet. ".repeat(900 * k);
+    const n = 500 * k;
+    const input = { answer: "Claim one. ".repeat(n), sources: [{ text }], citations: Array.from({ length: n }, (_, i) => ({ source: 1, quote: "dolor sit amet", span: { start: i * 11, end: i * 11 + 10 } })) };
+    return { run: () => assert.equal(validate(input, { supportThreshold: 0 }).citations.length, n) };
+  });
+  for (const [name, record] of [["wasm", api.auditRecord], ["js", jsEdge.auditRecord]]) {
+    await assertLinear(t, `audit record of 1k/8k sources, each cited (${name})`, (k) => {
+      const n = 1_000 * k;
+      const input = { answer: Array.from({ length: n }, (_, i) => `Fact ${i} [${i + 1}].`).join(" "), sources: Array.from({ length: n }, (_, i) => ({ id: `doc-${i}`, text: `Fact ${i}.` })) };
+      const report = validate(input, { supportThreshold: 0 });
+      return { run: () => assert.equal(record(report, { input }).retrieval.cited_ids.length, n) };
+    });
+  }
+  for (const [name, adapt] of [["wasm", fromAny], ["js", jsProviders.fromAny]]) {
+    await assertLinear(t, `2k/16k parts of as many unknown types (${name})`, (k) => {
+      const json = { type: "message", role: "assistant", content: [{ type: "text", text: "Answer." }, ...Array.from({ length: 2_000 * k }, (_, i) => ({ type: `future_block_${i}` }))] };
+      return { run: () => assert.equal(adapt(json).warnings.length, 1) };
+    });
+    await assertLinear(t, `1k/8k citations by title of the last of 1k/8k documents (${name})`, (k) => {
+      const n = 1_000 * k;
+      const sources = Array.from({ length: n }, (_, i) => ({ title: `Document ${i}`, text: `Text ${i}.` }));
+      const citation = { type: "char_location", cited_text: `Text ${n - 1}.`, document_title: `Document ${n - 1}`, start_char_index: 0, end_char_index: 5 };
+      const json = { content: [{ type: "text", text: "Cited.", citations: Array.from({ length: n }, () => citation) }] };
+      return { run: () => assert.equal(adapt(json, sources).citations.at(-1).source, n) };
+    });
+  }
+});
+
 // Issue 35: claim support scores each claim against the sources it cites and a bounded
 // set of candidates from an index of the request's terms (src/support/), never against
 // every source, so the hostile shapes (tests/js/hostile.mjs), which gave no answer in
