@@ -22,11 +22,12 @@ import { fileURLToPath } from "node:url";
 // browser core +1,025 B; `validateAsync` asks an embedder or a judge only about the
 // pairs support reads, each once, where it handed a judge claims × sources;
 // docs/support.md, "Bounded work"; docs/perf-log.md); raised to 216 KiB for bad-input
-// fixes (220,139 B: +1,251 B, the browser core +687 B: a `duplicate_label` warning for
+// fixes (220,701 B: +1,813 B, the browser core +946 B: a `duplicate_label` warning for
 // two sources with one label, `out_of_range` messages that say the labels the sources
 // gave, relevances on another scale than 0–1 warned about and left out of confidence,
-// and two lookups that were a search per citation, n² for n citations: the provider
-// adapters' caller sources by key, Perplexity's search results by URL, +348 B).
+// +903 B; lookups where a search per item made n items cost n², +910 B: the provider
+// adapters' caller sources by key and title, Perplexity's search results by URL,
+// unknown parts' names, an audit record's cited ids, an offset map per cited source).
 const BUDGET_GZIP = 216 * 1024;
 // The core, which every other browser entry loads (`citeproof`, `/react`, `/edge`, `/full`):
 // parse, validate (quotes, claim support), stream and render. Issue 35's ceiling: the
