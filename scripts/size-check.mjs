@@ -21,14 +21,15 @@ import { fileURLToPath } from "node:url";
 // claim read without its markers (218,761 B: +3,175 B with the review's mends, the
 // browser core +1,025 B; `validateAsync` asks an embedder or a judge only about the
 // pairs support reads, each once, where it handed a judge claims × sources;
-// docs/support.md, "Bounded work"; docs/perf-log.md); raised to 216 KiB for bad-input
-// fixes (220,701 B: +1,813 B, the browser core +946 B: a `duplicate_label` warning for
+// docs/support.md, "Bounded work"; docs/perf-log.md); raised to 217 KiB for bad-input
+// fixes (221,211 B: +2,323 B, the browser core +946 B: a `duplicate_label` warning for
 // two sources with one label, `out_of_range` messages that say the labels the sources
 // gave, relevances on another scale than 0–1 warned about and left out of confidence,
-// +903 B; lookups where a search per item made n items cost n², +910 B: the provider
+// +903 B; lookups where a search per item made n items cost n², +1,420 B: the provider
 // adapters' caller sources by key and title, Perplexity's search results by URL,
-// unknown parts' names, an audit record's cited ids, an offset map per cited source).
-const BUDGET_GZIP = 216 * 1024;
+// unknown parts' names, an audit record's cited ids, an offset map per cited source,
+// and one offset map per text an adapter places citations in, +510 B of it).
+const BUDGET_GZIP = 217 * 1024;
 // The core, which every other browser entry loads (`citeproof`, `/react`, `/edge`, `/full`):
 // parse, validate (quotes, claim support), stream and render. Issue 35's ceiling: the
 // core does not grow past 114 KiB; the goal is 100 KB.

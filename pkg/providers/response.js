@@ -87,6 +87,7 @@ export class Builder {
    * marker parser of the wasm module the caller loads.
    */
   constructor(sources, parseCitations) {
+    maps.clear();
     this.given = sources !== undefined;
     this.parseCitations = parseCitations;
     this.sources = sources ?? [];
@@ -195,6 +196,7 @@ export class Builder {
       });
     }
     const to = spanIn(this.answer, unit);
+    maps.clear();
     const sources = this.given ? this.sources : this.sources.map(({ id, title, url, text }) => defined({ id, title, url, text }));
     const input = { provider, answer: this.answer, sources };
     if (this.citations.length > 0) {
@@ -223,8 +225,11 @@ function spanIn(whole, unit) {
   return ({ start, end }) => ({ start: map.from(start, unit), end: map.from(end, unit) });
 }
 
-// The last string's offset map: an adapter settles every citation of a part in turn.
-let mapped = { of: undefined, map: undefined };
+// The offset maps of the texts an adapter settles citations in, each made once: one
+// kept for the last text alone was made again for each citation when a response's
+// citations alternate between parts (n citations of a part of length n cost n²).
+// Emptied when a Builder starts and when it finishes.
+const maps = new Map();
 
 /**
  * The offsets of `s` in every unit, built once in one pass: `from(i, unit)` gives UTF-16
@@ -232,7 +237,8 @@ let mapped = { of: undefined, map: undefined };
  * (undefined inside a character or past the end), `length(unit)`.
  */
 function offsetMap(s) {
-  if (mapped.of === s) return mapped.map;
+  const known = maps.get(s);
+  if (known !== undefined) return known;
   const n = s.length;
   // Per UTF-16 index: UTF-8 bytes and code points before it (inside a pair: -1).
   const bytes = new Int32Array(n + 1);
@@ -273,7 +279,7 @@ function offsetMap(s) {
       return counts[lo] === offset ? lo : undefined;
     },
   };
-  mapped = { of: s, map };
+  maps.set(s, map);
   return map;
 }
 

@@ -15,7 +15,7 @@ use super::settle::{Expect, settle};
 use super::{Builder, Json};
 use crate::error::Error;
 use crate::model::Source;
-use crate::offsets::Unit;
+use crate::offsets::{OffsetMap, Unit};
 
 /// The content part types of a v2 message.
 const PARTS: &str = "text thinking";
@@ -99,6 +99,7 @@ fn from_events(events: &[Json], out: &mut Builder) -> Result<(), Error> {
 /// Appends `text` to the answer and declares its `citations`.
 fn cited(text: &str, citations: &[&Json], out: &mut Builder) {
     let base = out.push_text(text);
+    let map = OffsetMap::new(text);
     for citation in citations {
         let kind = citation.type_name().unwrap_or("TEXT_CONTENT");
         if !out.knows("citation", Some(kind), CITATIONS) || kind != "TEXT_CONTENT" {
@@ -109,7 +110,7 @@ fn cited(text: &str, citations: &[&Json], out: &mut Builder) {
             (Some(start), Some(end)) => {
                 let expect = cited.as_deref().map_or(Expect::Nothing, Expect::Text);
                 let units = [Unit::CodePoint, Unit::Utf16, Unit::Utf8];
-                let settled = settle(text, base, (start, end), &units, expect);
+                let settled = settle((text, &map), base, (start, end), &units, expect);
                 out.warnings.extend(settled.warning);
                 settled.span
             }

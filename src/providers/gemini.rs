@@ -27,7 +27,7 @@ use super::settle::{Expect, settle};
 use super::{Builder, Json, bad, web_source};
 use crate::error::Error;
 use crate::model::{Source, SourceRef};
-use crate::offsets::Unit;
+use crate::offsets::{OffsetMap, Unit};
 
 /// What a part holds (its data field) besides text.
 const PARTS: &str = "text inlineData fileData functionCall functionResponse executableCode \
@@ -149,6 +149,9 @@ pub fn grounding(
         });
     }
     let whole = parts.concat();
+    // Each text's offset map made once, for all the supports that cite in it.
+    let whole_map = OffsetMap::new(&whole);
+    let part_maps: Vec<OffsetMap<'_>> = parts.iter().map(|p| OffsetMap::new(p)).collect();
     for (i, support) in metadata.list("groundingSupports").iter().enumerate() {
         let segment = support
             .field("segment")
@@ -158,9 +161,12 @@ pub fn grounding(
         // thought comes first) the offsets count from the start of the answer's text;
         // with one, from the start of that part.
         let (part_text, base) = match segment.index_at("partIndex") {
-            None => (whole.as_str(), bases.first().copied().unwrap_or(0)),
-            Some(part) => match (parts.get(part), bases.get(part)) {
-                (Some(part_text), Some(&base)) => (part_text.as_str(), base),
+            None => (
+                (whole.as_str(), &whole_map),
+                bases.first().copied().unwrap_or(0),
+            ),
+            Some(part) => match (parts.get(part), part_maps.get(part), bases.get(part)) {
+                (Some(part_text), Some(map), Some(&base)) => ((part_text.as_str(), map), base),
                 _ => {
                     return Err(bad(
                         &format!(".groundingSupports[{i}].segment.partIndex"),

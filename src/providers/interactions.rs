@@ -19,7 +19,7 @@ use super::settle::{Expect, settle};
 use super::{Builder, Json};
 use crate::error::Error;
 use crate::model::Source;
-use crate::offsets::Unit;
+use crate::offsets::{OffsetMap, Unit};
 
 /// The step types besides the built-in tools' `…_call` / `…_result` steps.
 const STEPS: &str = "user_input model_output function_call thought";
@@ -119,6 +119,7 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
 /// Appends `text` to the answer and declares its annotations.
 fn annotated(text: &str, annotations: &[&Json], out: &mut Builder) {
     let base = out.push_text(text);
+    let map = OffsetMap::new(text);
     for annotation in annotations {
         if !out.knows("annotation", annotation.type_name(), ANNOTATIONS) {
             continue;
@@ -146,7 +147,13 @@ fn annotated(text: &str, annotations: &[&Json], out: &mut Builder) {
             annotation.index_at("end_index"),
         ) {
             (Some(start), Some(end)) => {
-                let settled = settle(text, base, (start, end), &[Unit::Utf8], Expect::Nothing);
+                let settled = settle(
+                    (text, &map),
+                    base,
+                    (start, end),
+                    &[Unit::Utf8],
+                    Expect::Nothing,
+                );
                 out.warnings.extend(settled.warning);
                 settled.span
             }

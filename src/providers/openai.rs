@@ -27,7 +27,7 @@ use super::settle::{Expect, settle};
 use super::{Builder, Json, bad};
 use crate::error::Error;
 use crate::model::{Source, Span};
-use crate::offsets::Unit;
+use crate::offsets::{OffsetMap, Unit};
 use crate::substr::Substr;
 
 /// The units OpenAI's offsets are tried in.
@@ -359,6 +359,7 @@ enum Anchor {
 /// Appends `text` to the answer and declares its annotations.
 fn annotated(text: &str, annotations: &[Json], out: &mut Builder) {
     let base = out.push_text(text);
+    let map = OffsetMap::new(text);
     for annotation in annotations {
         let kind = annotation.type_name();
         if !out.knows("annotation", kind, ANNOTATIONS) {
@@ -414,7 +415,7 @@ fn annotated(text: &str, annotations: &[Json], out: &mut Builder) {
                     Anchor::Link(url) if text.contains(url.as_str()) => Expect::Link(url),
                     _ => Expect::Nothing,
                 };
-                let settled = settle(text, base, (start, end), &UNITS, expect);
+                let settled = settle((text, &map), base, (start, end), &UNITS, expect);
                 out.warnings.extend(settled.warning);
                 settled.span
             }

@@ -27,18 +27,19 @@ pub struct Settled {
     pub warning: Option<Finding>,
 }
 
-/// Places `start..end` of `part` (the piece of the answer that starts at byte `base`).
-/// `units` lists the units to try, the documented one first: the first unit whose span
-/// holds what `expect` says is taken as is. When none does, the expected text nearest to
-/// the offsets (read in the first unit) is taken instead, with a warning.
+/// Places `start..end` of `part` (the piece of the answer that starts at byte `base`;
+/// `map` is its [`OffsetMap`], made once for all the citations of the part: one per
+/// citation made n citations of a part of length n cost n²). `units` lists the units to
+/// try, the documented one first: the first unit whose span holds what `expect` says is
+/// taken as is. When none does, the expected text nearest to the offsets (read in the
+/// first unit) is taken instead, with a warning.
 pub fn settle(
-    part: &str,
+    (part, map): (&str, &OffsetMap<'_>),
     base: usize,
     (start, end): (usize, usize),
     units: &[Unit],
     expect: Expect<'_>,
 ) -> Settled {
-    let map = OffsetMap::new(part);
     let holds = |span: Span, strict: bool| {
         let text = part.sub(span.range());
         match expect {

@@ -23,7 +23,7 @@ use super::settle::{Expect, settle};
 use super::{Builder, Json, gemini, web_source};
 use crate::error::Error;
 use crate::model::{Source, SourceRef};
-use crate::offsets::Unit;
+use crate::offsets::{OffsetMap, Unit};
 
 /// The part types of the SDK's results, UI messages and both streams (v4 to v7);
 /// besides, every `tool-…` (a UI message's tool parts) and `data-…` (custom data) part.
@@ -73,6 +73,7 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
     let mut bases = Vec::with_capacity(blocks.len());
     for block in &blocks {
         let base = out.push_text(&block.text);
+        let map = OffsetMap::new(&block.text);
         for citation in &block.citations {
             let Some(source) = citation.field("source") else {
                 continue;
@@ -84,7 +85,13 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
             ) {
                 (Some(start), Some(end)) => {
                     let units = [Unit::Utf16, Unit::CodePoint, Unit::Utf8];
-                    let settled = settle(&block.text, base, (start, end), &units, Expect::Nothing);
+                    let settled = settle(
+                        (&block.text, &map),
+                        base,
+                        (start, end),
+                        &units,
+                        Expect::Nothing,
+                    );
                     out.warnings.extend(settled.warning);
                     settled.span
                 }

@@ -237,7 +237,9 @@ test("citations by URL scale linearly: of the caller's sources, of Perplexity's 
 // audit record's cited ids (a search of the list per citation), a response's parts of
 // unknown types (a search of the names seen per part), and documents cited by title
 // alone (a search of the caller's sources per citation). Each grows its items and its
-// long text 8x: n², not n, before.
+// long text 8x: n², not n, before. And the offsets of n citations in a long part (an
+// offset map of the part per citation in the Rust adapters; in JS, per citation when they
+// alternate between parts).
 const jsEdge = await import(pathToFileURL(join(pkgDir, "edge", "index.js")));
 test("per-item lookups scale linearly: quotes in one long source, audit ids, unknown parts, documents by title", async (t) => {
   await assertLinear(t, "500/4k quotes in one source of 25/200 KB, UTF-16 offsets", (k) => {
@@ -258,6 +260,29 @@ test("per-item lookups scale linearly: quotes in one long source, audit ids, unk
     await assertLinear(t, `2k/16k parts of as many unknown types (${name})`, (k) => {
       const json = { type: "message", role: "assistant", content: [{ type: "text", text: "Answer." }, ...Array.from({ length: 2_000 * k }, (_, i) => ({ type: `future_block_${i}` }))] };
       return { run: () => assert.equal(adapt(json).warnings.length, 1) };
+    });
+    await assertLinear(t, `1k/8k Gemini supports alternating between two parts of 25/200 KB (${name})`, (k) => {
+      const n = 1_000 * k;
+      // Two parts of different texts: a map kept for the last text alone was made again
+      // for each support.
+      const said = "Wässer kocht";
+      const [first, second] = ["bei 100 °C. ", "auf dem Herd. "].map((rest) => `${said} ${rest}`.repeat(1_000 * k));
+      const json = {
+        candidates: [{
+          content: { role: "model", parts: [{ text: first }, { text: second }] },
+          groundingMetadata: {
+            groundingChunks: [{ web: { uri: "https://example.org/water", title: "Water" } }],
+            groundingSupports: Array.from({ length: n }, (_, i) => ({ segment: { partIndex: i % 2, startIndex: 0, endIndex: Buffer.byteLength(said), text: said }, groundingChunkIndices: [0] })),
+          },
+        }],
+      };
+      return {
+        run: () => {
+          const input = adapt(json);
+          assert.equal(input.citations.length, n);
+          assert.equal(input.warnings, undefined);
+        },
+      };
     });
     await assertLinear(t, `1k/8k citations by title of the last of 1k/8k documents (${name})`, (k) => {
       const n = 1_000 * k;
