@@ -383,6 +383,49 @@ fn quote_with_a_typo_is_approximate_with_its_distance_and_span() {
 }
 
 #[test]
+fn quotes_read_at_most_32_mib_and_16_times_the_request_of_source_text() {
+    // 60 quotes found at the end of one source of 1 MiB: each reads it to its end. The
+    // request may read 32 MiB + 16 × its text (the source and the answer): 48 MiB and a
+    // few bytes, so 49 quotes are searched (the last one passes the limit) and the other
+    // 11 are unverified, each with a warning. Found at the start, a quote reads little:
+    // all 60 are checked.
+    const MIB: usize = 1 << 20;
+    let quote = "Water boils";
+    let filler = "lorem ipsum dolor sit amet ".repeat(MIB / 27 + 1);
+    let late = format!("{}{quote}", &filler[..MIB - quote.len()]);
+    let early = format!("{quote}{}", &filler[..MIB - quote.len()]);
+    for (text, checked) in [(late, 49), (early, 60)] {
+        let mut i = input("Water boils at 100 degrees.", vec![source("Water", &text)]);
+        i.citations = Some(vec![quoted(1.0, quote); 60]);
+        let budget = 32 * MIB + 16 * (MIB + i.answer.len());
+        if checked < 60 {
+            assert_eq!(budget.div_ceil(MIB), checked);
+        }
+        let report = run(&i);
+        let kinds: Vec<MatchKind> = report
+            .citations
+            .iter()
+            .map(|c| c.quote.unwrap().kind)
+            .collect();
+        assert!(kinds[..checked].iter().all(|&k| k == MatchKind::Exact));
+        assert!(kinds[checked..].iter().all(|&k| k == MatchKind::Unverified));
+        let unchecked: Vec<_> = (report.findings.iter())
+            .filter(|f| f.code.name() == "quote_unchecked")
+            .collect();
+        assert_eq!(unchecked.len(), 60 - checked);
+        if let Some(first) = unchecked.first() {
+            assert_eq!(first.severity, citeproof::model::Severity::Warning);
+            assert_eq!(
+                first.message,
+                "not checked: the request's quotes and line ranges had read as much source \
+                 text as one request may (32 MiB and 16 times the request's text)"
+            );
+        }
+        assert!(report.citations.iter().all(|c| c.valid));
+    }
+}
+
+#[test]
 fn quote_against_a_source_without_text_is_unverified_not_failed() {
     let mut srcs = sources(1);
     srcs[0].text = None;

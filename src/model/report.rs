@@ -105,6 +105,9 @@ pub enum FindingCode {
     /// source's position + 1); citations of it name the first (warning; one finding
     /// for a request, naming the first such pair and counting the rest).
     DuplicateLabel,
+    /// A quote (or line range) was not checked: the request's quotes and line ranges had
+    /// read as much source text as one request may (warning; the quote is `unverified`).
+    QuoteUnchecked,
 }
 
 impl FindingCode {
@@ -137,6 +140,7 @@ impl FindingCode {
             FindingCode::UnknownContent => "unknown_content",
             FindingCode::SourceTextDiffers => "source_text_differs",
             FindingCode::DuplicateLabel => "duplicate_label",
+            FindingCode::QuoteUnchecked => "quote_unchecked",
         }
     }
 }

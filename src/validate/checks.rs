@@ -3,7 +3,7 @@
 
 use crate::locate::{find_exact, locate_quote};
 use crate::model::{
-    AddFinding, DeclaredCitation, Finding, FindingCode, Loose, Marker, MatchKind, Options,
+    AddFinding, DeclaredCitation, Finding, FindingCode, Input, Loose, Marker, MatchKind, Options,
     QuoteLocation, Severity, Source, Span, decimal,
 };
 use crate::substr::Substr;
@@ -179,11 +179,30 @@ fn span_is_in_answer(span: &str, answer: &str, partial_chars: usize) -> bool {
     find_exact(answer, span.sub(..cut)).is_some()
 }
 
+/// Bytes of source text the quotes and line ranges of one request may read, besides
+/// [`QUOTE_READ_FACTOR`] times the request's text (each reads its source in full).
+pub const QUOTE_READ_FLOOR: usize = 32 << 20;
+/// How many times the request's own text (answer and source texts) its quotes and line
+/// ranges may read, besides [`QUOTE_READ_FLOOR`].
+pub const QUOTE_READ_FACTOR: usize = 16;
+
+/// The bytes of source text the quotes and line ranges of `input` may read: linear in
+/// the request, and far above what real requests read (docs/guide.md, "Limits").
+pub fn quote_budget(input: &Input) -> usize {
+    let sources: usize = (input.sources.iter())
+        .filter_map(|s| s.text.as_ref())
+        .map(String::len)
+        .sum();
+    let text = input.answer.len().saturating_add(sources);
+    QUOTE_READ_FLOOR.saturating_add(QUOTE_READ_FACTOR.saturating_mul(text))
+}
+
 /// Locates the quote in the source's text and checks its length and line range.
 pub fn check_quote(
     citation: &DeclaredCitation,
     source: Option<&Source>,
     options: &Options,
+    budget: &mut usize,
     out: &mut CitationChecks,
 ) {
     let quote = citation
@@ -204,9 +223,28 @@ pub fn check_quote(
         None => None,
     };
     let Some(source) = source else { return };
-    let text = source.text.as_deref();
+    let mut text = source.text.as_deref();
+    // The source's text is read for a quote (up to where it is found, else in full, more
+    // than once) and for a line range (in full): the request's reads are counted against
+    // `budget`, and once it is spent a quote is left unverified and a line range
+    // unchecked, with a warning (n quotes of one long source would cost n × its length).
+    // The read that spends it may pass it by one source's length.
+    if text.is_some() && (quote.is_some() || line_range.is_some()) && *budget == 0 {
+        out.findings.add(Finding::new(
+            FindingCode::QuoteUnchecked,
+            Severity::Warning,
+            "not checked: the request's quotes and line ranges had read as much source \
+             text as one request may (32 MiB and 16 times the request's text)"
+                .into(),
+        ));
+        text = None;
+    }
+    let line_range = line_range.filter(|_| text.is_some() || source.text.is_none());
     // Only a line range needs the source's lines.
     let lines = line_range.and(text).map(line_spans);
+    if let (Some(_), Some(text)) = (&lines, text) {
+        *budget = budget.saturating_sub(text.len());
+    }
     let first_line = i64::from(source.first_line.unwrap_or(1));
     let mut valid_range = None;
     if let Some(range) = line_range {
@@ -250,6 +288,11 @@ pub fn check_quote(
         return;
     };
     let location = locate_quote(quote, text, options.max_edit_ratio);
+    let read = match (location.kind, location.span) {
+        (MatchKind::Exact, Some(span)) => span.end,
+        _ => text.len(),
+    };
+    *budget = budget.saturating_sub(read);
     out.quote = Some(location);
     match (location.kind, location.span) {
         (MatchKind::None, _) | (_, None) => out.findings.add(Finding::new(

@@ -6,7 +6,7 @@
 use crate::substr::Substr;
 use std::collections::HashSet;
 
-use super::checks::{CitationChecks, check_fields, check_quote, check_support};
+use super::checks::{CitationChecks, check_fields, check_quote, check_support, quote_budget};
 use super::gate::{confidence, gate, in_unit_interval, summarize};
 use super::order::{arrange, stable_order};
 use super::resolve::{SourceIndex, Use, declared_use, marker_uses, merge};
@@ -139,6 +139,7 @@ pub(super) fn check_uses(
     let has_declared_list = input.citations.is_some();
     let mut citations = Vec::with_capacity(uses.uses.len());
     let mut positions = Vec::with_capacity(uses.uses.len());
+    let mut budget = quote_budget(input);
     for u in uses.uses {
         positions.push(u.resolved.as_ref().ok().copied());
         let mut checks = CitationChecks {
@@ -182,7 +183,7 @@ pub(super) fn check_uses(
         let source = u.resolved.as_ref().ok().map(|&i| index.source(i));
         if let Some(d) = u.declared.map(|d| &declared[d]) {
             check_fields(d, answer, index.len(), options, &mut checks);
-            check_quote(d, source, options, &mut checks);
+            check_quote(d, source, options, &mut budget, &mut checks);
         }
         citations.push(citation_result(
             u.label,

@@ -248,6 +248,22 @@ test("per-item lookups scale linearly: quotes in one long source, audit ids, unk
     const input = { answer: "Claim one. ".repeat(n), sources: [{ text }], citations: Array.from({ length: n }, (_, i) => ({ source: 1, quote: "dolor sit amet", span: { start: i * 11, end: i * 11 + 10 } })) };
     return { run: () => assert.equal(validate(input, { supportThreshold: 0 }).citations.length, n) };
   });
+  // Quotes absent from their source each read it in full, twice (exact, then
+  // approximate): n of them in one source of length n cost n² until the request's reads
+  // reach 32 MiB and 16 × its text; past that, a quote is unverified with a warning.
+  await assertLinear(t, "500/4k quotes absent from one source of 25/200 KB", (k) => {
+    const text = "lörem ïpsum dolor sit amet. ".repeat(900 * k);
+    const n = 500 * k;
+    const input = { answer: "Claim one. ".repeat(n), sources: [{ text }], citations: Array.from({ length: n }, (_, i) => ({ source: 1, quote: `quick brown fox jumps ${i}`, span: { start: i * 11, end: i * 11 + 10 } })) };
+    return {
+      run: () => {
+        const report = validate(input, { supportThreshold: 0 });
+        assert.equal(report.citations.length, n);
+        assert.equal(report.citations[0].quote.match, "none");
+        assert.equal(report.citations.at(-1).quote.match, k === 1 ? "none" : "unverified");
+      },
+    };
+  });
   for (const [name, record] of [["wasm", api.auditRecord], ["js", jsEdge.auditRecord]]) {
     await assertLinear(t, `audit record of 1k/8k sources, each cited (${name})`, (k) => {
       const n = 1_000 * k;

@@ -138,7 +138,7 @@ export type FindingCode =
   | "quote_not_found" | "quote_approximate" | "quote_length" | "line_range_invalid"
   | "line_range_mismatch" | "unsupported_claim" | "misattributed" | "uncited_claim"
   | "no_citations" | "invalid_mode" | "request_invalid" | "offset_mismatch"
-  | "unknown_content" | "source_text_differs" | "duplicate_label";
+  | "unknown_content" | "source_text_differs" | "duplicate_label" | "quote_unchecked";
 
 /** Options of `validate` / `new CitationValidator`; every field has a default. */
 export interface ValidateOptions {
