@@ -22,14 +22,15 @@ import { fileURLToPath } from "node:url";
 // browser core +1,025 B; `validateAsync` asks an embedder or a judge only about the
 // pairs support reads, each once, where it handed a judge claims × sources;
 // docs/support.md, "Bounded work"; docs/perf-log.md); raised to 217 KiB for bad-input
-// fixes (221,565 B: +2,677 B, the browser core +1,240 B: a `duplicate_label` warning for
+// fixes (221,823 B: +2,935 B, the browser core +1,357 B: a `duplicate_label` warning for
 // two sources with one label, `out_of_range` messages that say the labels the sources
 // gave, relevances on another scale than 0–1 warned about and left out of confidence,
 // +903 B; lookups where a search per item made n items cost n², +1,420 B: the provider
 // adapters' caller sources by key and title, Perplexity's search results by URL,
 // unknown parts' names, an audit record's cited ids, an offset map per cited source,
 // and one offset map per text an adapter places citations in, +510 B of it; a limit on
-// the source text one request's quotes read, +354 B).
+// the source text one request's quote searches read, and a source's lines found once
+// for its line ranges, +612 B).
 const BUDGET_GZIP = 217 * 1024;
 // The core, which every other browser entry loads (`citeproof`, `/react`, `/edge`, `/full`):
 // parse, validate (quotes, claim support), stream and render. Issue 35's ceiling: the

@@ -152,7 +152,7 @@ fn two_sources_with_one_label_are_a_warning_and_citations_name_the_first() {
             vec![Some(5), Some(5), Some(5), Some(5)],
             5,
             1,
-            " (and a repeated label in 2 more)",
+            " (and 2 more sources with a repeated label)",
         ),
     ] {
         let mut srcs = sources(indexes.len());
@@ -383,23 +383,31 @@ fn quote_with_a_typo_is_approximate_with_its_distance_and_span() {
 }
 
 #[test]
-fn quotes_read_at_most_32_mib_and_16_times_the_request_of_source_text() {
-    // 60 quotes found at the end of one source of 1 MiB: each reads it to its end. The
-    // request may read 32 MiB + 16 × its text (the source and the answer): 48 MiB and a
-    // few bytes, so 49 quotes are searched (the last one passes the limit) and the other
-    // 11 are unverified, each with a warning. Found at the start, a quote reads little:
-    // all 60 are checked.
+fn quote_searches_read_at_most_32_mib_and_16_times_the_request_of_source_text() {
+    // 60 quotes found at the end of one source of 1 MiB: each search reads it to its end.
+    // The request may read 32 MiB + 16 × its text (the source and the answer): 48 MiB and
+    // a few bytes, so 49 quotes are searched (the last one passes the limit) and the
+    // other 11 are unverified, each with a warning, and the status is `warn`. Found at the
+    // start, a quote reads little: all 60 are searched. Line ranges are checked whatever
+    // the limit: the source's lines are found once.
     const MIB: usize = 1 << 20;
     let quote = "Water boils";
-    let filler = "lorem ipsum dolor sit amet ".repeat(MIB / 27 + 1);
+    let filler = "lorem ipsum dolor sit amet\n".repeat(MIB / 27 + 1);
     let late = format!("{}{quote}", &filler[..MIB - quote.len()]);
     let early = format!("{quote}{}", &filler[..MIB - quote.len()]);
-    for (text, checked) in [(late, 49), (early, 60)] {
+    for (text, searched) in [(late, 49), (early, 60)] {
+        let lines = text.lines().count() as i64;
         let mut i = input("Water boils at 100 degrees.", vec![source("Water", &text)]);
-        i.citations = Some(vec![quoted(1.0, quote); 60]);
+        let ranged = |first, last| DeclaredCitation {
+            line_range: Some(Loose::Valid(citeproof::model::LineRange { first, last })),
+            ..quoted(1.0, quote)
+        };
+        let mut citations = vec![ranged(1, lines); 59];
+        citations.push(ranged(5, 3));
+        i.citations = Some(citations);
         let budget = 32 * MIB + 16 * (MIB + i.answer.len());
-        if checked < 60 {
-            assert_eq!(budget.div_ceil(MIB), checked);
+        if searched < 60 {
+            assert_eq!(budget.div_ceil(MIB), searched);
         }
         let report = run(&i);
         let kinds: Vec<MatchKind> = report
@@ -407,21 +415,40 @@ fn quotes_read_at_most_32_mib_and_16_times_the_request_of_source_text() {
             .iter()
             .map(|c| c.quote.unwrap().kind)
             .collect();
-        assert!(kinds[..checked].iter().all(|&k| k == MatchKind::Exact));
-        assert!(kinds[checked..].iter().all(|&k| k == MatchKind::Unverified));
+        assert!(kinds[..searched].iter().all(|&k| k == MatchKind::Exact));
+        assert!(
+            kinds[searched..]
+                .iter()
+                .all(|&k| k == MatchKind::Unverified)
+        );
         let unchecked: Vec<_> = (report.findings.iter())
             .filter(|f| f.code.name() == "quote_unchecked")
             .collect();
-        assert_eq!(unchecked.len(), 60 - checked);
+        assert_eq!(unchecked.len(), 60 - searched);
         if let Some(first) = unchecked.first() {
             assert_eq!(first.severity, citeproof::model::Severity::Warning);
             assert_eq!(
                 first.message,
-                "not checked: the request's quotes and line ranges had read as much source \
+                "the quote was not searched for: the request's quotes had read as much source \
                  text as one request may (32 MiB and 16 times the request's text)"
             );
         }
-        assert!(report.citations.iter().all(|c| c.valid));
+        // The reversed range of the last citation is found either way.
+        let invalid = report
+            .findings
+            .iter()
+            .filter(|f| f.code.name() == "line_range_invalid");
+        assert_eq!(invalid.count(), 1);
+        assert_eq!(report.citations.iter().filter(|c| !c.valid).count(), 1);
+        // Without the reversed range every citation is valid: the status is `pass` when
+        // every quote was searched for, `warn` when some were not.
+        i.citations.as_mut().unwrap().pop();
+        let expected = if searched < 60 {
+            Status::Warn
+        } else {
+            Status::Pass
+        };
+        assert_eq!(run(&i).status, expected, "{searched}");
     }
 }
 
@@ -603,12 +630,12 @@ fn relevances_outside_0_to_1_are_one_warning_and_confidence_reads_none_of_them()
         (
             vec![0.4, 8.1, 5.3],
             0.8,
-            Some("sources[1].relevance: 8.1 is outside 0–1 (and the relevance of 1 more)"),
+            Some("sources[1].relevance: 8.1 is outside 0–1 (and 1 more outside it)"),
         ),
         (
             vec![0.5, 1.5, 2.0, 3.0],
             0.8,
-            Some("sources[1].relevance: 1.5 is outside 0–1 (and the relevance of 2 more)"),
+            Some("sources[1].relevance: 1.5 is outside 0–1 (and 2 more outside it)"),
         ),
         (vec![1.000_000_1, 0.9], 1.0, None),
         (vec![0.5, 0.6], 0.6, None),

@@ -3,7 +3,7 @@
 // bytes of part `partIndex` (of the answer's text without one). A stream's chunks are
 // one text. A support becomes one citation per chunk index. Interactions API responses
 // go to interactions.js.
-import { bad, field, indexAt, items, kindKey, list, settle, text, textAt, webSource } from "./response.js";
+import { bad, field, indexAt, items, kindKey, list, offsetMap, settle, text, textAt, webSource } from "./response.js";
 import * as interactions from "./interactions.js";
 
 const PARTS = "text inlineData fileData functionCall functionResponse executableCode codeExecutionResult toolCall toolResponse";
@@ -68,20 +68,24 @@ export function grounding(metadata, parts, bases, out) {
     return out.label(`chunk ${i}`, () => ({ title, text: said, id }));
   });
   const whole = parts.join("");
+  // Each text's offset map made once, for all the supports that cite in it (they may
+  // alternate between parts).
+  const wholeMap = offsetMap(whole);
+  const partMaps = parts.map((part) => offsetMap(part));
   list(metadata, "groundingSupports").forEach((support, i) => {
     const segment = field(support, "segment");
     if (segment === undefined) throw bad(`.groundingSupports[${i}].segment`, "missing");
     const cited = textAt(segment, "text");
     // Without `partIndex` the offsets count from the start of the answer's text.
     const partIndex = indexAt(segment, "partIndex");
-    let [partText, base] = [whole, bases[0] ?? 0];
+    let [partText, base, map] = [whole, bases[0] ?? 0, wholeMap];
     if (partIndex !== undefined) {
       if (partIndex >= parts.length) throw bad(`.groundingSupports[${i}].segment.partIndex`, "names no text part");
-      [partText, base] = [parts[partIndex], bases[partIndex]];
+      [partText, base, map] = [parts[partIndex], bases[partIndex], partMaps[partIndex]];
     }
     const start = indexAt(segment, "startIndex") ?? 0;
     const end = indexAt(segment, "endIndex") ?? start;
-    const settled = settle(partText, base, [start, end], ["utf8"], cited === undefined ? {} : { text: cited });
+    const settled = settle(partText, base, [start, end], ["utf8"], cited === undefined ? {} : { text: cited }, map);
     if (settled.warning) out.warnings.push(settled.warning);
     for (const index of list(support, "groundingChunkIndices")) {
       if (typeof index !== "number") continue;

@@ -87,7 +87,6 @@ export class Builder {
    * marker parser of the wasm module the caller loads.
    */
   constructor(sources, parseCitations) {
-    maps.clear();
     this.given = sources !== undefined;
     this.parseCitations = parseCitations;
     this.sources = sources ?? [];
@@ -196,7 +195,6 @@ export class Builder {
       });
     }
     const to = spanIn(this.answer, unit);
-    maps.clear();
     const sources = this.given ? this.sources : this.sources.map(({ id, title, url, text }) => defined({ id, title, url, text }));
     const input = { provider, answer: this.answer, sources };
     if (this.citations.length > 0) {
@@ -225,20 +223,19 @@ function spanIn(whole, unit) {
   return ({ start, end }) => ({ start: map.from(start, unit), end: map.from(end, unit) });
 }
 
-// The offset maps of the texts an adapter settles citations in, each made once: one
-// kept for the last text alone was made again for each citation when a response's
-// citations alternate between parts (n citations of a part of length n cost n²).
-// Emptied when a Builder starts and when it finishes.
-const maps = new Map();
+// The last text's offset map: an adapter settles every citation of a text in turn. (A
+// map keyed by the texts would compare whole texts: V8 hashes a string of more than
+// 16,383 characters by its length alone. Gemini, whose supports may alternate between
+// parts, makes each part's map once and passes it to `settle`.)
+let mapped = { of: undefined, map: undefined };
 
 /**
  * The offsets of `s` in every unit, built once in one pass: `from(i, unit)` gives UTF-16
  * index `i` in `unit`, `to(offset, unit)` the UTF-16 index of an offset in `unit`
  * (undefined inside a character or past the end), `length(unit)`.
  */
-function offsetMap(s) {
-  const known = maps.get(s);
-  if (known !== undefined) return known;
+export function offsetMap(s) {
+  if (mapped.of === s) return mapped.map;
   const n = s.length;
   // Per UTF-16 index: UTF-8 bytes and code points before it (inside a pair: -1).
   const bytes = new Int32Array(n + 1);
@@ -279,7 +276,7 @@ function offsetMap(s) {
       return counts[lo] === offset ? lo : undefined;
     },
   };
-  maps.set(s, map);
+  mapped = { of: s, map };
   return map;
 }
 
@@ -289,8 +286,10 @@ function offsetMap(s) {
  * (`{ text }`, `{ link }` or `{}`). The first unit whose span holds it is taken; when
  * none does, the expected text nearest to the offsets (read in the first unit) is taken
  * instead, with an `offset_mismatch` warning. Returns `{ span, warning }`, UTF-16.
+ * `map` is `part`'s offset map, made by the caller when its citations alternate
+ * between texts.
  */
-export function settle(part, base, [start, end], units, expect) {
+export function settle(part, base, [start, end], units, expect, map = offsetMap(part)) {
   const holds = ({ start: from, end: to }, strict) => {
     const held = part.slice(from, to);
     if (expect.text !== undefined) return held === expect.text;
@@ -298,7 +297,6 @@ export function settle(part, base, [start, end], units, expect) {
     if (!held.includes(expect.link)) return false;
     return !strict || ((held.startsWith("[") || held.startsWith("(")) && held.endsWith(")"));
   };
-  const map = offsetMap(part);
   const inUnit = (unit) => {
     const from = map.to(start, unit);
     const to = map.to(end, unit);

@@ -179,15 +179,16 @@ fn span_is_in_answer(span: &str, answer: &str, partial_chars: usize) -> bool {
     find_exact(answer, span.sub(..cut)).is_some()
 }
 
-/// Bytes of source text the quotes and line ranges of one request may read, besides
-/// [`QUOTE_READ_FACTOR`] times the request's text (each reads its source in full).
+/// Bytes of source text the quote searches of one request may read, besides
+/// [`QUOTE_READ_FACTOR`] times the request's text (a search reads its source up to where
+/// the quote ends, or all of it when the quote is not there).
 pub const QUOTE_READ_FLOOR: usize = 32 << 20;
-/// How many times the request's own text (answer and source texts) its quotes and line
-/// ranges may read, besides [`QUOTE_READ_FLOOR`].
+/// How many times the request's own text (answer and source texts) its quote searches
+/// may read, besides [`QUOTE_READ_FLOOR`].
 pub const QUOTE_READ_FACTOR: usize = 16;
 
-/// The bytes of source text the quotes and line ranges of `input` may read: linear in
-/// the request, and far above what real requests read (docs/guide.md, "Limits").
+/// The bytes of source text the quote searches of `input` may read: linear in the
+/// request, and far above what real requests read (docs/guide.md, "Limits").
 pub fn quote_budget(input: &Input) -> usize {
     let sources: usize = (input.sources.iter())
         .filter_map(|s| s.text.as_ref())
@@ -198,9 +199,12 @@ pub fn quote_budget(input: &Input) -> usize {
 }
 
 /// Locates the quote in the source's text and checks its length and line range.
+/// `lines` are the source's lines ([`line_spans`], made once per source by the caller)
+/// when the citation has a line range; `budget` the bytes the request's quote searches
+/// may still read ([`quote_budget`]).
 pub fn check_quote(
     citation: &DeclaredCitation,
-    source: Option<&Source>,
+    (source, lines): (Option<&Source>, Option<&[Span]>),
     options: &Options,
     budget: &mut usize,
     out: &mut CitationChecks,
@@ -223,32 +227,11 @@ pub fn check_quote(
         None => None,
     };
     let Some(source) = source else { return };
-    let mut text = source.text.as_deref();
-    // The source's text is read for a quote (up to where it is found, else in full, more
-    // than once) and for a line range (in full): the request's reads are counted against
-    // `budget`, and once it is spent a quote is left unverified and a line range
-    // unchecked, with a warning (n quotes of one long source would cost n × its length).
-    // The read that spends it may pass it by one source's length.
-    if text.is_some() && (quote.is_some() || line_range.is_some()) && *budget == 0 {
-        out.findings.add(Finding::new(
-            FindingCode::QuoteUnchecked,
-            Severity::Warning,
-            "not checked: the request's quotes and line ranges had read as much source \
-             text as one request may (32 MiB and 16 times the request's text)"
-                .into(),
-        ));
-        text = None;
-    }
-    let line_range = line_range.filter(|_| text.is_some() || source.text.is_none());
-    // Only a line range needs the source's lines.
-    let lines = line_range.and(text).map(line_spans);
-    if let (Some(_), Some(text)) = (&lines, text) {
-        *budget = budget.saturating_sub(text.len());
-    }
+    let text = source.text.as_deref();
     let first_line = i64::from(source.first_line.unwrap_or(1));
     let mut valid_range = None;
     if let Some(range) = line_range {
-        let last_line = first_line + lines.as_ref().map_or(0, |l| l.len() as i64) - 1;
+        let last_line = first_line + lines.map_or(0, |l| l.len() as i64) - 1;
         if range.first > range.last
             || range.first < first_line
             || range.last > last_line
@@ -287,6 +270,29 @@ pub fn check_quote(
         });
         return;
     };
+    // A quote search reads the source up to where the quote ends, or all of it (more than
+    // once) when it is not there: the request's searches are counted against `budget`,
+    // and once it is spent a quote is left unverified, with a warning (n quotes of one
+    // long source would cost n × its length). The search that spends it may pass it by
+    // one source's length.
+    if *budget == 0 {
+        out.findings.add(Finding::new(
+            FindingCode::QuoteUnchecked,
+            Severity::Warning,
+            format!(
+                "the quote was not searched for: the request's quotes had read as much \
+                 source text as one request may ({} MiB and {QUOTE_READ_FACTOR} times the \
+                 request's text)",
+                QUOTE_READ_FLOOR >> 20
+            ),
+        ));
+        out.quote = Some(QuoteLocation {
+            span: None,
+            distance: None,
+            kind: MatchKind::Unverified,
+        });
+        return;
+    }
     let location = locate_quote(quote, text, options.max_edit_ratio);
     let read = match (location.kind, location.span) {
         (MatchKind::Exact, Some(span)) => span.end,
@@ -311,14 +317,12 @@ pub fn check_quote(
                     ),
                 ));
             }
-            if let (Some(range), Some(lines)) = (valid_range, lines.as_ref()) {
-                let first =
-                    first_line + lines.iter().position(|l| l.end > span.start).unwrap_or(0) as i64;
-                let last = first_line
-                    + lines
-                        .iter()
-                        .position(|l| l.end >= span.end)
-                        .unwrap_or(lines.len() - 1) as i64;
+            if let (Some(range), Some(lines)) = (valid_range, lines) {
+                // The lines holding the quote's first and last byte, by binary search
+                // (the lines end in order).
+                let line_of = |found: usize| found.min(lines.len() - 1) as i64;
+                let first = first_line + line_of(lines.partition_point(|l| l.end <= span.start));
+                let last = first_line + line_of(lines.partition_point(|l| l.end < span.end));
                 if first < range.first || last > range.last {
                     out.findings.add(Finding::new(
                         FindingCode::LineRangeMismatch,
@@ -335,7 +339,7 @@ pub fn check_quote(
 }
 
 /// The byte span of every line (without its line break).
-fn line_spans(text: &str) -> Vec<Span> {
+pub fn line_spans(text: &str) -> Vec<Span> {
     let mut spans = Vec::new();
     let mut start = 0;
     for line in crate::byteset::lines(text) {

@@ -109,7 +109,8 @@ pub(super) fn gate(
             .is_some_and(|a| a < options.min_avg_alignment)
         || summary.citation_coverage < options.min_coverage
         || (uses_enhanced && summary.has_evidence_idx < options.min_evidence_idx_ratio)
-        || any_code(FindingCode::UnsupportedClaim);
+        || any_code(FindingCode::UnsupportedClaim)
+        || any_code(FindingCode::QuoteUnchecked);
     if warn { Status::Warn } else { Status::Pass }
 }
 

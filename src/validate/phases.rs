@@ -6,7 +6,9 @@
 use crate::substr::Substr;
 use std::collections::HashSet;
 
-use super::checks::{CitationChecks, check_fields, check_quote, check_support, quote_budget};
+use super::checks::{
+    CitationChecks, check_fields, check_quote, check_support, line_spans, quote_budget,
+};
 use super::gate::{confidence, gate, in_unit_interval, summarize};
 use super::order::{arrange, stable_order};
 use super::resolve::{SourceIndex, Use, declared_use, marker_uses, merge};
@@ -14,7 +16,7 @@ use super::{HALLUCINATED_SPAN_PENALTY, MISSING_ENHANCED_PENALTY, SupportPairs, r
 use crate::claims::{Claim, context_of, paragraph_final_cited, split_claims};
 use crate::locate::find_exact;
 use crate::model::{
-    AddFinding, CitationResult, Finding, FindingCode, Input, Marker, Mode, Options, Segment,
+    AddFinding, CitationResult, Finding, FindingCode, Input, Loose, Marker, Mode, Options, Segment,
     Severity, Span, Status, Summary, decimal,
 };
 use crate::rewrite::{MarkerFate, rewrite};
@@ -36,7 +38,7 @@ pub(super) fn read_sources(input: &Input, index: &SourceIndex<'_>, findings: &mu
                 "sources[{first}] and sources[{repeat}] are both labelled {label} (a \
                  source's label is its index, else its position + 1); citations of \
                  {label} name sources[{first}]{}",
-                and_more(repeats - 1, "a repeated label in")
+                and_more(repeats - 1, "sources with a repeated label")
             ),
         ));
     }
@@ -53,18 +55,18 @@ pub(super) fn read_sources(input: &Input, index: &SourceIndex<'_>, findings: &mu
                 "sources[{i}].relevance: {} is outside 0–1{}; the relevances are on \
                  another scale, and confidence reads none of them",
                 decimal(r),
-                and_more(outside.count(), "the relevance of")
+                and_more(outside.count(), "outside it")
             ),
         ));
     }
 }
 
-/// " (and `what` N more)" for a count of sources past the one a message names; empty
+/// " (and N more `which`)" for a count of sources past the one a message names; empty
 /// for none.
-fn and_more(count: usize, what: &str) -> String {
+fn and_more(count: usize, which: &str) -> String {
     match count {
         0 => String::new(),
-        n => format!(" (and {what} {n} more)"),
+        n => format!(" (and {n} more {which})"),
     }
 }
 
@@ -140,6 +142,9 @@ pub(super) fn check_uses(
     let mut citations = Vec::with_capacity(uses.uses.len());
     let mut positions = Vec::with_capacity(uses.uses.len());
     let mut budget = quote_budget(input);
+    // Each source's lines, made when a line range in it is first checked.
+    let mut lines_of: Vec<Option<Vec<Span>>> = Vec::new();
+    lines_of.resize_with(input.sources.len(), || None);
     for u in uses.uses {
         positions.push(u.resolved.as_ref().ok().copied());
         let mut checks = CitationChecks {
@@ -183,7 +188,16 @@ pub(super) fn check_uses(
         let source = u.resolved.as_ref().ok().map(|&i| index.source(i));
         if let Some(d) = u.declared.map(|d| &declared[d]) {
             check_fields(d, answer, index.len(), options, &mut checks);
-            check_quote(d, source, options, &mut budget, &mut checks);
+            let ranged = matches!(d.line_range, Some(Loose::Valid(_)));
+            let lines = match (ranged, u.resolved.as_ref().ok(), source) {
+                (true, Some(&at), Some(s)) => s.text.as_deref().map(|text| {
+                    lines_of[at]
+                        .get_or_insert_with(|| line_spans(text))
+                        .as_slice()
+                }),
+                _ => None,
+            };
+            check_quote(d, (source, lines), options, &mut budget, &mut checks);
         }
         citations.push(citation_result(
             u.label,

@@ -348,7 +348,7 @@ test("relevances outside 0–1 (BM25 scores) are one warning, and confidence rea
   const answer = "Water boils at 100 °C [1].";
   const report = validate({ answer, sources: [{ text: "Water boils at 100 °C.", relevance: 14.2 }, { text: "b", relevance_score: 0.5 }, { text: "c", relevance: 3 }] });
   assert.deepEqual(report.findings.map((f) => [f.code, f.severity, f.message]), [
-    ["invalid_field", "warning", "sources[0].relevance: 14.2 is outside 0–1 (and the relevance of 1 more); the relevances are on another scale, and confidence reads none of them"],
+    ["invalid_field", "warning", "sources[0].relevance: 14.2 is outside 0–1 (and 1 more outside it); the relevances are on another scale, and confidence reads none of them"],
   ]);
   // 0.7 + 0.1 for grounded citations, as with no relevance; reading 0.5 alone would give 0.6.
   assert.equal(report.confidence, 0.8);

@@ -344,7 +344,9 @@ export interface QuoteLocation {
   span?: Span;
   distance?: number;
   /**
-   * `unverified`: the cited source has no text to look for the quote in (no finding).
+   * `unverified`: the cited source has no text to look for the quote in (no finding),
+   * or the request's quote searches had read as much source text as one request may (a
+   * `quote_unchecked` warning).
    */
   match: "exact" | "normalized" | "approximate" | "none" | "unverified";
 }
