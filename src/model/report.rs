@@ -448,8 +448,9 @@ impl Report<'_> {
             return;
         }
         let answer = OffsetMap::new(&input.answer);
+        // Each cited source's map, made when a span in it is first met (the list itself
+        // made then too).
         let mut sources: Vec<Option<OffsetMap<'_>>> = Vec::new();
-        sources.resize_with(input.sources.len(), || None);
         let on = |map: &OffsetMap<'_>, span: &mut Span| *span = map.span_to_unit(*span, unit);
         for marker in &mut self.markers {
             on(&answer, &mut marker.span);
@@ -486,8 +487,11 @@ impl Report<'_> {
                 Some((p, text))
             });
             if let Some((position, text)) = cited {
-                // One map per source, made when a span in it is first met: a map per
-                // citation made n citations of one long source cost n × its length.
+                // One map per source: a map per citation made n citations of one long
+                // source cost n × its length.
+                if sources.is_empty() {
+                    sources.resize_with(input.sources.len(), || None);
+                }
                 let source = sources[position].get_or_insert_with(|| OffsetMap::new(text));
                 for span in spans {
                     on(source, span);

@@ -261,21 +261,12 @@ pub fn check_quote(
             ));
         }
     }
-    let Some(text) = text else {
-        // Nothing to check it against: unverified, which is neither found nor not found.
-        out.quote = Some(QuoteLocation {
-            span: None,
-            distance: None,
-            kind: MatchKind::Unverified,
-        });
-        return;
-    };
     // A quote search reads the source up to where the quote ends, or all of it (more than
     // once) when it is not there: the request's searches are counted against `budget`,
     // and once it is spent a quote is left unverified, with a warning (n quotes of one
     // long source would cost n × its length). The search that spends it may pass it by
     // one source's length.
-    if *budget == 0 {
+    if text.is_some() && *budget == 0 {
         out.findings.add(Finding::new(
             FindingCode::QuoteUnchecked,
             Severity::Warning,
@@ -286,13 +277,17 @@ pub fn check_quote(
                 QUOTE_READ_FLOOR >> 20
             ),
         ));
+    }
+    let Some(text) = text.filter(|_| *budget > 0) else {
+        // Nothing to check it against, or no search left: unverified, which is neither
+        // found nor not found.
         out.quote = Some(QuoteLocation {
             span: None,
             distance: None,
             kind: MatchKind::Unverified,
         });
         return;
-    }
+    };
     let location = locate_quote(quote, text, options.max_edit_ratio);
     let read = match (location.kind, location.span) {
         (MatchKind::Exact, Some(span)) => span.end,

@@ -142,9 +142,9 @@ pub(super) fn check_uses(
     let mut citations = Vec::with_capacity(uses.uses.len());
     let mut positions = Vec::with_capacity(uses.uses.len());
     let mut budget = quote_budget(input);
-    // Each source's lines, made when a line range in it is first checked.
+    // Each source's lines, made when a line range in it is first checked (the list
+    // itself made then too: most requests have no line range).
     let mut lines_of: Vec<Option<Vec<Span>>> = Vec::new();
-    lines_of.resize_with(input.sources.len(), || None);
     for u in uses.uses {
         positions.push(u.resolved.as_ref().ok().copied());
         let mut checks = CitationChecks {
@@ -191,6 +191,9 @@ pub(super) fn check_uses(
             let ranged = matches!(d.line_range, Some(Loose::Valid(_)));
             let lines = match (ranged, u.resolved.as_ref().ok(), source) {
                 (true, Some(&at), Some(s)) => s.text.as_deref().map(|text| {
+                    if lines_of.is_empty() {
+                        lines_of.resize_with(input.sources.len(), || None);
+                    }
                     lines_of[at]
                         .get_or_insert_with(|| line_spans(text))
                         .as_slice()

@@ -40,9 +40,11 @@ impl<'a> SourceIndex<'a> {
             repeats: 0,
         };
         let mut lowest_highest = (u32::MAX, 0);
+        let mut relabelled = false;
         for (i, source) in sources.iter().enumerate() {
             let label = source.label(i);
             lowest_highest = (lowest_highest.0.min(label), lowest_highest.1.max(label));
+            relabelled |= label as usize != i + 1;
             match index.by_label.entry(label) {
                 Entry::Occupied(first) => {
                     index.first_repeat.get_or_insert([*first.get(), i]);
@@ -65,8 +67,7 @@ impl<'a> SourceIndex<'a> {
                 index.by_doc.entry(doc.as_str()).or_insert(i);
             }
         }
-        let relabelled = |(i, s): (usize, &Source)| s.label(i) as usize != i + 1;
-        if sources.iter().enumerate().any(relabelled) {
+        if relabelled {
             index.given_labels = Some(GivenLabels {
                 lowest: lowest_highest.0,
                 highest: lowest_highest.1,
