@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 use std::collections::HashSet;
+use std::ops::Range;
 
 use crate::model::{Finding, FindingCode, Input, Report, Severity, Source, Status, decimal};
 use crate::substr::Substr;
@@ -65,7 +66,8 @@ pub struct ValidationResult {
 /// One entry of spec 001's `citations`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AuditCitation {
-    /// The claim (sentence) the citation backs.
+    /// The claim (sentence) the citation backs; cut when the record's claims grow long
+    /// (see [`CLAIM_ALLOWANCE`]).
     pub claim: Option<String>,
     /// The cited source: its id, chunk id, url, title or label.
     pub source: String,
@@ -92,8 +94,8 @@ pub struct Retrieval {
 /// report object can provide.
 #[derive(Clone, Debug, Default)]
 pub struct CitationFacts {
-    /// The claim text.
-    pub claim: Option<String>,
+    /// Where the claim is in `input.answer`, in bytes.
+    pub claim: Option<Range<usize>>,
     /// Position of the cited source in `input.sources`, when it was retrieved.
     pub source: Option<usize>,
     /// How the citation named its source, when it was not retrieved.
@@ -120,8 +122,8 @@ pub struct ReportFacts {
 }
 
 impl ReportFacts {
-    /// The facts of a Rust report of `input`.
-    pub fn from_report(report: &Report<'_>, input: &Input) -> ReportFacts {
+    /// The facts of a Rust report (of the input later given to [`audit_record`]).
+    pub fn from_report(report: &Report<'_>) -> ReportFacts {
         ReportFacts {
             status: report.status,
             confidence: report.confidence,
@@ -130,7 +132,7 @@ impl ReportFacts {
                 .citations
                 .iter()
                 .map(|c| CitationFacts {
-                    claim: c.claim.map(|s| input.answer.sub(s.range()).to_string()),
+                    claim: c.claim.map(|s| s.range()),
                     source: c.source_position,
                     label: c.label.clone(),
                     declared: c.declared,
@@ -173,6 +175,44 @@ pub const fn validation_status(valid: bool) -> &'static str {
     if valid { "VALID" } else { "INVALID" }
 }
 
+/// Characters of claim text an audit record writes in full beyond 4 × the answer's
+/// characters. From the first claim that would pass them on, a claim longer than
+/// [`CUT_CLAIM_CHARS`] is written as its first [`CUT_CLAIM_CHARS`] characters and "…". A record has one claim per citation: a
+/// sentence carrying n markers was copied n times, n² characters, before. Real records
+/// stay whole: their claims are the answer's sentences, each cited a few times.
+pub const CLAIM_ALLOWANCE: usize = 65_536;
+
+/// Characters kept of a claim cut for the record's length ([`CLAIM_ALLOWANCE`]).
+pub const CUT_CLAIM_CHARS: usize = 80;
+
+/// The claim texts of one audit record, whole while the allowance lasts.
+struct ClaimTexts<'a> {
+    answer: &'a str,
+    /// Characters still allowed in full.
+    left: usize,
+}
+
+impl ClaimTexts<'_> {
+    /// The text of the claim at `range` of the answer, cut once the allowance is spent;
+    /// `None` for a range that is not in the answer. Reads at most the allowance left
+    /// and [`CUT_CLAIM_CHARS`] characters: a record's reads total the allowance and
+    /// [`CUT_CLAIM_CHARS`] per claim.
+    fn text(&mut self, range: Range<usize>) -> Option<String> {
+        let claim = self.answer.get(range)?;
+        let chars = claim.chars().take(self.left.saturating_add(1)).count();
+        if chars <= self.left {
+            self.left -= chars;
+            return Some(claim.to_string());
+        }
+        // Spent: later claims are not counted again (each would read up to what is left).
+        self.left = 0;
+        Some(match claim.char_indices().nth(CUT_CLAIM_CHARS) {
+            Some((end, _)) => format!("{}…", claim.sub(..end)),
+            None => claim.to_string(),
+        })
+    }
+}
+
 /// The audit record of one validation (spec 001's schema, snake_case).
 pub fn audit_record(facts: &ReportFacts, input: &Input, ctx: &AuditContext) -> AuditRecord {
     let valid = facts.citations.iter().filter(|c| c.valid).count();
@@ -189,6 +229,10 @@ pub fn audit_record(facts: &ReportFacts, input: &Input, ctx: &AuditContext) -> A
         }
     }
     let declared = input.citations.as_deref().unwrap_or_default();
+    let mut claims = ClaimTexts {
+        answer: &input.answer,
+        left: CLAIM_ALLOWANCE.saturating_add(input.answer.chars().count().saturating_mul(4)),
+    };
     AuditRecord {
         audit_id: ctx.audit_id.clone(),
         timestamp: ctx.timestamp.clone(),
@@ -206,7 +250,7 @@ pub fn audit_record(facts: &ReportFacts, input: &Input, ctx: &AuditContext) -> A
             .citations
             .iter()
             .map(|c| AuditCitation {
-                claim: c.claim.clone(),
+                claim: c.claim.clone().and_then(|range| claims.text(range)),
                 source: c
                     .source
                     .map_or_else(|| c.label.clone(), |p| source_name(&input.sources, p)),

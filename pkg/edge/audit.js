@@ -23,10 +23,10 @@ const sourceName = (sources, position) => nameOf(sources[position], position, ["
 /** A number as the module hands it out: NaN and ±Infinity as null (as serde_json writes them). */
 const finite = (n) => (Number.isFinite(n) ? n : null);
 
-/** The number of characters (code points) of `text`, as Rust's `chars().count()`. */
-function charCount(text) {
+/** The number of characters (code points) of `text`, as Rust's `chars().count()`, counted up to `limit`. */
+function charCount(text, limit = Infinity) {
   let count = 0;
-  for (let i = 0; i < text.length; i++, count++) if (text.codePointAt(i) > 0xffff) i++;
+  for (let i = 0; i < text.length && count < limit; i++, count++) if (text.codePointAt(i) > 0xffff) i++;
   return count;
 }
 
@@ -208,24 +208,56 @@ export function rejectionResponse(report, ctx) {
   };
 }
 
-/** The UTF-16 offset `offset` given in `unit` of `text`, when it falls on a character boundary; else undefined. */
-function toUtf16(text, offset, unit) {
+/**
+ * The UTF-16 offsets of `offsets`, given in `unit` of `text`, in a Map; an offset that
+ * does not fall on a character boundary has no entry. One walk of the text for all of
+ * them (a walk per offset made n claims of a long answer cost n × its length).
+ */
+function toUtf16(text, offsets, unit) {
+  const found = new Map();
   if (unit === "utf16") {
-    if (offset > text.length) return undefined;
-    const low = text.charCodeAt(offset);
-    const split = offset > 0 && offset < text.length && low >= 0xdc00 && low < 0xe000 && text.charCodeAt(offset - 1) >= 0xd800 && text.charCodeAt(offset - 1) < 0xdc00;
-    return split ? undefined : offset;
+    for (const offset of offsets) {
+      const low = text.charCodeAt(offset);
+      const split = offset > 0 && offset < text.length && low >= 0xdc00 && low < 0xe000 && text.charCodeAt(offset - 1) >= 0xd800 && text.charCodeAt(offset - 1) < 0xdc00;
+      if (offset <= text.length && !split) found.set(offset, offset);
+    }
+    return found;
   }
   let units = 0;
   let count = 0;
-  while (units < text.length) {
-    if (count === offset) return units;
-    const c = text.codePointAt(units);
-    count += unit === "utf8" ? utf8Length(c) : 1;
-    units += c > 0xffff ? 2 : 1;
-    if (count > offset) return undefined;
+  for (const offset of [...new Set(offsets)].sort((a, b) => a - b)) {
+    while (count < offset && units < text.length) {
+      const c = text.codePointAt(units);
+      count += unit === "utf8" ? utf8Length(c) : 1;
+      units += c > 0xffff ? 2 : 1;
+    }
+    if (count === offset) found.set(offset, units);
   }
-  return count === offset ? units : undefined;
+  return found;
+}
+
+/**
+ * Characters of claim text an audit record writes whole beyond 4 × the answer's; from
+ * the first claim that would pass them on, a claim longer than CUT_CLAIM_CHARS is its
+ * first CUT_CLAIM_CHARS characters and "…" (src/audit.rs, `CLAIM_ALLOWANCE`: a sentence
+ * carrying n markers is n claims).
+ */
+const CLAIM_ALLOWANCE = 65_536;
+const CUT_CLAIM_CHARS = 80;
+
+/** The claim texts of one audit record of `answer`, whole while the allowance lasts. */
+function claimTexts(answer) {
+  let left = CLAIM_ALLOWANCE + 4 * charCount(answer);
+  return (claim) => {
+    const chars = charCount(claim, left + 1);
+    if (chars <= left) {
+      left -= chars;
+      return claim;
+    }
+    left = 0;
+    const cut = firstChars(claim, CUT_CLAIM_CHARS);
+    return cut.length < claim.length ? `${cut}…` : claim;
+  };
 }
 
 /**
@@ -240,14 +272,15 @@ export function auditRecord(report, ctx) {
   const obj = Obj.optional(ctx, "ctx", "invalid_option");
   const auditId = textOf(obj, "auditId") ?? globalThis.crypto.randomUUID();
   const timestamp = textOf(obj, "timestamp") ?? new Date().toISOString();
-  const claimText = ([start, end]) => {
-    const from = toUtf16(input.answer, start, unit);
-    const to = toUtf16(input.answer, end, unit);
-    return from === undefined || to === undefined || from > to ? null : input.answer.slice(from, to);
+  const offsets = toUtf16(input.answer, view.citations.flatMap((c) => c.claim ?? []), unit);
+  const claimText = claimTexts(input.answer);
+  const claimAt = ([start, end]) => {
+    const [from, to] = [offsets.get(start), offsets.get(end)];
+    return from === undefined || to === undefined || from > to ? null : claimText(input.answer.slice(from, to));
   };
   const citations = view.citations.map((c) => ({
     ...c,
-    claimText: c.claim ? claimText(c.claim) : null,
+    claimText: c.claim ? claimAt(c.claim) : null,
     // A report given back may name any position: only a retrieved source's counts.
     source: c.sourcePosition !== undefined && c.sourcePosition < input.sources.length ? c.sourcePosition : undefined,
   }));

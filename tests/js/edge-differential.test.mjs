@@ -138,6 +138,21 @@ test("real answers, validated in every offset unit: every helper gives the same"
   }
 });
 
+test("an audit record's claims cut past its allowance: the same in every offset unit", () => {
+  // One sentence carrying 20,000 markers is 20,000 claims of 80,000 characters: whole
+  // four times, then cut to 80 characters (code points: the emoji are two UTF-16 units).
+  const answer = `😀 Wässer 😀 kocht 😀${" [1]".repeat(20_000)}. Eis 😀 schmilzt [1].`;
+  const input = { answer, sources: [{ id: "doc-1", text: "Wässer kocht. Eis schmilzt." }] };
+  for (const offsets of UNITS) {
+    const report = wasm.validate(input, { offsets });
+    const record = agree(`cut claims (${offsets}): auditRecord`, (h) => h.auditRecord(report, { input, offsets, auditId: "a", timestamp: "t" }));
+    const claims = record.value.citations.map((c) => c.claim);
+    assert.equal(claims.filter((c) => c.endsWith("…")).length, 20_000 - 4);
+    assert.equal(claims[4], `${[...answer].slice(0, 80).join("")}…`);
+    assert.equal(claims.at(-1), "Eis 😀 schmilzt [1].");
+  }
+});
+
 const REPLACEMENTS = [null, undefined, 0, -1, 1.5, NaN, 1e20, 2 ** 32, "", "x", "3-7", " 2 - 9 ", "\ud800", "😀".repeat(50), [], [4, 9], {}, true, { start: 1, end: 2 }];
 
 test("mutated reports, contexts and inputs: the same value or the same error", () => {

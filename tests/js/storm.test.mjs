@@ -272,6 +272,36 @@ test("per-item lookups scale linearly: quotes in one long source, audit ids, unk
       return { run: () => assert.equal(record(report, { input }).retrieval.cited_ids.length, n) };
     });
   }
+  // One sentence carrying n markers is n citations of one claim of about 4n characters:
+  // the record copied it whole into each (n², 86x for 8x in the Rust record). In UTF-8
+  // offsets, the JS record walked the answer from its start for each claim (57x).
+  for (const [name, record] of [["wasm", api.auditRecord], ["js", jsEdge.auditRecord]]) {
+    await assertLinear(t, `audit record of one sentence carrying 20k/160k markers (${name})`, (k) => {
+      const n = 20_000 * k;
+      const input = { answer: `Ünïcode claim carrying one source${" [1]".repeat(n)}.`, sources: [{ id: "doc-1", text: "Ünïcode claim." }] };
+      const report = validate(input, { supportThreshold: 0 });
+      return {
+        run: () => {
+          const { citations } = record(report, { input });
+          assert.equal(citations.length, n);
+          assert.equal(citations[0].claim, input.answer);
+          assert.equal(citations.at(-1).claim, `${[...input.answer].slice(0, 80).join("")}…`);
+        },
+      };
+    });
+    await assertLinear(t, `audit record of 4k/32k claims in UTF-8 offsets (${name})`, (k) => {
+      const n = 4_000 * k;
+      const input = { answer: Array.from({ length: n }, (_, i) => `Fäct ${i} [1].`).join(" "), sources: [{ id: "doc-1", text: "Fäct." }] };
+      const report = validate(input, { supportThreshold: 0, offsets: "utf8" });
+      return {
+        run: () => {
+          const { citations } = record(report, { input, offsets: "utf8" });
+          assert.equal(citations.length, n);
+          assert.equal(citations.at(-1).claim, `Fäct ${n - 1} [1].`);
+        },
+      };
+    });
+  }
   for (const [name, adapt] of [["wasm", fromAny], ["js", jsProviders.fromAny]]) {
     await assertLinear(t, `2k/16k parts of as many unknown types (${name})`, (k) => {
       const json = { type: "message", role: "assistant", content: [{ type: "text", text: "Answer." }, ...Array.from({ length: 2_000 * k }, (_, i) => ({ type: `future_block_${i}` }))] };

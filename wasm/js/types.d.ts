@@ -638,6 +638,12 @@ export interface AuditRecord {
     confidence_score: number;
   };
   citations: {
+    /**
+     * The claim (sentence) the citation backs; null when the report's span is not in the
+     * answer. Whole while the record's claims total 65,536 characters and 4 × the
+     * answer's; from the first that would pass them on, a claim longer than 80 characters
+     * is its first 80 and "…" (a sentence carrying n markers is n claims).
+     */
     claim: string | null;
     source: string;
     line_range: string | null;

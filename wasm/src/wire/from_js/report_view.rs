@@ -103,10 +103,10 @@ impl ReportView {
     /// The audit facts; claim spans are in `unit` of `input.answer`.
     pub fn facts(&self, input: &Input, unit: Unit) -> ReportFacts {
         let map = OffsetMap::new(&input.answer);
-        let claim_text = |&(start, end): &(usize, usize)| {
+        let claim_range = |&(start, end): &(usize, usize)| {
             let start = map.to_byte(start, unit)?;
             let end = map.to_byte(end, unit)?;
-            input.answer.get(start..end).map(str::to_string)
+            (start <= end).then_some(start..end)
         };
         ReportFacts {
             status: self.status,
@@ -116,7 +116,7 @@ impl ReportView {
                 .citations
                 .iter()
                 .map(|c| CitationFacts {
-                    claim: c.claim.as_ref().and_then(claim_text),
+                    claim: c.claim.as_ref().and_then(claim_range),
                     // A report given back may name any position: only a retrieved
                     // source's counts.
                     source: c.source_position.filter(|&p| p < input.sources.len()),
