@@ -918,3 +918,74 @@ fn a_document_index_past_the_callers_sources_names_no_source_whatever_its_size()
         assert_eq!(report.citations[0].source_position, None, "{position}");
     }
 }
+
+/// Gemini offsets that miss their text, in a part of `filler` bytes before and after it.
+fn gemini_missing_by(filler: usize, cited: &str) -> Input {
+    let said = "Wässer kocht bei 100 °C.";
+    let text = format!("{}{said}{}", "a".repeat(filler), "b".repeat(filler));
+    let json = serde_json::json!({
+        "candidates": [{
+            "content": { "role": "model", "parts": [{ "text": text }] },
+            "groundingMetadata": {
+                "groundingChunks": [{ "web": { "uri": "https://example.org/water", "title": "Water" } }],
+                "groundingSupports": [{
+                    "segment": { "startIndex": 0, "endIndex": cited.len(), "text": cited },
+                    "groundingChunkIndices": [0]
+                }]
+            }
+        }]
+    });
+    from_any(&Json::parse(&json.to_string()).unwrap(), None)
+        .unwrap()
+        .1
+}
+
+/// Offsets that miss their text are searched for within 32 KiB of them (a search of the
+/// whole part per citation made n citations of a part of length n cost n²): the text is
+/// found 30,000 bytes away, not 40,000, and the message says how far it looked.
+#[test]
+fn offsets_that_miss_are_searched_for_within_32_kib_of_them() {
+    let said = "Wässer kocht bei 100 °C.";
+    let near = gemini_missing_by(30_000, said);
+    let span = near.warnings[0].span.expect("found nearby");
+    assert_eq!(&near.answer[span.range()], said);
+    assert_eq!(span.start, 30_000);
+    let far = gemini_missing_by(40_000, said);
+    assert_eq!(far.warnings[0].span, None);
+    assert_eq!(
+        far.warnings[0].message,
+        "offsets 0–26 do not hold the cited text, and it is not in the answer within 32 KiB of them"
+    );
+    assert!(far.citations.as_ref().unwrap()[0].span.is_none());
+}
+
+/// OpenAI's `url_citation` offsets are checked against the link when its URL is within
+/// 32 KiB of them; further away (or nowhere), they are taken as given, without a warning.
+#[test]
+fn openai_url_citations_are_checked_against_a_link_near_them() {
+    let link = "([Water](https://example.org/water))";
+    let respond = |filler: usize| {
+        let text = format!("Wässer kocht.{} {link}", " x".repeat(filler / 2));
+        let at = text.chars().count() - "https://example.org/water))".len();
+        let json = serde_json::json!({
+            "object": "response",
+            "output": [{ "type": "message", "role": "assistant", "content": [{
+                "type": "output_text", "text": text,
+                "annotations": [{ "type": "url_citation", "url": "https://example.org/water",
+                    "title": "Water", "start_index": 0, "end_index": 13 }]
+            }]}]
+        });
+        let input = from_any(&Json::parse(&json.to_string()).unwrap(), None)
+            .unwrap()
+            .1;
+        (input, at)
+    };
+    let (near, at) = respond(1_000);
+    let span = near.warnings[0].span.expect("the URL, found nearby");
+    assert_eq!(&near.answer[span.range()], "https://example.org/water");
+    assert_eq!(near.answer[..span.start].chars().count(), at);
+    let (far, _) = respond(40_000);
+    assert!(far.warnings.is_empty(), "{:?}", far.warnings);
+    let span = far.citations.as_ref().unwrap()[0].span.as_ref().unwrap();
+    assert_eq!(&far.answer[span.valid().unwrap().range()], "Wässer kocht.");
+}

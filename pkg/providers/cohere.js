@@ -2,7 +2,7 @@
 // `message.citations[]` with `start`, `end`, `text` and `sources`. The unit of the
 // offsets is not documented: code points, then UTF-16, then bytes are tried, the first
 // whose span is exactly `text` kept. Thinking and tool-plan citations are read past.
-import { field, is, items, list, settle, textAt, typeName, indexAt } from "./response.js";
+import { field, is, items, list, offsetMap, settle, textAt, typeName, indexAt } from "./response.js";
 
 const PARTS = "text thinking";
 const SOURCES = "document tool";
@@ -53,6 +53,7 @@ function fromEvents(events, out) {
 /** Appends `answer` and declares its `citations`. */
 function cited(answer, citations, out) {
   const base = out.pushText(answer);
+  let map; // made for the first citation that has offsets
   for (const citation of citations) {
     const kind = typeName(citation) ?? "TEXT_CONTENT";
     if (!out.knows("citation", kind, CITATIONS) || kind !== "TEXT_CONTENT") continue;
@@ -60,7 +61,7 @@ function cited(answer, citations, out) {
     const [start, end] = [indexAt(citation, "start"), indexAt(citation, "end")];
     let span;
     if (start !== undefined && end !== undefined) {
-      const settled = settle(answer, base, [start, end], ["codepoint", "utf16", "utf8"], quoted === undefined ? {} : { text: quoted });
+      const settled = settle(answer, base, [start, end], ["codepoint", "utf16", "utf8"], quoted === undefined ? {} : { text: quoted }, (map ??= offsetMap(answer)));
       if (settled.warning) out.warnings.push(settled.warning);
       span = settled.span;
     }

@@ -1,7 +1,7 @@
 // Google's Interactions API (src/providers/interactions.rs): the text blocks of its
 // `model_output` steps, each with `annotations` whose `start_index`/`end_index` (read as
 // UTF-8 bytes) index that block. A stream is the list of its events (`event_type`).
-import { field, indexAt, is, items, list, settle, textAt, typeName } from "./response.js";
+import { field, indexAt, is, items, list, offsetMap, settle, textAt, typeName } from "./response.js";
 
 const STEPS = "user_input model_output function_call thought";
 const BLOCKS = "text image video audio document";
@@ -67,6 +67,7 @@ export function read(response, out) {
 /** Appends `said` to the answer and declares its annotations. */
 function annotated(said, annotations, out) {
   const base = out.pushText(said);
+  let map; // made for the first annotation that has offsets
   for (const annotation of annotations) {
     if (!out.knows("annotation", typeName(annotation), ANNOTATIONS)) continue;
     const title = textAt(annotation, "title") ?? textAt(annotation, "name") ?? textAt(annotation, "file_name");
@@ -79,7 +80,7 @@ function annotated(said, annotations, out) {
     const [start, end] = [indexAt(annotation, "start_index"), indexAt(annotation, "end_index")];
     let span;
     if (start !== undefined && end !== undefined) {
-      const settled = settle(said, base, [start, end], ["utf8"], {});
+      const settled = settle(said, base, [start, end], ["utf8"], {}, (map ??= offsetMap(said)));
       if (settled.warning) out.warnings.push(settled.warning);
       span = settled.span;
     }

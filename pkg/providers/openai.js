@@ -3,7 +3,7 @@
 // Assistants messages. The unit of `start_index`/`end_index` is not documented: code
 // points, then UTF-16, then bytes are tried, the first whose span holds the link's URL
 // or the marker kept. `start_index = end_index = 0` is OpenRouter's "no position".
-import { bad, field, indexAt, is, items, list, settle, text, textAt, typeName, webSource } from "./response.js";
+import { bad, field, indexAt, is, items, list, offsetMap, settle, text, textAt, typeName, webSource } from "./response.js";
 
 const UNITS = ["codepoint", "utf16", "utf8"];
 const OUTPUT_ITEMS =
@@ -188,6 +188,7 @@ function fromChunks(chunks, out) {
 /** Appends `said` to the answer and declares its annotations. */
 function annotated(said, annotations, out) {
   const base = out.pushText(said);
+  let map; // made for the first annotation that has offsets
   for (const annotation of annotations) {
     const kind = typeName(annotation);
     if (!out.knows("annotation", kind, ANNOTATIONS)) continue;
@@ -203,7 +204,7 @@ function annotated(said, annotations, out) {
       const title = of("title");
       source = out.label(url, () => webSource(url, title));
       out.fillTitle(source, title);
-      if (said.includes(url)) expect = { link: url };
+      expect = { link: url };
     } else {
       const file = of("file_id");
       if (file === undefined) continue;
@@ -216,7 +217,7 @@ function annotated(said, annotations, out) {
     let span;
     // 0–0 is OpenRouter's placeholder for "no position".
     if (start !== undefined && end !== undefined && !(start === 0 && end === 0)) {
-      const settled = settle(said, base, [start, end], UNITS, expect);
+      const settled = settle(said, base, [start, end], UNITS, expect, (map ??= offsetMap(said)));
       if (settled.warning) out.warnings.push(settled.warning);
       span = settled.span;
     }

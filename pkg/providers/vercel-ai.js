@@ -5,7 +5,7 @@
 // Gemini's. Without either, `[n]` markers cite the n-th source, and an answer without
 // markers cites every source as a whole (markers found by the caller's module's parser,
 // which the Builder carries: this file imports no wasm module).
-import { field, indexAt, is, items, list, settle, text, textAt, typeName, webSource } from "./response.js";
+import { field, indexAt, is, items, list, offsetMap, settle, text, textAt, typeName, webSource } from "./response.js";
 import { grounding } from "./gemini.js";
 
 const PARTS =
@@ -42,6 +42,7 @@ export function read(response, out) {
   const bases = [];
   for (const block of blocks) {
     const base = out.pushText(block.text);
+    let map; // made for the first citation that has offsets
     for (const citation of block.citations) {
       const source = field(citation, "source");
       if (source === undefined) continue;
@@ -49,7 +50,7 @@ export function read(response, out) {
       const [start, end] = [indexAt(citation, "startIndex"), indexAt(citation, "endIndex")];
       let span;
       if (start !== undefined && end !== undefined) {
-        const settled = settle(block.text, base, [start, end], ["utf16", "codepoint", "utf8"], {});
+        const settled = settle(block.text, base, [start, end], ["utf16", "codepoint", "utf8"], {}, (map ??= offsetMap(block.text)));
         if (settled.warning) out.warnings.push(settled.warning);
         span = settled.span;
       }

@@ -412,7 +412,7 @@ fn annotated(text: &str, annotations: &[Json], out: &mut Builder) {
             (Some(start), Some(end)) => {
                 let expect = match &anchor {
                     Anchor::Marker(marker) => Expect::Text(marker),
-                    Anchor::Link(url) if text.contains(url.as_str()) => Expect::Link(url),
+                    Anchor::Link(url) => Expect::Link(url),
                     _ => Expect::Nothing,
                 };
                 let settled = settle((text, &map), base, (start, end), &UNITS, expect);

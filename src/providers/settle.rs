@@ -13,11 +13,18 @@ pub enum Expect<'a> {
     /// marker).
     Text(&'a str),
     /// A markdown link to this URL (`[title](url)`, or `([title](url))` as OpenAI
-    /// writes them); failing that, any span containing the URL.
+    /// writes them); failing that, any span containing the URL. A span longer than
+    /// [`NEARBY`] holds no link; when the URL is not within [`NEARBY`] of the offsets,
+    /// there is nothing to check against.
     Link(&'a str),
     /// Nothing to check against.
     Nothing,
 }
+
+/// Bytes on either side of a provider's offsets searched for the text they should hold
+/// when they do not hold it: a search of the whole text per citation made n citations
+/// of a text of length n cost n². Answers up to this long are searched whole.
+pub const NEARBY: usize = 32 * 1024;
 
 /// A provider span placed in the answer.
 pub struct Settled {
@@ -32,7 +39,7 @@ pub struct Settled {
 /// citation made n citations of a part of length n cost n²). `units` lists the units to
 /// try, the documented one first: the first unit whose span holds what `expect` says is
 /// taken as is. When none does, the expected text nearest to the offsets (read in the
-/// first unit) is taken instead, with a warning.
+/// first unit, within [`NEARBY`] bytes of them) is taken instead, with a warning.
 pub fn settle(
     (part, map): (&str, &OffsetMap<'_>),
     base: usize,
@@ -44,6 +51,7 @@ pub fn settle(
         let text = part.sub(span.range());
         match expect {
             Expect::Text(expected) => text == expected,
+            Expect::Link(_) if text.len() > NEARBY => false,
             Expect::Link(url) if strict => {
                 text.contains(url) && text.starts_with(['[', '(']) && text.ends_with(')')
             }
@@ -75,19 +83,31 @@ pub fn settle(
         .and_then(|&unit| map.to_byte(start.min(map.len(unit)), unit))
         .unwrap_or(0);
     let found = nearest(part, needle, guess);
+    if let (None, Expect::Link(_)) = (found, expect) {
+        // The URL is not near the offsets: nothing to check them against.
+        if let Some(span) = units.iter().find_map(|&unit| in_unit(unit)) {
+            return Settled {
+                span: Some(shift(span, base)),
+                warning: None,
+            };
+        }
+    }
     let span = found.map(|at| Span::new(at, at + needle.len()));
+    // A URL not near the offsets was nothing to check against: they are outside the text.
+    let nothing = needle.is_empty() || matches!(expect, Expect::Link(_));
     // The offsets are quoted as the provider gave them; where the text was found is the
     // finding's `span`, which each caller reads in its own unit (UTF-16 in JS), so the
     // message carries no offset of ours.
-    let message = match (span, needle.is_empty()) {
+    let message = match (span, nothing) {
         (Some(_), _) => format!(
             "offsets {start}–{end} do not hold the cited text; it was found nearby, at this \
              finding's span"
         ),
         (None, true) => format!("offsets {start}–{end} are outside the text"),
-        (None, false) => {
-            format!("offsets {start}–{end} do not hold the cited text, and it is not in the answer")
-        }
+        (None, false) => format!(
+            "offsets {start}–{end} do not hold the cited text, and it is not in the answer \
+             within 32 KiB of them"
+        ),
     };
     let span = span.map(|s| shift(s, base));
     Settled {
@@ -102,14 +122,30 @@ pub fn settle(
     }
 }
 
-/// The byte offset of the occurrence of `needle` in `text` closest to `near`.
+/// The byte offset of the occurrence of `needle` in `text` closest to `near`, of those
+/// starting within [`NEARBY`] bytes of it (the nearest of all, when there is one).
+/// Occurrences are read from the window's start, without overlaps.
 fn nearest(text: &str, needle: &str, near: usize) -> Option<usize> {
     if needle.is_empty() {
         return None;
     }
-    text.match_indices(needle)
-        .map(|(at, _)| at)
+    let from = ceil_boundary(text, near.saturating_sub(NEARBY));
+    let to = ceil_boundary(
+        text,
+        near.saturating_add(NEARBY).saturating_add(needle.len()),
+    );
+    text.sub(from..to)
+        .match_indices(needle)
+        .map(|(at, _)| from + at)
+        .filter(|at| at.abs_diff(near) <= NEARBY)
         .min_by_key(|&at| at.abs_diff(near))
+}
+
+/// The first character boundary of `text` at or after `at` (its length past the end).
+fn ceil_boundary(text: &str, at: usize) -> usize {
+    (at..text.len())
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(text.len())
 }
 
 fn shift(span: Span, base: usize) -> Span {

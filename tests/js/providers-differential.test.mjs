@@ -153,6 +153,40 @@ test("every recording with the caller's sources (reordered, one left out, ids un
   }
 });
 
+// Offsets that miss their text are searched for within 32 KiB (UTF-8) of them: around
+// the window's edges, in text of one- to four-byte characters, both place the same span.
+test("offsets that miss, their text at the edges of the 32 KiB searched: the same", () => {
+  const said = "Wässer kocht 😀.";
+  let compared = 0;
+  for (const fill of ["a", "ü", "水", "😀"]) {
+    const bytes = Buffer.byteLength(fill);
+    for (const shift of [-2, -1, 0, 1, 2, 5]) {
+      const before = fill.repeat(Math.max(0, Math.floor(32_768 / bytes) + shift));
+      const text = `${before}${said} ${"b".repeat(40_000)}`;
+      const gemini = {
+        candidates: [{
+          content: { role: "model", parts: [{ text }] },
+          groundingMetadata: {
+            groundingChunks: [{ web: { uri: "https://example.org/water", title: "Water" } }],
+            groundingSupports: [{ segment: { startIndex: 0, endIndex: Buffer.byteLength(said), text: said }, groundingChunkIndices: [0] }],
+          },
+        }],
+      };
+      agree(`gemini, ${fill} x ${before.length}`, "fromGemini", gemini);
+      const [warning] = js.fromGemini(gemini).warnings;
+      assert.equal(warning.span !== undefined, Buffer.byteLength(before) <= 32_768, `${fill} x ${before.length}: found`);
+      const url = "https://example.org/water";
+      const openai = {
+        object: "response",
+        output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text: `${before}([Water](${url})) ${"b".repeat(40_000)}`, annotations: [{ type: "url_citation", url, title: "Water", start_index: 0, end_index: 5 }] }] }],
+      };
+      agree(`openai, ${fill} x ${before.length}`, "fromOpenAI", openai);
+      compared += 2;
+    }
+  }
+  assert.equal(compared, 48);
+});
+
 const REPLACEMENTS = [null, 0, -1, 1.5, 1e20, "", "x", "https://a.example/", "😀", [], {}, true, { type: "text" }];
 
 test("mutated recordings: the JS and Rust adapters give the same Input, report and errors", () => {
