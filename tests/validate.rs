@@ -281,6 +281,80 @@ fn declared_citation_never_cited_in_the_text_is_declared_unused() {
     );
 }
 
+/// Declared citations merge into the markers of the same source in text order, found
+/// by lookups: the first unmatched marker of the source, by position or, for a source
+/// that does not exist, by label.
+#[test]
+fn declared_citations_merge_into_the_first_unmatched_markers_of_their_sources() {
+    let mut i = input(
+        "One [2]. Two [1]. Three [9]. Four [2]. Five [9]. Six [1].",
+        sources(2),
+    );
+    let declared = [2.0, 9.0, 2.0, 1.0, 9.0, 9.0, 1.0, 1.0];
+    i.citations = Some(
+        declared
+            .iter()
+            .map(|&l| DeclaredCitation::label(l))
+            .collect(),
+    );
+    let report = run(&i);
+    let pairs: Vec<(Option<usize>, Option<usize>)> = report
+        .citations
+        .iter()
+        .map(|c| (c.marker, c.declared))
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            (Some(0), Some(0)),
+            (Some(1), Some(3)),
+            (Some(2), Some(1)),
+            (Some(3), Some(2)),
+            (Some(4), Some(4)),
+            (Some(5), Some(6)),
+            (None, Some(5)),
+            (None, Some(7)),
+        ]
+    );
+}
+
+/// Declared citations naming no source are matched to markers by a scan of their
+/// labels, within a limit: 200 of them against 200 markers in the reverse order (20,100
+/// reads) merge whole; 500 (125,250 reads) merge until the limit and leave the rest
+/// apart, each with its own finding.
+#[test]
+fn declared_citations_naming_no_source_merge_within_a_limit() {
+    // The k-th declared citation reads n - k + 1 markers; merged: those whose reads fit
+    // in 65,536 + 16 per use (src/validate/resolve.rs, `UNRESOLVED_ALLOWANCE` and
+    // `UNRESOLVED_STEPS`).
+    let within = |n: usize| {
+        let limit = 65_536 + 16 * 2 * n;
+        (1..=n)
+            .take_while(|m| m * n - m * (m - 1) / 2 <= limit)
+            .count()
+    };
+    assert_eq!(within(200), 200);
+    assert_eq!(within(500), 204);
+    for (n, merged) in [(200_u32, within(200)), (500, within(500))] {
+        let answer: String = (0..n).map(|k| format!("Claim [{}]. ", 1_000 + k)).collect();
+        let mut i = input(&answer, sources(1));
+        i.citations = Some(
+            (0..n)
+                .rev()
+                .map(|k| DeclaredCitation::label(f64::from(1_000 + k)))
+                .collect(),
+        );
+        let report = run(&i);
+        let both = report
+            .citations
+            .iter()
+            .filter(|c| c.marker.is_some() && c.declared.is_some())
+            .count();
+        assert_eq!(both, merged, "{n} declared");
+        assert_eq!(report.citations.len(), 2 * n as usize - merged);
+    }
+}
+
 // ---- declared fields (spec 004) --------------------------------------------------------
 
 #[test]

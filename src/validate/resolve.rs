@@ -455,8 +455,39 @@ pub fn invalid_field(field: &str, problem: &str) -> Finding {
 /// (docs/architecture.md §5). A declared use with a span (from a provider adapter) merges only
 /// with a marker at exactly that span; a provider marker (`【4:0†source】`, no refs of
 /// its own) takes the declared use's source.
+///
+/// Marker uses are looked up, not scanned for (a scan of every marker use per declared
+/// one made n declared citations of n markers cost n²): by span with a binary search
+/// (marker uses are in text order; one marker's refs, at most
+/// [`MAX_REFS`](crate::parse::bracket::MAX_REFS), share its span), and by the source
+/// they name through a chain per source of the uses naming it, in text order, whose
+/// head moves past the matched ones. Uses naming no source are scanned for by label,
+/// within a limit ([`UNRESOLVED_STEPS`]); a declared use past it stays apart (its own
+/// finding, not merged into its marker's).
 pub fn merge(marker_uses: Vec<Use>, declared_uses: Vec<Use>) -> Vec<Use> {
     let mut merged = marker_uses;
+    if declared_uses.is_empty() {
+        return merged;
+    }
+    let positions = merged
+        .iter()
+        .filter_map(|u| u.resolved.as_ref().ok())
+        .max()
+        .map_or(0, |p| p + 1);
+    let mut heads = vec![usize::MAX; positions];
+    let mut next = vec![usize::MAX; merged.len()];
+    let mut unresolved = Vec::new();
+    for (i, u) in merged.iter().enumerate().rev() {
+        match u.resolved {
+            Ok(position) => next[i] = std::mem::replace(&mut heads[position], i),
+            Err(_) => unresolved.push(i),
+        }
+    }
+    unresolved.reverse();
+    let mut unresolved = unresolved.as_slice();
+    let mut steps = UNRESOLVED_STEPS
+        .saturating_mul(merged.len() + declared_uses.len())
+        .saturating_add(UNRESOLVED_ALLOWANCE);
     let mut leftovers = Vec::new();
     for declared in declared_uses {
         let same = |u: &Use| match (&u.resolved, &declared.resolved) {
@@ -464,16 +495,50 @@ pub fn merge(marker_uses: Vec<Use>, declared_uses: Vec<Use>) -> Vec<Use> {
             (Err(_), Err(_)) => u.label == declared.label,
             _ => false,
         };
-        let unmatched = |u: &&mut Use| u.declared.is_none();
-        let target = match declared.span {
-            Some(span) => merged
-                .iter_mut()
-                .filter(unmatched)
-                .find(|u| u.span == Some(span) && (u.provider_marker || same(u))),
-            None => merged.iter_mut().filter(unmatched).find(|u| same(u)),
+        let target = match (declared.span, &declared.resolved) {
+            (Some(span), _) => {
+                let first = merged.partition_point(|u| u.span.is_some_and(|s| s < span));
+                (first..merged.len())
+                    .take_while(|&i| merged[i].span == Some(span))
+                    .find(|&i| {
+                        let u = &merged[i];
+                        u.declared.is_none() && (u.provider_marker || same(u))
+                    })
+            }
+            (None, &Ok(position)) if position < positions => {
+                let head = &mut heads[position];
+                // Matched uses stay matched: the head moves past them for good.
+                while merged.get(*head).is_some_and(|u| u.declared.is_some()) {
+                    *head = next[*head];
+                }
+                (*head < merged.len()).then_some(*head)
+            }
+            (None, Ok(_)) => None,
+            (None, Err(_)) => {
+                // The matched ones first in the list are left behind for good.
+                while unresolved
+                    .first()
+                    .is_some_and(|&i| merged[i].declared.is_some())
+                {
+                    unresolved = &unresolved[1..];
+                }
+                let mut found = None;
+                for &i in unresolved {
+                    if steps == 0 {
+                        break;
+                    }
+                    steps -= 1;
+                    if merged[i].declared.is_none() && same(&merged[i]) {
+                        found = Some(i);
+                        break;
+                    }
+                }
+                found
+            }
         };
         match target {
-            Some(target) => {
+            Some(i) => {
+                let target = &mut merged[i];
                 if target.provider_marker {
                     target.label = declared.label;
                     target.resolved = declared.resolved;
@@ -487,6 +552,15 @@ pub fn merge(marker_uses: Vec<Use>, declared_uses: Vec<Use>) -> Vec<Use> {
     merged.extend(leftovers);
     merged
 }
+
+/// Marker uses naming no source that [`merge`] reads in its scans for declared uses'
+/// labels: [`UNRESOLVED_ALLOWANCE`] and this many per use (marker or declared) of the
+/// request.
+pub const UNRESOLVED_STEPS: usize = 16;
+
+/// Marker uses naming no source that [`merge`] reads whatever the request's size: 256
+/// declared uses naming none, each read against 256 such markers, merge whole.
+pub const UNRESOLVED_ALLOWANCE: usize = 65_536;
 
 /// How many sources there were, as an `out_of_range` message says it, with their
 /// labels when they are not the positions + 1 (`given`).

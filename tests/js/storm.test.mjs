@@ -117,6 +117,36 @@ test("costly shapes scale linearly: many markers, long answers, deep brackets, r
     const citations = Array.from({ length: 2_000 * k }, (_, i) => ({ source: 1, span: { start: 12 * i, end: 12 * i + 11 } }));
     return { run: () => assert.equal(validate({ answer, sources, citations }, { maxAnswerChars: 5e6 }).summary.citationCoverage, 1) };
   }, reports);
+  // Declared citations merged with the markers: a scan of every marker use per declared
+  // citation made n of each cost n² (3.7x for 2x, a review). Two shapes: declared
+  // citations of a source no marker names (each scanned them all), and declared
+  // citations at the markers' spans (each scanned those before it).
+  await assertLinear(t, "4k/40k declared citations of a source no marker names", (k) => {
+    const n = 4_000 * k;
+    const answer = "Claim here [1]. ".repeat(n);
+    const citations = Array.from({ length: n }, () => ({ source: 2 }));
+    const two = [{ text: "Claim here." }, { text: "Other text." }];
+    return { run: () => assert.equal(validate({ answer, sources: two, citations }, { maxAnswerChars: 5e6 }).citations.length, 2 * n) };
+  }, reports);
+  // Sources that do not exist are matched by label in a scan, within a limit.
+  await assertLinear(t, "4k/40k declared citations of missing sources, in the markers' reverse order", (k) => {
+    const n = 4_000 * k;
+    const answer = Array.from({ length: n }, (_, i) => `Claim [${100_000 + i}].`).join(" ");
+    const citations = Array.from({ length: n }, (_, i) => ({ source: 100_000 + n - 1 - i }));
+    return { run: () => assert.ok(validate({ answer, sources, citations }, { maxAnswerChars: 5e6 }).citations.length >= n) };
+  }, reports);
+  await assertLinear(t, "4k/40k declared citations at the markers' spans", (k) => {
+    const n = 4_000 * k;
+    const answer = "Claim here [1]. ".repeat(n);
+    const citations = Array.from({ length: n }, (_, i) => ({ source: 1, span: { start: 16 * i + 11, end: 16 * i + 14 } }));
+    return {
+      run: () => {
+        const report = validate({ answer, sources, citations }, { maxAnswerChars: 5e6 });
+        assert.equal(report.citations.length, n);
+        assert.equal(report.citations.at(-1).declared, n - 1);
+      },
+    };
+  }, reports);
   await assertLinear(t, "10k/80k markers pushed through a stream", (k) => {
     const deltas = "Fact [1] more. ".repeat(10_000 * k).match(/.{1,20}/gs);
     return {
