@@ -831,3 +831,24 @@ fn a_fence_line_leaving_a_list_item_is_not_released_as_the_items_code() {
         check_stream(&chars, options(0, false)).unwrap();
     }
 }
+
+/// A code span opened by two backticks is closed only by a run of two: pushes holding
+/// one backtick each leave what was released alone (each decided it all again before,
+/// n pushes costing n²), and the run that closes it still revises it. Stream and
+/// one-shot agree at every step.
+#[test]
+fn single_backticks_leave_a_span_opened_by_two_undecided_alike() {
+    let answer = format!(
+        "Intro [1] and ``open {}`` closed [1], then ```three `` two [1]``` [1]. `a` [2].",
+        "x`y [1] ".repeat(60)
+    );
+    for size in [1, 3, 7, 16] {
+        let deltas: Vec<String> = chunks(&answer, size)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        for policy in 0..3 {
+            check_stream(&deltas, options(policy, false)).unwrap();
+        }
+    }
+}

@@ -22,7 +22,7 @@ pub(super) struct Checkpoint {
     /// The earliest opener after it still open: markers after it are doubtful.
     pub(super) open_from: Option<usize>,
     /// What would close the openers left open ([`closes`] bits).
-    pub(super) pending: u16,
+    pub(super) pending: u32,
     /// A definition arriving could unmake a marker released after it.
     pub(super) labels: bool,
 }
@@ -59,13 +59,39 @@ impl Checkpoint {
             head.windows(2).any(|w| w == b"]:") || rest.windows(2).any(|w| w == b"]:")
         };
         (self.labels && defines())
-            || (self.pending & closes::BACKTICKS != 0 && rest.contains(&b'`'))
+            || closes_code_span(answer, scanned.saturating_sub(MAX_CLOSER), self.pending)
             || Verbatim::ALL
                 .into_iter()
                 .any(|v| self.pending & closes::end_tag(v) != 0 && has(v.closer()))
             || Closer::ALL
                 .into_iter()
                 .any(|c| self.pending & closes::fixed(c) != 0 && has(c.text()))
+    }
+}
+
+/// Whether a backtick run in `answer` from `from` on may close a code span left open
+/// (`pending`, [`closes`] bits): a run of an open span's length, a run still growing at
+/// the end that may reach one, or a run begun before `from`, whose length is not read.
+/// Any backtick was taken for a closer before, and a span opened by two backticks made
+/// each later push with one rescan from the span.
+fn closes_code_span(answer: &[u8], from: usize, pending: u32) -> bool {
+    let lengths = closes::backtick_lengths(pending);
+    if lengths == 0 {
+        return false;
+    }
+    let mut at = from;
+    loop {
+        let Some(start) = answer[at..].iter().position(|&b| b == b'`').map(|i| at + i) else {
+            return false;
+        };
+        let len = answer[start..].iter().take_while(|&&b| b == b'`').count();
+        let bit = 1 << (len.clamp(1, 16) - 1);
+        let cut = start == from && from > 0 && answer[from - 1] == b'`';
+        let growing = start + len == answer.len();
+        if cut || lengths & bit != 0 || (growing && lengths >= bit) {
+            return true;
+        }
+        at = start + len;
     }
 }
 

@@ -147,6 +147,22 @@ test("costly shapes scale linearly: many markers, long answers, deep brackets, r
       },
     };
   }, reports);
+  // A code span opened by two backticks and never closed: each later push holding a
+  // backtick decided everything since the opener again (30x for 8x, a review; 12.7x for
+  // 4x on the build before). Only a run of two can close it, and a push is now read for
+  // one.
+  await assertLinear(t, "2k/16k pushes of a code span each after an unclosed double-backtick run", (k) => {
+    const deltas = Array.from({ length: 2_000 * k }, () => "x `y` [1] ");
+    return {
+      run: () => {
+        const stream = new CitationStream({ sources }, { maxAnswerChars: 5e6 });
+        stream.push("Intro [1] ``open ");
+        for (const d of deltas) stream.push(d);
+        assert.equal(stream.finish().report.markers.length, 1 + 2_000 * k);
+        stream.free();
+      },
+    };
+  });
   await assertLinear(t, "10k/80k markers pushed through a stream", (k) => {
     const deltas = "Fact [1] more. ".repeat(10_000 * k).match(/.{1,20}/gs);
     return {

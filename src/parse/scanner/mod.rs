@@ -264,7 +264,7 @@ impl<'p, 't> Markers<'p, 't> {
     /// Open scans: the opener at `at` has no closer yet, so later markers are doubtful.
     /// `closer` ([`closes`] bits) is what would close it. The scan goes on past it; the
     /// stream decides what comes after again once such a closer arrives.
-    fn unclosed(&mut self, at: usize, closer: u16) {
+    fn unclosed(&mut self, at: usize, closer: u32) {
         if self.open {
             self.undecided.doubt_from.get_or_insert(at);
             self.undecided.doubt_resume.get_or_insert(self.before);
@@ -352,6 +352,7 @@ impl<'p, 't> Markers<'p, 't> {
     fn code_span(&mut self) {
         let p = self.pos;
         let len = run_length(self.bytes, p, b'`');
+        let closer = closes::backticks(len);
         if self.open && p + len == self.bytes.len() {
             return self.wait(p); // the run may grow
         }
@@ -365,13 +366,13 @@ impl<'p, 't> Markers<'p, 't> {
             // from its opener, which would take back text released after the opener
             // while the span had no closer (a revision, seen as a flash).
             Ok(end) if self.open && end == self.bytes.len() => {
-                self.unclosed(p, closes::BACKTICKS);
+                self.unclosed(p, closer);
                 self.pos = p + len;
             }
             Ok(end) => self.skip_region(end),
             Err(stop) => {
                 if stop >= self.bytes.len() {
-                    self.unclosed(p, closes::BACKTICKS);
+                    self.unclosed(p, closer);
                 }
                 if len < CODE_RUNS {
                     self.code_fail[len] = stop;

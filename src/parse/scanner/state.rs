@@ -115,7 +115,7 @@ pub(crate) struct Undecided {
     pub doubt_resume: Option<Resume>,
     /// What would close the openers left open ([`closes`] bits): text that holds none
     /// of them cannot change what came after those openers.
-    pub pending: u16,
+    pub pending: u32,
     /// The state before each marker found, for a stream to go on from a marker it holds.
     pub marker_states: Vec<(usize, Resume)>,
     /// Where the next scan must restart (`None`: where this one ended).
@@ -128,15 +128,24 @@ pub(crate) mod closes {
     use crate::parse::html_start::Closer;
 
     /// The end tag of a `<code>`, `<pre>`, `<script>` or `<style>`.
-    pub fn end_tag(element: Verbatim) -> u16 {
+    pub fn end_tag(element: Verbatim) -> u32 {
         1 << element.index()
     }
 
     /// A comment's `-->`, a CDATA's `]]>`, an instruction's `?>`, a declaration's `>`.
-    pub fn fixed(closer: Closer) -> u16 {
+    pub fn fixed(closer: Closer) -> u32 {
         1 << (4 + closer.index())
     }
 
-    /// A backtick run.
-    pub const BACKTICKS: u16 = 1 << 8;
+    /// A run of `len` backticks, closed by a run of as many: one bit per length from 1
+    /// to 15, one for 16 and more ([`backtick_lengths`] reads them).
+    pub fn backticks(len: usize) -> u32 {
+        1 << (7 + len.clamp(1, 16))
+    }
+
+    /// The lengths of the backtick runs in `pending`: bit `n - 1` for a run of `n`
+    /// (bit 15: 16 or more).
+    pub fn backtick_lengths(pending: u32) -> u32 {
+        (pending >> 8) & 0xFFFF
+    }
 }
