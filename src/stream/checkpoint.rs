@@ -58,8 +58,15 @@ impl Checkpoint {
             let head = &first[..first.len().min(DEFINITION_REACH)];
             head.windows(2).any(|w| w == b"]:") || rest.windows(2).any(|w| w == b"]:")
         };
+        // A closer on the line that was unfinished decided nothing while it could still
+        // open a block (`code_span_end`): that line is read again once a line break comes.
+        let runs_from = if rest.contains(&b'\n') {
+            line_start.min(scanned.saturating_sub(MAX_CLOSER))
+        } else {
+            scanned.saturating_sub(MAX_CLOSER)
+        };
         (self.labels && defines())
-            || closes_code_span(answer, scanned.saturating_sub(MAX_CLOSER), self.pending)
+            || closes_code_span(answer, runs_from, self.pending)
             || Verbatim::ALL
                 .into_iter()
                 .any(|v| self.pending & closes::end_tag(v) != 0 && has(v.closer()))
@@ -70,10 +77,11 @@ impl Checkpoint {
 }
 
 /// Whether a backtick run in `answer` from `from` on may close a code span left open
-/// (`pending`, [`closes`] bits): a run of an open span's length, a run still growing at
-/// the end that may reach one, or a run begun before `from`, whose length is not read.
-/// Any backtick was taken for a closer before, and a span opened by two backticks made
-/// each later push with one rescan from the span.
+/// (`pending`, [`closes`] bits): a run of an open span's length, or a run begun before
+/// `from`, whose length is not read. (A run at the text's end closes nothing yet, the
+/// scanner waits for what follows it, and the next push reads it whole.) Any backtick
+/// was taken for a closer before, and a span opened by two backticks made each later
+/// push with one rescan from the span.
 fn closes_code_span(answer: &[u8], from: usize, pending: u32) -> bool {
     let lengths = closes::backtick_lengths(pending);
     if lengths == 0 {
@@ -87,8 +95,7 @@ fn closes_code_span(answer: &[u8], from: usize, pending: u32) -> bool {
         let len = answer[start..].iter().take_while(|&&b| b == b'`').count();
         let bit = 1 << (len.clamp(1, 16) - 1);
         let cut = start == from && from > 0 && answer[from - 1] == b'`';
-        let growing = start + len == answer.len();
-        if cut || lengths & bit != 0 || (growing && lengths >= bit) {
+        if cut || lengths & bit != 0 {
             return true;
         }
         at = start + len;

@@ -185,6 +185,27 @@ test("offsets that miss, their text at the edges of the 32 KiB searched: the sam
     }
   }
   assert.equal(compared, 48);
+  // The window's start inside a character: the text at the start, the offsets 32 KiB
+  // (and a few bytes) after it, so that the window begins in "Wä" or just past it.
+  for (const fill of ["a", "水"]) {
+    for (const shift of [-1, 0, 1, 2, 3, 4]) {
+      const text = `${said} ${fill.repeat(40_000)}`;
+      const at = 32_768 + shift;
+      const gemini = {
+        candidates: [{
+          content: { role: "model", parts: [{ text }] },
+          groundingMetadata: {
+            groundingChunks: [{ web: { uri: "https://example.org/water", title: "Water" } }],
+            groundingSupports: [{ segment: { startIndex: at, endIndex: at + 3, text: said }, groundingChunkIndices: [0] }],
+          },
+        }],
+      };
+      agree(`gemini, window from byte ${shift}`, "fromGemini", gemini);
+      const [warning] = js.fromGemini(gemini).warnings;
+      // (Offsets inside a 水 are no place at all: searched for from the text's start.)
+      if (fill === "a") assert.equal(warning.span !== undefined, shift <= 0, `window from byte ${shift}: found`);
+    }
+  }
 });
 
 const REPLACEMENTS = [null, 0, -1, 1.5, 1e20, "", "x", "https://a.example/", "😀", [], {}, true, { type: "text" }];

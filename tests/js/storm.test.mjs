@@ -152,6 +152,9 @@ test("costly shapes scale linearly: many markers, long answers, deep brackets, r
   // 4x on the build before). Only a run of two can close it, and a push is now read for
   // one.
   await assertLinear(t, "2k/16k pushes of a code span each after an unclosed double-backtick run", (k) => {
+    // (Deltas that end on a code span's closer still decide everything from the earliest
+    // opener again: a closer at the text's end leaves its span open until the next push,
+    // and a stream goes back to one checkpoint. 12.4x for 4x; docs/perf-log.md.)
     const deltas = Array.from({ length: 2_000 * k }, () => "x `y` [1] ");
     return {
       run: () => {
