@@ -781,15 +781,16 @@ fn a_long_line_of_list_markers_or_quotes_streams_as_one_shot_validation_says() {
         ("> - ", "[1]: https://a.example\n[1] w"),
         ("- ", "- - -\n<div>\n[9]\n\n"),
     ] {
-        let answer = format!("{}{tail}", unit.repeat(300));
-        for size in [1, 3, 20] {
-            let deltas: Vec<String> = chunks(&answer, size)
-                .into_iter()
-                .map(String::from)
-                .collect();
-            for policy in 0..3 {
-                check_stream(&deltas, options(policy, false)).unwrap();
-            }
+        check_in_chunks(&format!("{}{tail}", unit.repeat(300)), &[1, 3, 20]);
+    }
+}
+
+/// `check_stream` with `answer` pushed in chunks of each of `sizes` bytes, each policy.
+fn check_in_chunks(answer: &str, sizes: &[usize]) {
+    for &size in sizes {
+        let deltas: Vec<String> = chunks(answer, size).into_iter().map(String::from).collect();
+        for policy in 0..3 {
+            check_stream(&deltas, options(policy, false)).unwrap();
         }
     }
 }
@@ -842,15 +843,7 @@ fn single_backticks_leave_a_span_opened_by_two_undecided_alike() {
         "Intro [1] and ``open {}`` closed [1], then ```three `` two [1]``` [1]. `a` [2].",
         "x`y [1] ".repeat(60)
     );
-    for size in [1, 3, 7, 16] {
-        let deltas: Vec<String> = chunks(&answer, size)
-            .into_iter()
-            .map(String::from)
-            .collect();
-        for policy in 0..3 {
-            check_stream(&deltas, options(policy, false)).unwrap();
-        }
-    }
+    check_in_chunks(&answer, &[1, 3, 7, 16]);
 }
 
 /// The revisions a stream sends while `deltas` are pushed (not at `finish`), after

@@ -31,6 +31,7 @@ mod scanner;
 
 pub use patterns::{MarkerPatterns, PatternFault, PatternSearch};
 
+pub(crate) use bytes::run_length;
 pub(crate) use definitions::DefinitionReader;
 pub(crate) use html::Verbatim;
 pub(crate) use html_start::Closer;

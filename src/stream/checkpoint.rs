@@ -1,7 +1,7 @@
 //! Where a stream's released text may still be revised, and what new text must hold
 //! for a push to decide it again (see the [module docs](super)).
 
-use crate::parse::{Closer, Resume, Verbatim, closes};
+use crate::parse::{Closer, Resume, Verbatim, closes, run_length};
 use crate::rewrite::{Rewriter, RewriterMark};
 
 /// How far into its line a definition's `]:` can stand: its label (at most 999 bytes)
@@ -83,8 +83,7 @@ impl Checkpoint {
 /// was taken for a closer before, and a span opened by two backticks made each later
 /// push with one rescan from the span.
 fn closes_code_span(answer: &[u8], from: usize, pending: u32) -> bool {
-    let lengths = closes::backtick_lengths(pending);
-    if lengths == 0 {
+    if pending & closes::BACKTICK_RUNS == 0 {
         return false;
     }
     let mut at = from;
@@ -92,10 +91,9 @@ fn closes_code_span(answer: &[u8], from: usize, pending: u32) -> bool {
         let Some(start) = answer[at..].iter().position(|&b| b == b'`').map(|i| at + i) else {
             return false;
         };
-        let len = answer[start..].iter().take_while(|&&b| b == b'`').count();
-        let bit = 1 << (len.clamp(1, 16) - 1);
+        let len = run_length(answer, start, b'`');
         let cut = start == from && from > 0 && answer[from - 1] == b'`';
-        if cut || lengths & bit != 0 {
+        if cut || pending & closes::backticks(len) != 0 {
             return true;
         }
         at = start + len;

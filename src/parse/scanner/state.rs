@@ -138,14 +138,11 @@ pub(crate) mod closes {
     }
 
     /// A run of `len` backticks, closed by a run of as many: one bit per length from 1
-    /// to 15, one for 16 and more ([`backtick_lengths`] reads them).
+    /// to 15, one for 16 and more.
     pub fn backticks(len: usize) -> u32 {
         1 << (7 + len.clamp(1, 16))
     }
 
-    /// The lengths of the backtick runs in `pending`: bit `n - 1` for a run of `n`
-    /// (bit 15: 16 or more).
-    pub fn backtick_lengths(pending: u32) -> u32 {
-        (pending >> 8) & 0xFFFF
-    }
+    /// Every backtick run's bit.
+    pub const BACKTICK_RUNS: u32 = 0xFFFF << 8;
 }
