@@ -895,3 +895,26 @@ fn a_code_span_closer_revises_the_markers_it_makes_code_as_it_arrives() {
         assert!(revisions_while_pushing(&deltas) >= 1, "{deltas:?}");
     }
 }
+
+#[test]
+fn a_marker_begun_in_a_line_that_may_define_a_label_comes_with_its_chip() {
+    // `[1]:` starting a line might begin a definition until the line ends, and a
+    // definition's title holds no markers: the first push released `(Source` as text.
+    // The line, ended by the second push, is a paragraph's (a definition cannot
+    // interrupt one): `(Source 1)` is a marker whose start was released before, and its
+    // chip must still come. (Found by a 60,000-case run of `streaming_equals_one_shot`.)
+    let cases: [&[&str]; 2] = [
+        &["a```t\n[1]:```(Source ", "1) x\n\n"],
+        &[
+            "]```\"t\"\"t\"\"t\"\u{e200}cite\u{e202}abc\u{e201}\\\n[1]:```(Source ",
+            "1)[see](http://x.io)【\n\n",
+        ],
+    ];
+    for deltas in cases {
+        let deltas: Vec<String> = deltas.iter().map(|d| d.to_string()).collect();
+        for policy in 0..3 {
+            check_stream(&deltas, options(policy, false)).unwrap();
+            check_stream(&deltas, options(policy, true)).unwrap();
+        }
+    }
+}

@@ -359,7 +359,7 @@ impl CitationStream {
 
     /// [`release`](Self::release), step by step, on the answer so far.
     fn release_steps(&mut self, answer: &str, events: &mut Vec<StreamEvent>) -> String {
-        // Decided before this push: markers before it send no events again.
+        // Decided before this push: markers ending by it sent their events then.
         let decided_through = self.rewriter.position();
         let redecision = self.rewind(answer);
         self.note_new_text(answer);
@@ -528,7 +528,7 @@ impl CitationStream {
             let chip = self.rewriter.marker(answer, sources, marker, &fate);
             if let (Some(span), Some(segment)) = (chip, self.rewriter.last_segment()) {
                 written.fresh.push((
-                    start,
+                    marker.span.end,
                     StreamEvent::Cite {
                         segment: segment.clone(),
                         span,
@@ -547,7 +547,7 @@ impl CitationStream {
                             citation: None,
                             span: Some(marker.span),
                         };
-                        (start, StreamEvent::Finding(finding))
+                        (marker.span.end, StreamEvent::Finding(finding))
                     },
                 ));
         }
@@ -657,7 +657,7 @@ impl CitationStream {
         events.extend(
             fresh
                 .into_iter()
-                .filter(|(start, _)| *start >= resent_from)
+                .filter(|(end, _)| *end > resent_from)
                 .map(|(_, event)| event),
         );
         self.released = output.len();
@@ -690,7 +690,10 @@ struct Written {
     held_at: Option<usize>,
     /// A doubtful marker was released as it reads now, to be revised if that changes.
     provisional: bool,
-    /// The events of the markers written, with where each marker starts.
+    /// The events of the markers written, with where each marker ends: a marker ending
+    /// past what the last push decided was not written as one then (its start may have
+    /// been released as text while it could still be a definition's), so its events are
+    /// new.
     fresh: Vec<(usize, StreamEvent)>,
 }
 
