@@ -989,3 +989,49 @@ fn openai_url_citations_are_checked_against_a_link_near_them() {
     let span = far.citations.as_ref().unwrap()[0].span.as_ref().unwrap();
     assert_eq!(&far.answer[span.valid().unwrap().range()], "Wässer kocht.");
 }
+
+#[test]
+fn perplexity_citations_repeating_a_url_give_its_text_to_the_first_four() {
+    // A crafted response may list one URL n times: each repeat copying the result's
+    // snippet would make n × its length from a response of n + its length. The first
+    // four citations of the URL carry its title and text; later ones the URL alone, as a
+    // URL without a search result does, and every marker still names a source.
+    let url = "https://example.org/tokyo";
+    let response = serde_json::json!({
+        "id": "p1", "model": "sonar", "object": "chat.completion",
+        "citations": [url, url, url, url, url, url, "https://example.org/kyoto"],
+        "search_results": [
+            { "title": "Tokyo", "url": url, "snippet": "Tokyo is the capital of Japan." },
+        ],
+        "choices": [{ "index": 0, "finish_reason": "stop", "message": {
+            "role": "assistant", "content": "Tokyo is the capital of Japan [4][6][7]." } }]
+    });
+    let (_, input) = from_any(&Json::parse(&response.to_string()).unwrap(), None).unwrap();
+    let carried: Vec<(Option<&str>, Option<&str>)> = input
+        .sources
+        .iter()
+        .map(|s| (s.title.as_deref(), s.text.as_deref()))
+        .collect();
+    let tokyo = (Some("Tokyo"), Some("Tokyo is the capital of Japan."));
+    assert_eq!(
+        carried,
+        [
+            tokyo,
+            tokyo,
+            tokyo,
+            tokyo,
+            (None, None),
+            (None, None),
+            (None, None)
+        ]
+    );
+    assert!(input.sources.iter().all(|s| s.url.is_some()));
+    let report = validate(&input).unwrap();
+    assert_eq!(report.citations.len(), 3);
+    assert!(
+        report
+            .findings
+            .iter()
+            .all(|f| f.code != FindingCode::OutOfRange)
+    );
+}

@@ -6,6 +6,12 @@
 // reasoning in `<think>…</think>`, which is not the answer: the answer is what follows it.
 import { bad, field, is, items, list, text, textAt, webSource } from "./response.js";
 
+/**
+ * How many citations of one URL its search result gives a title and text; later repeats
+ * are sources with the URL alone (`RESULT_COPIES` in src/providers/perplexity.rs).
+ */
+const RESULT_COPIES = 4;
+
 /** Whether a completion or chunk has a `search_results` or `citations` (URLs) list. */
 const listsSources = (response) =>
   field(response, "search_results") !== undefined || text(list(response, "citations")[0]) !== undefined;
@@ -41,15 +47,19 @@ export function read(response, out) {
   }
   // Both lists: the markers number `citations`; a search result with the same URL gives
   // its source a title and text (the first such result, found by a map read once: a
-  // search per citation made n citations of n results cost n²).
+  // search per citation made n citations of n results cost n²), for at most
+  // `RESULT_COPIES` citations of its URL, as the Rust adapter does (validation would read
+  // n repeats of its snippet n times).
   const byUrl = new Map();
   for (const result of results) {
     const url = textAt(result, "url");
-    if (url !== undefined && !byUrl.has(url)) byUrl.set(url, result);
+    if (url !== undefined && !byUrl.has(url)) byUrl.set(url, { result, copies: 0 });
   }
   for (const url of urls) {
-    const result = byUrl.get(url);
-    out.sources.push(result ? resultSource(result) : webSource(url, undefined));
+    const found = byUrl.get(url);
+    const copy = found !== undefined && found.copies < RESULT_COPIES;
+    if (copy) found.copies += 1;
+    out.sources.push(copy ? resultSource(found.result) : webSource(url, undefined));
   }
 }
 

@@ -1,8 +1,9 @@
 //! Perplexity chat completions: `[n]` markers in `choices[0].message.content` cite the
 //! n-th entry of the `citations` list of URLs or, without one, of `search_results`
 //! (`title`, `url`, `date`, `snippet`). When both are sent, `citations` numbers the
-//! sources and the search result with the same URL gives each its title and snippet. The markers are the citations: no declared list, no
-//! offsets to convert.
+//! sources and the search result with the same URL gives each its title and snippet
+//! (the first four citations of a URL listed more often). The markers are the
+//! citations: no declared list, no offsets to convert.
 //!
 //! The reasoning models (`sonar-reasoning-pro`, `sonar-deep-research`) start the content
 //! with their reasoning in `<think>…</think>`, which is not the answer (LangChain's
@@ -19,6 +20,12 @@ use crate::error::Error;
 use crate::model::Source;
 use crate::substr::Substr;
 use std::collections::HashMap;
+
+/// How many citations of one URL its search result gives a title and text; later
+/// repeats of the URL are sources with the URL alone, as a URL without a search result
+/// is (the responses we have seen list each URL once; a crafted one may repeat one
+/// many times).
+const RESULT_COPIES: usize = 4;
 
 /// Chat-completion `choices` with a top-level `search_results` or `citations` list; or
 /// a list of stream chunks, one of which has one.
@@ -94,17 +101,25 @@ pub fn read(response: &Json, out: &mut Builder) -> Result<(), Error> {
     }
     // Both lists: the markers number `citations`; a search result with the same URL
     // gives its source a title and text (the first such result, found by a map read
-    // once: a search per citation made n citations of n results cost n²).
-    let mut by_url: HashMap<&str, usize> = HashMap::new();
+    // once: a search per citation made n citations of n results cost n²), to at most
+    // `RESULT_COPIES` citations of its URL: n repeats of one URL read the result's fields
+    // n times (a search of its keys each) and copied its snippet n times, n × its length
+    // from a response of n + its length.
+    let mut by_url: HashMap<&str, (usize, usize)> = HashMap::new();
     for (i, result) in results.iter().enumerate() {
         if let Some(url) = result.field("url").and_then(Json::text) {
-            by_url.entry(url).or_insert(i);
+            by_url.entry(url).or_insert((i, 0));
         }
     }
     for url in urls {
-        let result = by_url.get(url).map(|&i| &results[i]);
-        out.sources
-            .push(result.map_or_else(|| web_source(url, None), result_source));
+        let source = match by_url.get_mut(url) {
+            Some((i, copies)) if *copies < RESULT_COPIES => {
+                *copies += 1;
+                result_source(&results[*i])
+            }
+            _ => web_source(url, None),
+        };
+        out.sources.push(source);
     }
     Ok(())
 }

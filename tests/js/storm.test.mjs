@@ -281,6 +281,44 @@ test("citations by URL scale linearly: of the caller's sources, of Perplexity's 
   }
 });
 
+// n `citations` naming the URL of one search result of n/4 fields and an n-character
+// snippet: the Rust adapter read the result's fields per citation (n², a search of its
+// keys each time), and both copied the snippet per citation (n² characters for
+// validation to read). The result now gives its title and text to its first four
+// citations; later repeats carry the URL alone, as a URL without a result does. (500
+// and 4,000 citations: at 4,000 and 32,000, making the sources alone took 10-11x in V8,
+// its collections growing with them, whichever adapter made them.)
+test("a Perplexity citations list repeating one URL scales linearly and copies its result four times", async (t) => {
+  for (const [name, adapt] of [["wasm", fromAny], ["js", jsProviders.fromAny]]) {
+    await assertLinear(t, `500/4k citations of one result of 125/1k fields (Perplexity, ${name})`, (k) => {
+      const n = 500 * k;
+      // The fields before the ones read: a search of the keys stops at the one it finds.
+      const result = {};
+      for (let i = 0; i < 125 * k; i++) result[`field${i}`] = i;
+      Object.assign(result, { url: "https://example.org/one", title: "One", snippet: "s".repeat(n) });
+      const json = {
+        id: "pplx-1",
+        model: "sonar",
+        object: "chat.completion",
+        citations: Array.from({ length: n }, () => result.url),
+        search_results: [result],
+        choices: [{ index: 0, message: { role: "assistant", content: "Cited [1] [5]." }, finish_reason: "stop" }],
+      };
+      return {
+        run: () => {
+          const input = adapt(json);
+          assert.equal(input.sources.length, n);
+          assert.deepEqual(input.sources.slice(3, 5), [
+            { url: result.url, title: "One", text: result.snippet },
+            { url: result.url },
+          ]);
+          assert.equal(input.sources.filter((s) => s.text !== undefined).length, 4);
+        },
+      };
+    });
+  }
+});
+
 // More lookups that were a search per item (twenty-fifth session): the UTF-16 offsets of
 // quotes in one long source (a map of the source per citation, now one per source), an
 // audit record's cited ids (a search of the list per citation), a response's parts of
