@@ -143,8 +143,10 @@ pub struct CitationStream {
     chars: usize,
     /// The answer given to `new`, pushed with the first delta.
     unpushed: String,
-    /// Set when a marker whose fate is still open was released: from here on, each push
-    /// decides again and revises what changed.
+    /// Set when a marker whose fate is still open was released: a push that could change
+    /// it decides again from here, revises what changed and leaves a new checkpoint at
+    /// the earliest opener still open after it (none when nothing is), so deltas that
+    /// each close a span and open the next do not go back to the first one.
     checkpoint: Option<Checkpoint>,
     /// What the last push held back.
     held: Held,
@@ -366,19 +368,14 @@ impl CitationStream {
         let (markers, undecided) = self.scan(answer, &redecision);
         let redecide_from = redecide_from(&undecided, redecision.scan_from);
         let written = self.write_markers(answer, &markers, &undecided, redecide_from);
-        let boundary = self.write_text(answer, written.boundary, &undecided, redecide_from);
+        self.write_text(answer, written.boundary, &undecided, redecide_from);
         self.resume = self.next_resume(&undecided, &written, &redecision, redecide_from);
         self.note_what_may_revise(&undecided, redecision.light);
         self.held = Held {
             released_through: self.rewriter.position(),
             undecided_from: undecided.wait,
         };
-        let text = self.send(&redecision, decided_through, written.fresh, events);
-        let open_region = undecided.doubt_from.is_some_and(|d| d < boundary);
-        if redecision.rewound.is_some() && !written.provisional && !open_region {
-            self.checkpoint = None; // nothing released is open any more
-        }
-        text
+        self.send(&redecision, decided_through, written.fresh, events)
     }
 
     /// Whether this push decides again what was released since the checkpoint and, if
@@ -409,6 +406,8 @@ impl CitationStream {
                     .rewriter
                     .chips_since(Some(&checkpoint.mark), self.released);
                 self.rewriter.rewind(&checkpoint.mark);
+                // Whatever is still open after it sets a checkpoint again as it is written.
+                self.checkpoint = None;
                 checkpoint.scan
             }
             None => self.resume,
@@ -479,7 +478,6 @@ impl CitationStream {
         let mut written = Written {
             boundary: undecided.wait.unwrap_or(answer.len()),
             held_at: None,
-            provisional: false,
             fresh: Vec::new(),
         };
         for marker in markers {
@@ -520,7 +518,6 @@ impl CitationStream {
                 }
                 // Released as it reads now, chip included (held long enough, or a
                 // `[text][N]` whose definition rarely comes); revised if that changes.
-                written.provisional = true;
                 if self.checkpoint.is_none() {
                     self.checkpoint = Some(Checkpoint::at(self.rewriter.mark(), redecide_from));
                 }
@@ -555,14 +552,14 @@ impl CitationStream {
     }
 
     /// Writes the text up to `boundary`, or up to a space right before it, which goes
-    /// with a marker that may be removed; returns where the written text ends.
+    /// with a marker that may be removed.
     fn write_text(
         &mut self,
         answer: &str,
         mut boundary: usize,
         undecided: &Undecided,
         redecide_from: Resume,
-    ) -> usize {
+    ) {
         if boundary > self.rewriter.position() && answer.as_bytes()[boundary - 1] == b' ' {
             boundary -= 1;
         }
@@ -570,7 +567,6 @@ impl CitationStream {
         let open = (open_from, boundary, redecide_from);
         mark_open_region(&mut self.rewriter, &mut self.checkpoint, answer, open);
         self.rewriter.text_until(answer, boundary);
-        boundary
     }
 
     /// Where the next push's scan starts: at the marker held (its state, when the scan
@@ -688,8 +684,6 @@ struct Written {
     boundary: usize,
     /// The doubtful marker held, where the release stops.
     held_at: Option<usize>,
-    /// A doubtful marker was released as it reads now, to be revised if that changes.
-    provisional: bool,
     /// The events of the markers written, with where each marker ends: a marker ending
     /// past what the last push decided was not written as one then (its start may have
     /// been released as text while it could still be a definition's), so its events are

@@ -152,9 +152,6 @@ test("costly shapes scale linearly: many markers, long answers, deep brackets, r
   // 4x on the build before). Only a run of two can close it, and a push is now read for
   // one.
   await assertLinear(t, "2k/16k pushes of a code span each after an unclosed double-backtick run", (k) => {
-    // (Deltas that end on a code span's closer still decide everything from the earliest
-    // opener again: a closer at the text's end leaves its span open until the next push,
-    // and a stream goes back to one checkpoint. 12.4x for 4x; docs/perf-log.md.)
     const deltas = Array.from({ length: 2_000 * k }, () => "x `y` [1] ");
     return {
       run: () => {
@@ -162,6 +159,21 @@ test("costly shapes scale linearly: many markers, long answers, deep brackets, r
         stream.push("Intro [1] ``open ");
         for (const d of deltas) stream.push(d);
         assert.equal(stream.finish().report.markers.length, 1 + 2_000 * k);
+        stream.free();
+      },
+    };
+  });
+  // Deltas each ending on a code span's opener or closer: a closer at the text's end
+  // leaves its span open until the next push, which went back to the first checkpoint
+  // and decided every span since again (15.0x for 8x). A push that goes back now leaves
+  // the checkpoint at what is still open after it.
+  await assertLinear(t, "1k/8k code spans, their opener and closer each ending a delta", (k) => {
+    const deltas = Array.from({ length: 1_000 * k }, () => ["x `", "y`", " [1] "]).flat();
+    return {
+      run: () => {
+        const stream = new CitationStream({ sources }, { maxAnswerChars: 5e6 });
+        for (const d of deltas) stream.push(d);
+        assert.equal(stream.finish().report.markers.length, 1_000 * k);
         stream.free();
       },
     };
