@@ -53,6 +53,14 @@ function withField(path, value) {
   return copy;
 }
 
+/** Pushes `deltas` through a stream over `sources` and asserts its report's marker count. */
+function streamAll(sources, deltas, markers) {
+  const stream = new CitationStream({ sources }, { maxAnswerChars: 5e6 });
+  for (const d of deltas) stream.push(d);
+  assert.equal(stream.finish().report.markers.length, markers);
+  stream.free();
+}
+
 /** A report without its timing, for comparing two runs. */
 const untimed = ({ timingMs, ...report }) => report;
 
@@ -152,16 +160,8 @@ test("costly shapes scale linearly: many markers, long answers, deep brackets, r
   // 4x on the build before). Only a run of two can close it, and a push is now read for
   // one.
   await assertLinear(t, "2k/16k pushes of a code span each after an unclosed double-backtick run", (k) => {
-    const deltas = Array.from({ length: 2_000 * k }, () => "x `y` [1] ");
-    return {
-      run: () => {
-        const stream = new CitationStream({ sources }, { maxAnswerChars: 5e6 });
-        stream.push("Intro [1] ``open ");
-        for (const d of deltas) stream.push(d);
-        assert.equal(stream.finish().report.markers.length, 1 + 2_000 * k);
-        stream.free();
-      },
-    };
+    const deltas = ["Intro [1] ``open ", ...Array.from({ length: 2_000 * k }, () => "x `y` [1] ")];
+    return { run: () => streamAll(sources, deltas, 1 + 2_000 * k) };
   });
   // Deltas each ending on a code span's opener or closer: a closer at the text's end
   // leaves its span open until the next push, which went back to the first checkpoint
@@ -169,25 +169,11 @@ test("costly shapes scale linearly: many markers, long answers, deep brackets, r
   // the checkpoint at what is still open after it.
   await assertLinear(t, "1k/8k code spans, their opener and closer each ending a delta", (k) => {
     const deltas = Array.from({ length: 1_000 * k }, () => ["x `", "y`", " [1] "]).flat();
-    return {
-      run: () => {
-        const stream = new CitationStream({ sources }, { maxAnswerChars: 5e6 });
-        for (const d of deltas) stream.push(d);
-        assert.equal(stream.finish().report.markers.length, 1_000 * k);
-        stream.free();
-      },
-    };
+    return { run: () => streamAll(sources, deltas, 1_000 * k) };
   });
   await assertLinear(t, "10k/80k markers pushed through a stream", (k) => {
     const deltas = "Fact [1] more. ".repeat(10_000 * k).match(/.{1,20}/gs);
-    return {
-      run: () => {
-        const stream = new CitationStream({ sources }, { maxAnswerChars: 5e6 });
-        for (const d of deltas) stream.push(d);
-        assert.equal(stream.finish().report.markers.length, 10_000 * k);
-        stream.free();
-      },
-    };
+    return { run: () => streamAll(sources, deltas, 10_000 * k) };
   });
   await assertLinear(t, "1/8 MB answer", (k) => {
     const answer = "Words without any marker at all, just text. ".repeat(23_000 * k);
