@@ -221,6 +221,34 @@ fn unknown_named_or_chunk_marker_is_unknown_source() {
 }
 
 #[test]
+fn a_section_marker_names_the_first_source_of_its_chapter_and_section() {
+    let mut srcs = sources(4);
+    for (s, (chapter, section)) in
+        srcs.iter_mut()
+            .zip([("2", 1), ("intro 2", 1), ("2", 1), ("2", 3)])
+    {
+        s.chapter = Some(chapter.into());
+        s.section = Some(section);
+    }
+    let i = input(
+        "See Chapter 2, Section 1 and Chapter 2, Section 3, not Chapter 2, Section 2 \
+         nor Chapter intro, Section 2.",
+        srcs,
+    );
+    let report = run(&i);
+    let resolved: Vec<_> = report.citations.iter().map(|c| c.source_index).collect();
+    assert_eq!(resolved, [Some(1), Some(4), None, None]);
+    assert_eq!(codes(&report), ["unknown_source", "unknown_source"]);
+    assert!(
+        report.findings[1]
+            .message
+            .contains("Chapter intro, Section 2 is not among"),
+        "{}",
+        report.findings[1].message
+    );
+}
+
+#[test]
 fn private_use_tokens_resolve_by_source_id_and_unknown_ids_are_unknown_source() {
     let mut srcs = sources(2);
     srcs[0].id = Some("turn0search0".into());
@@ -503,8 +531,8 @@ fn quote_searches_read_at_most_32_mib_and_16_times_the_request_of_source_text() 
             assert_eq!(first.severity, citeproof::model::Severity::Warning);
             assert_eq!(
                 first.message,
-                "the quote was not searched for: the request's quotes had read as much source \
-                 text as one request may (32 MiB and 16 times the request's text)"
+                "the quote was not searched for: the request's searches had read as much text \
+                 as one request may (32 MiB and 16 times the request's text)"
             );
         }
         // The reversed range of the last citation is found either way.
@@ -524,6 +552,78 @@ fn quote_searches_read_at_most_32_mib_and_16_times_the_request_of_source_text() 
         };
         assert_eq!(run(&i).status, expected, "{searched}");
     }
+}
+
+#[test]
+fn span_in_answer_searches_share_the_requests_budget() {
+    // An answer of 1,000,000 bytes (the most it may have) and 20 declared citations
+    // whose `spanInAnswer` is not in it: each such span costs four reads of the answer
+    // (exact, normalised, its start), so of the 32 MiB + 16 × 1,000,019 bytes the
+    // request may read, 13 are searched (the last one
+    // passes the limit) and the other 7 are not, each with a warning and no
+    // `span_not_in_answer`. A span found as written costs one read and cites its claim;
+    // past the limit it is not searched and cites none.
+    const MIB: usize = 1 << 20;
+    const LEN: usize = 1_000_000;
+    let filler = "Water boils at one hundred degrees. ".repeat(LEN / 36 + 1);
+    let answer = &filler[..LEN];
+    let absent = |n: usize| DeclaredCitation {
+        span_in_answer: Some(Loose::Valid(format!("Ice melts at {n} degrees"))),
+        ..DeclaredCitation::label(1.0)
+    };
+    let mut i = input(answer, sources(1));
+    i.citations = Some((0..20).map(absent).collect());
+    let budget = 32 * MIB + 16 * (LEN + "Text of document 1.".len());
+    let searched = budget.div_ceil(4 * LEN);
+    assert_eq!(searched, 13);
+    let report = run(&i);
+    let count = |code: &str| {
+        report
+            .findings
+            .iter()
+            .filter(|f| f.code.name() == code)
+            .count()
+    };
+    assert_eq!(count("span_not_in_answer"), searched);
+    assert_eq!(count("quote_unchecked"), 20 - searched);
+    let unchecked = (report.findings.iter())
+        .find(|f| f.code.name() == "quote_unchecked")
+        .unwrap();
+    assert_eq!(
+        unchecked.message,
+        "spanInAnswer was not searched for: the request's searches had read as much text as \
+         one request may (32 MiB and 16 times the request's text)"
+    );
+    // A found span cites the claims it overlaps where it first occurs (no
+    // `uncited_claim` for them).
+    let found = DeclaredCitation {
+        span_in_answer: Some(Loose::Valid("Water boils at one hundred degrees.".into())),
+        ..DeclaredCitation::label(1.0)
+    };
+    let short = input(
+        "Water boils at one hundred degrees. Ice melts at zero.",
+        sources(1),
+    );
+    let uncited = |citations: Vec<DeclaredCitation>| {
+        let mut i = short.clone();
+        i.citations = Some(citations);
+        let options = Options {
+            support_threshold: Some(0.5),
+            ..Options::default()
+        };
+        let report = run_with(&i, options);
+        (report.findings.iter())
+            .filter(|f| f.code.name() == "uncited_claim")
+            .count()
+    };
+    assert_eq!(uncited(vec![found.clone()]), 1);
+    assert_eq!(uncited(vec![]), 2);
+    // A span over both sentences cites both claims.
+    let both = DeclaredCitation {
+        span_in_answer: Some(Loose::Valid("degrees. Ice melts".into())),
+        ..DeclaredCitation::label(1.0)
+    };
+    assert_eq!(uncited(vec![both]), 0);
 }
 
 #[test]

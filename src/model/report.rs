@@ -105,9 +105,9 @@ pub enum FindingCode {
     /// source's position + 1); citations of it name the first (warning; one finding
     /// for a request, naming the first such pair and counting the rest).
     DuplicateLabel,
-    /// A quote was not searched for: the request's quote searches had read as much
-    /// source text as one request may (warning, and the gate's status at least `warn`;
-    /// the quote is `unverified`).
+    /// A quote or a `spanInAnswer` was not searched for: the request's searches had read
+    /// as much text as one request may (warning, and the gate's status at least `warn`;
+    /// the quote is `unverified`, the span cites no claim).
     QuoteUnchecked,
 }
 
@@ -224,7 +224,7 @@ pub enum MatchKind {
     None,
     /// Not looked for: the cited source has no text to check it against (a quote the
     /// provider states for a web result it did not return the text of; no finding), or
-    /// the request's quote searches had read as much source text as one request may (a
+    /// the request's searches had read as much text as one request may (a
     /// `quote_unchecked` warning).
     Unverified,
 }

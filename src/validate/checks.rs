@@ -20,6 +20,9 @@ pub struct CitationChecks {
     /// Enhanced fields (evidenceIdx, alignmentScore, spanInAnswer) that are absent.
     pub missing_enhanced: usize,
     pub hallucinated_span: bool,
+    /// Where `spanInAnswer` first occurs in the answer as written (the claims it overlaps
+    /// there are cited).
+    pub span_found: Option<Span>,
     pub quote: Option<QuoteLocation>,
     /// The quote as stated.
     pub quote_text: Option<String>,
@@ -52,11 +55,13 @@ fn unit_interval(
 }
 
 /// Spec 004's structure, semantic and quality checks of a declared citation object.
+/// Its `spanInAnswer` is searched for in the answer while `budget` (the request's
+/// searches, [`quote_budget`]) lasts, each search spending the answer's length.
 pub fn check_fields(
     citation: &DeclaredCitation,
-    answer: &str,
-    source_count: usize,
+    (answer, source_count): (&str, usize),
     options: &Options,
+    budget: &mut usize,
     out: &mut CitationChecks,
 ) {
     let enhanced_style = citation.relevance.is_some()
@@ -100,15 +105,21 @@ pub fn check_fields(
         _ => {}
     }
     match &citation.span_in_answer {
-        Some(Loose::Valid(span))
-            if !span_is_in_answer(span, answer, options.partial_span_chars) =>
-        {
-            out.hallucinated_span = true;
-            out.findings.add(Finding::new(
-                FindingCode::SpanNotInAnswer,
-                Severity::Error,
-                "hallucinated span: spanInAnswer does not occur in the answer".into(),
-            ));
+        Some(Loose::Valid(_)) if *budget == 0 => out.findings.add(not_searched("spanInAnswer")),
+        Some(Loose::Valid(span)) => {
+            // An exact search reads the answer up to the span's end; when it fails, three
+            // more read all of it: exact and normalised, and the span's start.
+            out.span_found = find_exact(answer, span).map(|at| Span::new(at, at + span.len()));
+            let read = out.span_found.map_or(4 * answer.len(), |found| found.end);
+            *budget = budget.saturating_sub(read);
+            if out.span_found.is_none() && !span_is_near(span, answer, options.partial_span_chars) {
+                out.hallucinated_span = true;
+                out.findings.add(Finding::new(
+                    FindingCode::SpanNotInAnswer,
+                    Severity::Error,
+                    "hallucinated span: spanInAnswer does not occur in the answer".into(),
+                ));
+            }
         }
         Some(Loose::Invalid(kind)) => out.findings.add(invalid_field(
             "spanInAnswer",
@@ -165,10 +176,9 @@ fn missing(field: &str, what: &str) -> Finding {
 }
 
 /// Spec 004: exact, else normalised, else the first `partial_chars` characters.
-fn span_is_in_answer(span: &str, answer: &str, partial_chars: usize) -> bool {
-    if span.is_empty() || find_exact(answer, span).is_some() {
-        return true;
-    }
+/// Whether a span not in the answer as written is there once normalised, or its first
+/// `partial_chars` characters are.
+fn span_is_near(span: &str, answer: &str, partial_chars: usize) -> bool {
     if locate_quote(span, answer, 0.0).kind != MatchKind::None {
         return true;
     }
@@ -179,16 +189,17 @@ fn span_is_in_answer(span: &str, answer: &str, partial_chars: usize) -> bool {
     find_exact(answer, span.sub(..cut)).is_some()
 }
 
-/// Bytes of source text the quote searches of one request may read, besides
-/// [`QUOTE_READ_FACTOR`] times the request's text (a search reads its source up to where
-/// the quote ends, or all of it when the quote is not there).
+/// Bytes of text the searches of one request may read (quotes in their sources,
+/// `spanInAnswer` in the answer), besides [`QUOTE_READ_FACTOR`] times the request's text
+/// (a search reads its text up to where the quote ends, or all of it when the quote is not
+/// there).
 pub const QUOTE_READ_FLOOR: usize = 32 << 20;
-/// How many times the request's own text (answer and source texts) its quote searches
-/// may read, besides [`QUOTE_READ_FLOOR`].
+/// How many times the request's own text (answer and source texts) its searches may
+/// read, besides [`QUOTE_READ_FLOOR`].
 pub const QUOTE_READ_FACTOR: usize = 16;
 
-/// The bytes of source text the quote searches of `input` may read: linear in the
-/// request, and far above what real requests read (docs/guide.md, "Limits").
+/// The bytes of text the searches of `input` may read: linear in the request, and far
+/// above what real requests read (docs/guide.md, "Limits").
 pub fn quote_budget(input: &Input) -> usize {
     let sources: usize = (input.sources.iter())
         .filter_map(|s| s.text.as_ref())
@@ -196,6 +207,19 @@ pub fn quote_budget(input: &Input) -> usize {
         .sum();
     let text = input.answer.len().saturating_add(sources);
     QUOTE_READ_FLOOR.saturating_add(QUOTE_READ_FACTOR.saturating_mul(text))
+}
+
+/// The warning for `what`, not searched for since the request's searches were spent.
+fn not_searched(what: &str) -> Finding {
+    Finding::new(
+        FindingCode::QuoteUnchecked,
+        Severity::Warning,
+        format!(
+            "{what} was not searched for: the request's searches had read as much text as \
+             one request may ({} MiB and {QUOTE_READ_FACTOR} times the request's text)",
+            QUOTE_READ_FLOOR >> 20
+        ),
+    )
 }
 
 /// Locates the quote in the source's text and checks its length and line range.
@@ -267,16 +291,7 @@ pub fn check_quote(
     // long source would cost n × its length). The search that spends it may pass it by
     // one source's length.
     if text.is_some() && *budget == 0 {
-        out.findings.add(Finding::new(
-            FindingCode::QuoteUnchecked,
-            Severity::Warning,
-            format!(
-                "the quote was not searched for: the request's quotes had read as much \
-                 source text as one request may ({} MiB and {QUOTE_READ_FACTOR} times the \
-                 request's text)",
-                QUOTE_READ_FLOOR >> 20
-            ),
-        ));
+        out.findings.add(not_searched("the quote"));
     }
     let Some(text) = text.filter(|_| *budget > 0) else {
         // Nothing to check it against, or no search left: unverified, which is neither

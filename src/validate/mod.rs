@@ -194,8 +194,9 @@ impl Validator {
         let Checked {
             mut citations,
             positions,
+            spans_found,
         } = check_uses(input, &index, !markers.is_empty(), uses, options);
-        let coverage = cover_claims(input, &markers, &mut citations, options);
+        let coverage = cover_claims(input, (&markers, &spans_found), &mut citations, options);
         score_support(
             (input, &index, &markers, &positions),
             &mut citations,

@@ -3,7 +3,6 @@
 //! use, cover the claims, score support, decide the gate, rewrite the answer, gather the
 //! findings (docs/architecture.md).
 
-use crate::substr::Substr;
 use std::collections::HashSet;
 
 use super::checks::{
@@ -14,7 +13,6 @@ use super::order::{arrange, stable_order};
 use super::resolve::{SourceIndex, Use, declared_use, marker_uses, merge};
 use super::{HALLUCINATED_SPAN_PENALTY, MISSING_ENHANCED_PENALTY, SupportPairs, round3};
 use crate::claims::{Claim, context_of, paragraph_final_cited, split_claims};
-use crate::locate::find_exact;
 use crate::model::{
     AddFinding, CitationResult, Finding, FindingCode, Input, Loose, Marker, Mode, Options, Segment,
     Severity, Span, Status, Summary, decimal,
@@ -126,6 +124,8 @@ pub(super) fn resolve_uses(input: &Input, index: &SourceIndex<'_>, markers: &[Ma
 pub(super) struct Checked {
     pub citations: Vec<CitationResult>,
     pub positions: Vec<Option<usize>>,
+    /// Where the declared citations' `spanInAnswer` were found in the answer as written.
+    pub spans_found: Vec<Span>,
 }
 
 /// Phase 2: check each use — resolution, declared-list agreement, fields, quote.
@@ -142,6 +142,7 @@ pub(super) fn check_uses(
     let mut citations = Vec::with_capacity(uses.uses.len());
     let mut positions = Vec::with_capacity(uses.uses.len());
     let mut budget = quote_budget(input);
+    let mut spans_found = Vec::new();
     // Each source's lines, made when a line range in it is first checked (the list
     // itself made then too: most requests have no line range).
     let mut lines_of: Vec<Option<Vec<Span>>> = Vec::new();
@@ -187,7 +188,8 @@ pub(super) fn check_uses(
         }
         let source = u.resolved.as_ref().ok().map(|&i| index.source(i));
         if let Some(d) = u.declared.map(|d| &declared[d]) {
-            check_fields(d, answer, index.len(), options, &mut checks);
+            check_fields(d, (answer, index.len()), options, &mut budget, &mut checks);
+            spans_found.extend(checks.span_found);
             let ranged = matches!(d.line_range, Some(Loose::Valid(_)));
             let lines = match (ranged, u.resolved.as_ref().ok(), source) {
                 (true, Some(&at), Some(s)) => s.text.as_deref().map(|text| {
@@ -215,6 +217,7 @@ pub(super) fn check_uses(
     Checked {
         citations,
         positions,
+        spans_found,
     }
 }
 
@@ -232,10 +235,11 @@ impl Coverage {
 }
 
 /// Phase 3: split the answer into claims, mark which a citation covers, and give each
-/// citation its claim.
+/// citation its claim. `spans_found` are where the declared citations' `spanInAnswer`
+/// first occur ([`Checked`]), found within the request's budget.
 pub(super) fn cover_claims(
     input: &Input,
-    markers: &[Marker<'_>],
+    (markers, spans_found): (&[Marker<'_>], &[Span]),
     citations: &mut [CitationResult],
     options: &Options,
 ) -> Coverage {
@@ -243,16 +247,14 @@ pub(super) fn cover_claims(
     let declared = input.citations.as_deref().unwrap_or_default();
     let marker_spans: Vec<_> = markers.iter().map(|m| m.span).collect();
     let claims = split_claims(answer, &marker_spans);
-    let declared_spans: Vec<&str> = declared
-        .iter()
-        .filter_map(|c| c.span_in_answer.as_ref()?.valid().map(String::as_str))
-        .collect();
-    // Exact spans of declared citations (provider adapters), in answer order.
+    // Exact spans of declared citations (provider adapters) and where their
+    // `spanInAnswer` occurs, in answer order.
     let exact_spans = SpanIndex::new(
         citations
             .iter()
             .filter(|c| c.declared.is_some() && c.marker.is_none())
             .filter_map(|c| c.span)
+            .chain(spans_found.iter().copied())
             .collect(),
     );
     // Without markers, a declared citation without `spanInAnswer` or `span` is
@@ -267,7 +269,7 @@ pub(super) fn cover_claims(
     } else {
         vec![false; claims.len()]
     };
-    // Which claims a citation covers: their own marker, a declared span inside them,
+    // Which claims a citation covers: their own marker, a declared span over them,
     // declared citations for the whole answer, or a paragraph-final marker.
     let covered: Vec<bool> = claims
         .iter()
@@ -276,9 +278,6 @@ pub(super) fn cover_claims(
             whole_answer_cited
                 || paragraph_cited
                 || !c.markers.is_empty()
-                || declared_spans
-                    .iter()
-                    .any(|s| find_exact(answer.sub(c.span.range()), s).is_some())
                 || exact_spans.overlaps(c.span)
         })
         .collect();

@@ -21,13 +21,15 @@ pub(crate) struct SourceIndex<'a> {
     by_name: HashMap<&'a str, usize>,
     by_chunk: HashMap<&'a str, usize>,
     by_doc: HashMap<&'a str, usize>,
+    by_section: HashMap<String, usize>,
     given_labels: Option<GivenLabels>,
     first_repeat: Option<[usize; 2]>,
     repeats: usize,
 }
 
 impl<'a> SourceIndex<'a> {
-    /// Indexes `sources` by label, name, chunk id and doc id (first one wins).
+    /// Indexes `sources` by label, name, chunk id, doc id and chapter + section (first
+    /// one wins).
     pub fn new(sources: &'a [Source]) -> SourceIndex<'a> {
         let mut index = SourceIndex {
             sources,
@@ -35,6 +37,7 @@ impl<'a> SourceIndex<'a> {
             by_name: HashMap::new(),
             by_chunk: HashMap::new(),
             by_doc: HashMap::new(),
+            by_section: HashMap::new(),
             given_labels: None,
             first_repeat: None,
             repeats: 0,
@@ -65,6 +68,12 @@ impl<'a> SourceIndex<'a> {
             }
             if let Some(doc) = &source.doc_id {
                 index.by_doc.entry(doc.as_str()).or_insert(i);
+            }
+        }
+        // In reverse, so that the first source of a chapter and section is kept.
+        for (i, source) in sources.iter().enumerate().rev() {
+            if let (Some(chapter), Some(section)) = (&source.chapter, source.section) {
+                index.by_section.insert(section_key(chapter, section), i);
             }
         }
         if relabelled {
@@ -123,9 +132,22 @@ impl Lookup for SourceIndex<'_> {
         self.by_name.get(name).copied()
     }
 
+    fn position_of_section(&self, key: &str) -> Option<usize> {
+        self.by_section.get(key).copied()
+    }
+
     fn given_labels(&self) -> Option<&GivenLabels> {
         self.given_labels.as_ref()
     }
+}
+
+/// The key of a chapter and section in the index: `"{section} {chapter}"` (the section's
+/// digits end at the first space, so two pairs never share a key).
+fn section_key(chapter: &str, section: u32) -> String {
+    let mut key = section.to_string();
+    key.push(' ');
+    key.push_str(chapter);
+    key
 }
 
 /// A [`SourceIndex`] that owns its keys, for a stream to keep across pushes; used with
@@ -134,6 +156,7 @@ impl Lookup for SourceIndex<'_> {
 pub(crate) struct OwnedIndex {
     by_label: HashMap<u32, usize>,
     by_name: HashMap<String, usize>,
+    by_section: HashMap<String, usize>,
     ids: HashSet<String>,
     given_labels: Option<GivenLabels>,
 }
@@ -150,6 +173,7 @@ impl OwnedIndex {
                 .map(|(name, &i)| (name.to_string(), i))
                 .collect(),
             ids: index.marker_ids().into_iter().map(String::from).collect(),
+            by_section: index.by_section,
             given_labels: index.given_labels,
         }
     }
@@ -186,6 +210,10 @@ impl Lookup for OwnedLookup<'_> {
         self.index.by_name.get(name).copied()
     }
 
+    fn position_of_section(&self, key: &str) -> Option<usize> {
+        self.index.by_section.get(key).copied()
+    }
+
     fn given_labels(&self) -> Option<&GivenLabels> {
         self.index.given_labels.as_ref()
     }
@@ -201,6 +229,8 @@ pub(crate) trait Lookup {
     fn position_of_label(&self, n: u32) -> Option<usize>;
     /// The position of the source named `name`.
     fn position_of_name(&self, name: &str) -> Option<usize>;
+    /// The position of the source of a chapter and section, by its [`section_key`].
+    fn position_of_section(&self, key: &str) -> Option<usize>;
     /// The sources' labels, when a source's `index` is not its position + 1 (`None` when
     /// every label is).
     fn given_labels(&self) -> Option<&GivenLabels>;
@@ -240,9 +270,7 @@ pub(crate) trait Lookup {
 
     /// The source of `Chapter chapter, Section section`, or why there is none.
     fn by_section(&self, chapter: &str, section: u32) -> Resolution {
-        self.sources()
-            .iter()
-            .position(|s| s.chapter.as_deref() == Some(chapter) && s.section == Some(section))
+        self.position_of_section(&section_key(chapter, section))
             .ok_or_else(|| {
                 (
                     FindingCode::UnknownSource,

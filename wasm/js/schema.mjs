@@ -161,7 +161,7 @@ export const types = {
         {
           rust: "v.kind.name()",
           ts: union("MatchKind"),
-          doc: "`unverified`: the cited source has no text to look for the quote in (no finding), or the request's quote searches had read as much source text as one request may (a `quote_unchecked` warning).",
+          doc: "`unverified`: the cited source has no text to look for the quote in (no finding), or the request's searches had read as much text as one request may (a `quote_unchecked` warning).",
         },
       ],
     ],

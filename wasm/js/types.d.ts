@@ -345,7 +345,7 @@ export interface QuoteLocation {
   distance?: number;
   /**
    * `unverified`: the cited source has no text to look for the quote in (no finding),
-   * or the request's quote searches had read as much source text as one request may (a
+   * or the request's searches had read as much text as one request may (a
    * `quote_unchecked` warning).
    */
   match: "exact" | "normalized" | "approximate" | "none" | "unverified";
