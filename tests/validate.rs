@@ -558,7 +558,7 @@ fn quote_searches_read_at_most_32_mib_and_16_times_the_request_of_source_text() 
 fn span_in_answer_searches_share_the_requests_budget() {
     // An answer of 1,000,000 bytes (the most it may have) and 20 declared citations
     // whose `spanInAnswer` is not in it: each such span costs four reads of the answer
-    // (exact, normalised, its start), so of the 32 MiB + 16 × 1,000,019 bytes the
+    // (an exact search, `locate_quote`'s exact and normalised ones, its start), so of the 32 MiB + 16 × 1,000,019 bytes the
     // request may read, 13 are searched (the last one
     // passes the limit) and the other 7 are not, each with a warning and no
     // `span_not_in_answer`. A span found as written costs one read and cites its claim;
@@ -594,7 +594,7 @@ fn span_in_answer_searches_share_the_requests_budget() {
         "spanInAnswer was not searched for: the request's searches had read as much text as \
          one request may (32 MiB and 16 times the request's text)"
     );
-    // A found span cites the claims it overlaps where it first occurs (no
+    // A found span cites the claims it overlaps where it first occurs over one (no
     // `uncited_claim` for them).
     let found = DeclaredCitation {
         span_in_answer: Some(Loose::Valid("Water boils at one hundred degrees.".into())),
@@ -624,6 +624,24 @@ fn span_in_answer_searches_share_the_requests_budget() {
         ..DeclaredCitation::label(1.0)
     };
     assert_eq!(uncited(vec![both]), 0);
+    // A span whose first place is a heading cites the claim where it occurs next; one
+    // found only outside every claim is in the answer but cites none.
+    let headed = |span: &str| {
+        let mut i = input(
+            "# Water boils at 100 degrees\n\nWater boils at 100 degrees at sea level.",
+            sources(1),
+        );
+        i.citations = Some(vec![DeclaredCitation {
+            span_in_answer: Some(Loose::Valid(span.into())),
+            ..DeclaredCitation::label(1.0)
+        }]);
+        let report = run(&i);
+        let hallucinated = codes(&report).contains(&"span_not_in_answer");
+        (hallucinated, report.summary.citation_coverage)
+    };
+    assert_eq!(headed("Water boils at 100 degrees"), (false, 1.0));
+    assert_eq!(headed("# Water boils"), (false, 0.0));
+    assert_eq!(headed("Ice melts"), (true, 0.0));
 }
 
 #[test]

@@ -145,8 +145,9 @@ pub struct CitationStream {
     unpushed: String,
     /// Set when a marker whose fate is still open was released: a push that could change
     /// it decides again from here, revises what changed and leaves a new checkpoint at
-    /// the earliest opener still open after it (none when nothing is), so deltas that
-    /// each close a span and open the next do not go back to the first one.
+    /// the earliest place still open after it (an opener, or a marker a later definition
+    /// may change; none when nothing is), so deltas that each close a span and open the
+    /// next do not go back to the first one.
     checkpoint: Option<Checkpoint>,
     /// What the last push held back.
     held: Held,

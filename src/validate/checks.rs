@@ -20,8 +20,8 @@ pub struct CitationChecks {
     /// Enhanced fields (evidenceIdx, alignmentScore, spanInAnswer) that are absent.
     pub missing_enhanced: usize,
     pub hallucinated_span: bool,
-    /// Where `spanInAnswer` first occurs in the answer as written (the claims it overlaps
-    /// there are cited).
+    /// Where `spanInAnswer` first occurs over a claim in the answer as written (the
+    /// claims it overlaps there are cited).
     pub span_found: Option<Span>,
     pub quote: Option<QuoteLocation>,
     /// The quote as stated.
@@ -54,14 +54,12 @@ fn unit_interval(
     }
 }
 
-/// Spec 004's structure, semantic and quality checks of a declared citation object.
-/// Its `spanInAnswer` is searched for in the answer while `budget` (the request's
-/// searches, [`quote_budget`]) lasts, each search spending the answer's length.
+/// Spec 004's structure, semantic and quality checks of a declared citation object
+/// (its `spanInAnswer`: [`check_span`]).
 pub fn check_fields(
     citation: &DeclaredCitation,
-    (answer, source_count): (&str, usize),
+    source_count: usize,
     options: &Options,
-    budget: &mut usize,
     out: &mut CitationChecks,
 ) {
     let enhanced_style = citation.relevance.is_some()
@@ -104,28 +102,11 @@ pub fn check_fields(
         )),
         _ => {}
     }
-    match &citation.span_in_answer {
-        Some(Loose::Valid(_)) if *budget == 0 => out.findings.add(not_searched("spanInAnswer")),
-        Some(Loose::Valid(span)) => {
-            // An exact search reads the answer up to the span's end; when it fails, three
-            // more read all of it: exact and normalised, and the span's start.
-            out.span_found = find_exact(answer, span).map(|at| Span::new(at, at + span.len()));
-            let read = out.span_found.map_or(4 * answer.len(), |found| found.end);
-            *budget = budget.saturating_sub(read);
-            if out.span_found.is_none() && !span_is_near(span, answer, options.partial_span_chars) {
-                out.hallucinated_span = true;
-                out.findings.add(Finding::new(
-                    FindingCode::SpanNotInAnswer,
-                    Severity::Error,
-                    "hallucinated span: spanInAnswer does not occur in the answer".into(),
-                ));
-            }
-        }
-        Some(Loose::Invalid(kind)) => out.findings.add(invalid_field(
+    if let Some(Loose::Invalid(kind)) = &citation.span_in_answer {
+        out.findings.add(invalid_field(
             "spanInAnswer",
             &format!("expected a string, got {kind}"),
-        )),
-        _ => {}
+        ));
     }
     if let Some(Loose::Invalid(kind)) = &citation.quote {
         out.findings.add(invalid_field(
@@ -176,6 +157,61 @@ fn missing(field: &str, what: &str) -> Finding {
 }
 
 /// Spec 004: exact, else normalised, else the first `partial_chars` characters.
+/// How many places of a `spanInAnswer` outside every claim (a heading, a question) are
+/// passed over before it is taken to cite no claim.
+const SPAN_PLACES: usize = 16;
+
+/// Searches for a declared citation's `spanInAnswer` in the answer while `budget` (the
+/// request's searches, [`quote_budget`]) lasts: the first place it occurs over a claim
+/// (`over_claim`), within [`SPAN_PLACES`] places, is where it cites; a span the answer
+/// does not hold, as written, normalised or by its first characters, is a hallucinated
+/// span. A search spends the answer up to where it stopped, four times the answer when
+/// the span is not there.
+pub fn check_span(
+    citation: &DeclaredCitation,
+    answer: &str,
+    over_claim: impl Fn(Span) -> bool,
+    (options, budget): (&Options, &mut usize),
+    out: &mut CitationChecks,
+) {
+    let Some(Loose::Valid(span)) = &citation.span_in_answer else {
+        return;
+    };
+    if *budget == 0 {
+        out.findings.add(not_searched("spanInAnswer"));
+        return;
+    }
+    // Past a place, the search goes on from its end.
+    let (mut from, mut places) = (0, 0);
+    let read = loop {
+        let Some(at) = find_exact(answer.sub(from..), span) else {
+            break if places == 0 {
+                4 * answer.len()
+            } else {
+                answer.len()
+            };
+        };
+        let place = Span::new(from + at, from + at + span.len());
+        places += 1;
+        if over_claim(place) {
+            out.span_found = Some(place);
+        }
+        if out.span_found.is_some() || span.is_empty() || places == SPAN_PLACES {
+            break place.end;
+        }
+        from = place.end;
+    };
+    *budget = budget.saturating_sub(read);
+    if places == 0 && !span_is_near(span, answer, options.partial_span_chars) {
+        out.hallucinated_span = true;
+        out.findings.add(Finding::new(
+            FindingCode::SpanNotInAnswer,
+            Severity::Error,
+            "hallucinated span: spanInAnswer does not occur in the answer".into(),
+        ));
+    }
+}
+
 /// Whether a span not in the answer as written is there once normalised, or its first
 /// `partial_chars` characters are.
 fn span_is_near(span: &str, answer: &str, partial_chars: usize) -> bool {

@@ -33,8 +33,8 @@ use crate::parse::Parser;
 use crate::support::ExternalSupport;
 
 use phases::{
-    Checked, all_findings, check_uses, cover_claims, decide, read_mode, read_sources, resolve_uses,
-    rewrite_answer, score_support,
+    Checked, all_findings, check_uses, claims_of, cover_claims, decide, read_mode, read_sources,
+    resolve_uses, rewrite_answer, score_support,
 };
 pub(crate) use resolve::{Lookup, OwnedIndex, SourceIndex};
 
@@ -191,12 +191,19 @@ impl Validator {
         let mode = read_mode(input, &mut findings);
 
         let uses = resolve_uses(input, &index, &markers);
+        let claims = claims_of(answer, &markers);
+        let has_markers = !markers.is_empty();
         let Checked {
             mut citations,
             positions,
             spans_found,
-        } = check_uses(input, &index, !markers.is_empty(), uses, options);
-        let coverage = cover_claims(input, (&markers, &spans_found), &mut citations, options);
+        } = check_uses(input, &index, (has_markers, &claims), uses, options);
+        let coverage = cover_claims(
+            input,
+            (&markers, claims, &spans_found),
+            &mut citations,
+            options,
+        );
         score_support(
             (input, &index, &markers, &positions),
             &mut citations,

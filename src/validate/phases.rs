@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use super::checks::{
-    CitationChecks, check_fields, check_quote, check_support, line_spans, quote_budget,
+    CitationChecks, check_fields, check_quote, check_span, check_support, line_spans, quote_budget,
 };
 use super::gate::{confidence, gate, in_unit_interval, summarize};
 use super::order::{arrange, stable_order};
@@ -124,15 +124,21 @@ pub(super) fn resolve_uses(input: &Input, index: &SourceIndex<'_>, markers: &[Ma
 pub(super) struct Checked {
     pub citations: Vec<CitationResult>,
     pub positions: Vec<Option<usize>>,
-    /// Where the declared citations' `spanInAnswer` were found in the answer as written.
+    /// Where the declared citations' `spanInAnswer` were found over a claim.
     pub spans_found: Vec<Span>,
+}
+
+/// The answer's claims: its sentences, each with the markers that follow it.
+pub(super) fn claims_of(answer: &str, markers: &[Marker<'_>]) -> Vec<Claim> {
+    let marker_spans: Vec<_> = markers.iter().map(|m| m.span).collect();
+    split_claims(answer, &marker_spans)
 }
 
 /// Phase 2: check each use — resolution, declared-list agreement, fields, quote.
 pub(super) fn check_uses(
     input: &Input,
     index: &SourceIndex<'_>,
-    has_markers: bool,
+    (has_markers, claims): (bool, &[Claim]),
     uses: Uses,
     options: &Options,
 ) -> Checked {
@@ -188,7 +194,9 @@ pub(super) fn check_uses(
         }
         let source = u.resolved.as_ref().ok().map(|&i| index.source(i));
         if let Some(d) = u.declared.map(|d| &declared[d]) {
-            check_fields(d, (answer, index.len()), options, &mut budget, &mut checks);
+            check_fields(d, index.len(), options, &mut checks);
+            let over_claim = |span| claim_of(claims, span).is_some();
+            check_span(d, answer, over_claim, (options, &mut budget), &mut checks);
             spans_found.extend(checks.span_found);
             let ranged = matches!(d.line_range, Some(Loose::Valid(_)));
             let lines = match (ranged, u.resolved.as_ref().ok(), source) {
@@ -236,17 +244,15 @@ impl Coverage {
 
 /// Phase 3: split the answer into claims, mark which a citation covers, and give each
 /// citation its claim. `spans_found` are where the declared citations' `spanInAnswer`
-/// first occur ([`Checked`]), found within the request's budget.
+/// first occur over a claim ([`Checked`]), found within the request's budget.
 pub(super) fn cover_claims(
     input: &Input,
-    (markers, spans_found): (&[Marker<'_>], &[Span]),
+    (markers, claims, spans_found): (&[Marker<'_>], Vec<Claim>, &[Span]),
     citations: &mut [CitationResult],
     options: &Options,
 ) -> Coverage {
     let answer = input.answer.as_str();
     let declared = input.citations.as_deref().unwrap_or_default();
-    let marker_spans: Vec<_> = markers.iter().map(|m| m.span).collect();
-    let claims = split_claims(answer, &marker_spans);
     // Exact spans of declared citations (provider adapters) and where their
     // `spanInAnswer` occurs, in answer order.
     let exact_spans = SpanIndex::new(

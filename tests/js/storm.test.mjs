@@ -198,7 +198,7 @@ test("costly shapes scale linearly: many markers, long answers, deep brackets, r
   // Declared citations with a spanInAnswer, absent from the answer or found in it: each
   // was searched for in the whole answer, four times when absent, and each found span
   // in every claim (61x and 24x for 8x: 0.7 s → 41.8 s absent). Now a found span cites the
-  // claims it overlaps where it first occurs, and the searches share the request's
+  // claims it overlaps where it first occurs over one, and the searches share the request's
   // budget: n spans in an answer of length n cost n² until they have read 32 MiB and
   // 16 × the request's text (as quotes do, above): the larger size here reaches that,
   // the smaller comes near.
