@@ -156,7 +156,6 @@ fn missing(field: &str, what: &str) -> Finding {
     )
 }
 
-/// Spec 004: exact, else normalised, else the first `partial_chars` characters.
 /// How many places of a `spanInAnswer` outside every claim (a heading, a question) are
 /// passed over before it is taken to cite no claim.
 const SPAN_PLACES: usize = 16;
@@ -213,7 +212,7 @@ pub fn check_span(
 }
 
 /// Whether a span not in the answer as written is there once normalised, or its first
-/// `partial_chars` characters are.
+/// `partial_chars` characters are (spec 004: exact, else normalised, else its start).
 fn span_is_near(span: &str, answer: &str, partial_chars: usize) -> bool {
     if locate_quote(span, answer, 0.0).kind != MatchKind::None {
         return true;
