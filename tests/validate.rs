@@ -1111,7 +1111,8 @@ fn a_claims_markers_are_not_words_of_the_claim_its_support_reads() {
 fn a_claim_of_function_words_alone_is_judged_by_its_word_pairs_and_never_misattributed() {
     // "How can it be?" has no content word. Cited to the passage that asks it, it is
     // supported (it scored 0 before); cited to one without its words it scores 0, and
-    // the other passage, which holds them, is no candidate: candidates are found
+    // the other passage, which holds them, is no candidate (nor does the bridge hold
+    // any of its short function words, "how", "can", "it", "be"): candidates are found
     // through a claim's content words, so `misattributed` does not fire.
     let sources = vec![
         source(
@@ -1129,10 +1130,12 @@ fn a_claim_of_function_words_alone_is_judged_by_its_word_pairs_and_never_misattr
         input("How can it be? [2]", sources),
     );
     let own = run_with(&own, with_support());
-    // All three of its pairs are there, and no other source is weighed against it:
-    // 1 - e^-3, to the report's three decimals.
+    // All three of its pairs are there, and no other source is weighed against it: a raw
+    // score of 1, lifted above the passages that share nothing else, 1 - e^-3(1 + 0.01),
+    // to the report's three decimals.
     let all = own.citations[0].support.expect("scored");
-    assert_eq!(all, ((1.0 - (-3.0f64).exp()) * 1000.0).round() / 1000.0);
+    let raw = 1.0 + citeproof::support::SHARED_NOTHING;
+    assert_eq!(all, ((1.0 - (-3.0 * raw).exp()) * 1000.0).round() / 1000.0);
     assert!(codes(&own).is_empty(), "{:?}", codes(&own));
     // One pair of seven ("it be"): still above 0.59, the floor of a claim no other source
     // is weighed against, in a request of two sources.

@@ -69,8 +69,8 @@ pub struct Options {
     /// for `misattributed` ("did you mean \[4\]?"); off when `None` (`false` in JS and in
     /// an options file). Opt-in: held out, no margin flags at most 2 % of fully
     /// supported citations and catches 80 % of citations moved to another passage on
-    /// every dataset (on HAGRID every margin flags over 6 %; docs/support.md). At 0.3,
-    /// on ExpertQA's real answers, it flags 1.8 % and catches 70 %.
+    /// every dataset (on HAGRID every margin flags over 5 %; docs/support.md). At 0.3,
+    /// on ExpertQA's real answers, it flags 2 % and catches 71 %.
     #[serde(deserialize_with = "number_or_false")]
     pub misattribution_margin: Option<f64>,
     /// A marker ending a paragraph also covers the paragraph's sentences without one

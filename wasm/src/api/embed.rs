@@ -181,8 +181,11 @@ struct Pairs<'a> {
 }
 
 impl Pairs<'_> {
-    /// A table of `score(k)` for each pair `k`, weighing `weight`.
-    fn table(&self, weight: f64, score: impl Fn(usize) -> f64) -> ExternalSupport {
+    /// A table of `score(k)` for each pair `k`, weighing `weight`. `score` is a trait
+    /// object: the embedder's and the judge's tables share one copy of this function and
+    /// of [`ExternalSupport::insert`] (generic over it, they were two of each in the
+    /// browser core).
+    fn table(&self, weight: f64, score: &dyn Fn(usize) -> f64) -> ExternalSupport {
         let mut table = ExternalSupport::weighted(weight);
         let mut start = 0;
         while start < self.claim_of.len() {
@@ -216,7 +219,7 @@ fn finish(
         let count = pairs.claims.len() as u32;
         let claim_vectors: Vec<Vec<f32>> = (0..count).map(read).collect();
         let source_vectors: Vec<Vec<f32>> = (count..vectors.length()).map(read).collect();
-        tables.push(pairs.table(1.0, |k| {
+        tables.push(pairs.table(1.0, &|k| {
             let (c, s) = (pairs.claim_of[k] as usize, pairs.source_of[k] as usize);
             match (claim_vectors.get(c), source_vectors.get(s)) {
                 (Some(cv), Some(sv)) => cosine(cv, sv),
@@ -226,7 +229,7 @@ fn finish(
     }
     if let Some(judged) = judged.dyn_ref::<Array>() {
         let probabilities: Vec<f64> = judged.iter().map(|p| p.as_f64().unwrap_or(0.0)).collect();
-        tables.push(pairs.table(JUDGE_WEIGHT, |k| {
+        tables.push(pairs.table(JUDGE_WEIGHT, &|k| {
             probabilities.get(k).copied().unwrap_or(0.0)
         }));
     }
