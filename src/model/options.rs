@@ -60,9 +60,9 @@ pub struct Options {
     pub marker_patterns: Vec<String>,
     /// The `unsupported_claim` threshold, off when `None`: cited claims whose source
     /// scores below it are `unsupported_claim`, and sentences without a citation are
-    /// `uncited_claim`. Opt-in: on ExpertQA's real answers, 0.5 flags 5.8 % of the
-    /// citations experts judged fully supported and 5.6 % of the partly supported ones;
-    /// only from 0.6 (11.5 % and 16.2 %) does it flag the partly supported more often
+    /// `uncited_claim`. Opt-in: on ExpertQA's real answers, 0.5 flags 4.8 % of the
+    /// citations experts judged fully supported and 4.6 % of the partly supported ones;
+    /// only from 0.6 (11.0 % and 14.8 %) does it flag the partly supported more often
     /// (docs/support.md).
     pub support_threshold: Option<f64>,
     /// How much better (in support score) another source must support a cited claim

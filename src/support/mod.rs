@@ -67,9 +67,9 @@ pub struct SupportParams {
     pub absolute_share: f64,
     /// Steepness of the final squash `1 − e^(−k·raw)` into 0–1.
     pub squash: f64,
-    /// Factor per specific term of the claim missing from the passage: a number, or a
-    /// name (a word written with a capital letter, other than the claim's first word:
-    /// "Paris", "WHO", "Curie").
+    /// Factor (0 to 1) per specific term of the claim missing from the passage: a
+    /// number, or a name (a word written with a capital letter, other than the claim's
+    /// first word: "Paris", "WHO", "Curie").
     pub missing_specific: f64,
     /// Factor on the weight of a claim's term that is one of the 1,000 commonest English
     /// content words ("think", "game", "point", …), a German function word ("der",
@@ -84,7 +84,7 @@ pub struct SupportParams {
     /// chosen on OCNLI's training pairs (docs/support.md), and taken for the Korean
     /// syllables as it was, not chosen again.
     pub common_letter: f64,
-    /// Factor when the claim negates (a word of it says "not": "never", "n't", 不, ない,
+    /// Factor (0 to 1) when the claim negates (a word of it says "not": "never", "n't", 不, ない,
     /// 않, …) and no word of the passage does: the claim says the opposite of anything
     /// the passage could back. Read off OCNLI's training pairs, once 0.5 had cost swaps
     /// on held-out files (docs/support.md, "Negation").
@@ -113,8 +113,11 @@ pub const MAX_SUPPORT_PARAM: f64 = 1000.0;
 
 impl SupportParams {
     /// Checks that the constants keep every score a number in 0–1: each from 0 to
-    /// [`MAX_SUPPORT_PARAM`], `absolute_share` at most 1, `squash` above 0, and the two
-    /// blend weights not both 0. The `Err` (code `InvalidOption`) names the first field
+    /// [`MAX_SUPPORT_PARAM`], `absolute_share`, `missing_specific` and
+    /// `unmatched_negation` at most 1 (the two factors lower a score for what a passage
+    /// lacks; above 1 they would raise a passage sharing nothing else with a claim above
+    /// one sharing a word, [`SHARED_NOTHING`]), `squash` above 0, and the two blend
+    /// weights not both 0. The `Err` (code `InvalidOption`) names the first field
     /// at fault, as `SupportParams.squash`.
     pub fn check(&self) -> Result<(), Error> {
         // (field, value, whether 0 is refused, the most it may be)
@@ -123,12 +126,7 @@ impl SupportParams {
             ("pair_weight", self.pair_weight, false, MAX_SUPPORT_PARAM),
             ("absolute_share", self.absolute_share, false, 1.0),
             ("squash", self.squash, true, MAX_SUPPORT_PARAM),
-            (
-                "missing_specific",
-                self.missing_specific,
-                false,
-                MAX_SUPPORT_PARAM,
-            ),
+            ("missing_specific", self.missing_specific, false, 1.0),
             ("common_term", self.common_term, false, MAX_SUPPORT_PARAM),
             (
                 "common_letter",
@@ -136,12 +134,7 @@ impl SupportParams {
                 false,
                 MAX_SUPPORT_PARAM,
             ),
-            (
-                "unmatched_negation",
-                self.unmatched_negation,
-                false,
-                MAX_SUPPORT_PARAM,
-            ),
+            ("unmatched_negation", self.unmatched_negation, false, 1.0),
         ];
         let refuse = |name: &str, message: String| {
             Err(Error::new(
@@ -270,10 +263,11 @@ struct Profile {
     shorts: ShortWords,
 }
 
-/// A set of words of at most three bytes ("the", "in", "how"), by their leads: a word
-/// that short is its [`lead`](words), so no term is hashed. Each lead is one bit of 64,
-/// chosen by a multiplicative hash; two leads may share a bit, which only makes a
-/// passage look as if it held a word it lacks.
+/// A set of words of at most three bytes ("the", "in", "how"), by their leads: an ASCII
+/// word that short is its [`lead`](words), so the scan's fast path hashes no term for
+/// it. Each lead is one bit of 64, chosen by a multiplicative hash; two leads may share
+/// a bit, which only makes a passage look as if it held a word it lacks. Every letter
+/// of a script without spaces has lead 0: all of them are one bit.
 #[derive(Clone, Copy, Debug, Default)]
 struct ShortWords(u64);
 
@@ -761,7 +755,9 @@ impl ExternalSupport {
 /// A support score in 0–1 and the passage stretch it rests on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Support {
-    /// 0 (nothing of the claim in the passage) to 1.
+    /// 0 (a passage without a word, or sharing nothing with the claim, not even a short
+    /// function word) to 1; a passage sharing no content word or word pair scores at
+    /// most 0.030 ([`SHARED_NOTHING`]).
     pub score: f64,
     /// The passage sentence sharing most content words with the claim (bytes of the
     /// passage); `None` when no sentence shares one.
@@ -1171,14 +1167,16 @@ impl<'a> SupportScorer<'a> {
             .collect()
     }
 
-    /// The source that supports `claim` best, if any supports it at all.
+    /// The source that supports `claim` best, if any supports it at all: of the sources
+    /// sharing a content term or a word pair with it (one sharing only short function
+    /// words supports nothing, whatever its [`SHARED_NOTHING`] rank).
     pub fn best_source(&self, claim: &str) -> Option<usize> {
-        let all = self.support_all(claim);
-        let (i, best) = all
-            .iter()
-            .enumerate()
-            .max_by(|a, b| a.1.score.total_cmp(&b.1.score))?;
-        (best.score > 0.0).then_some(i)
+        let mut fresh = None;
+        let profile = self.claim_profile(claim, &mut fresh);
+        let scores = self.scores_of(&profile);
+        (0..scores.len())
+            .filter(|&i| self.blend(&profile, i) > 0.0)
+            .max_by(|&a, &b| scores[a].total_cmp(&scores[b]))
     }
 
     /// The sentence of source `i` sharing most content words with `claim` (the first
@@ -1497,7 +1495,12 @@ mod tests {
             "Berlin never had 3.7 million people",
         ] {
             assert_eq!(full.scores(claim), known.scores(claim), "{claim}");
-            assert!(full.scores(claim).iter().any(|&s| s > 0.0), "{claim}");
+            assert!(
+                full.scores(claim)
+                    .iter()
+                    .any(|&s| s > shared_nothing_ceiling()),
+                "{claim}"
+            );
             assert_eq!(full.support_all(claim), known.support_all(claim), "{claim}");
         }
     }
@@ -1604,7 +1607,7 @@ mod tests {
         assert!(base.check().is_ok());
         // The field named, and how the shipped constants are spoilt.
         type Spoil = fn(&mut SupportParams);
-        let refused: [(&str, Spoil); 12] = [
+        let refused: [(&str, Spoil); 14] = [
             ("idf_weight", |p| p.idf_weight = f64::NAN),
             ("idf_weight", |p| p.idf_weight = 1e308),
             ("pair_weight", |p| p.pair_weight = -0.1),
@@ -1621,6 +1624,9 @@ mod tests {
                 p.common_letter = MAX_SUPPORT_PARAM + 1.0
             }),
             ("unmatched_negation", |p| p.unmatched_negation = -0.5),
+            // Factors for what a passage lacks that would raise its score.
+            ("missing_specific", |p| p.missing_specific = 1.25),
+            ("unmatched_negation", |p| p.unmatched_negation = 2.0),
         ];
         for (field, spoil) in refused {
             let mut params = base;
@@ -1631,8 +1637,8 @@ mod tests {
             assert_eq!(error.code, ErrorCode::InvalidOption, "{field}");
             assert_eq!(error.path, format!("SupportParams.{field}"));
         }
-        // Factors of 0 and above 1 are constants someone may fit: accepted, and every
-        // score a number in 0–1, at the largest values too.
+        // Factors of 0, and weights above 1, are constants someone may fit: accepted,
+        // and every score a number in 0–1, at the largest values too.
         let fitted = SupportParams {
             common_term: 0.0,
             missing_specific: 1.0,
@@ -1643,10 +1649,10 @@ mod tests {
             idf_weight: MAX_SUPPORT_PARAM,
             pair_weight: MAX_SUPPORT_PARAM,
             squash: MAX_SUPPORT_PARAM,
-            missing_specific: MAX_SUPPORT_PARAM,
+            missing_specific: 1.0,
             common_term: MAX_SUPPORT_PARAM,
             common_letter: MAX_SUPPORT_PARAM,
-            unmatched_negation: MAX_SUPPORT_PARAM,
+            unmatched_negation: 1.0,
             ..base
         };
         let sources = [
@@ -1843,6 +1849,10 @@ mod tests {
             "{names:?}"
         );
         assert!(names[..4].windows(2).all(|w| w[0] == w[1]), "{names:?}");
+        // Sharing only short function words supports nothing: the best source is one
+        // sharing a content word, and a claim sharing none has no best source.
+        assert_eq!(scorer.best_source(claim), Some(3));
+        assert_eq!(scorer.best_source("Fermi Curie"), None);
     }
 
     #[test]
