@@ -1155,10 +1155,20 @@ impl<'a> SupportScorer<'a> {
         self.scores_of(&self.claim_profile(claim, &mut fresh))
     }
 
+    /// Every source's score for `profile`, by position.
     fn scores_of(&self, profile: &ClaimProfile) -> Vec<f64> {
-        let blends: Vec<f64> = (0..self.profiles.len())
+        self.scores_from(profile, &self.blends_of(profile))
+    }
+
+    /// The blend of `profile` with every source, by position.
+    fn blends_of(&self, profile: &ClaimProfile) -> Vec<f64> {
+        (0..self.profiles.len())
             .map(|j| self.blend(profile, j))
-            .collect();
+            .collect()
+    }
+
+    /// Every source's score from its blend in `blends` ([`Self::blends_of`]).
+    fn scores_from(&self, profile: &ClaimProfile, blends: &[f64]) -> Vec<f64> {
         let best = blends.iter().copied().fold(0.0, f64::max);
         blends
             .iter()
@@ -1173,9 +1183,10 @@ impl<'a> SupportScorer<'a> {
     pub fn best_source(&self, claim: &str) -> Option<usize> {
         let mut fresh = None;
         let profile = self.claim_profile(claim, &mut fresh);
-        let scores = self.scores_of(&profile);
+        let blends = self.blends_of(&profile);
+        let scores = self.scores_from(&profile, &blends);
         (0..scores.len())
-            .filter(|&i| self.blend(&profile, i) > 0.0)
+            .filter(|&i| blends[i] > 0.0)
             .max_by(|&a, &b| scores[a].total_cmp(&scores[b]))
     }
 
