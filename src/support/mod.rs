@@ -456,15 +456,21 @@ impl ClaimWords {
                 let specific = token.number
                     || (after_first
                         && is_name(claim.sub(gap_start..token.start), claim.sub(token.start..)));
+                let letters = if specific || token.is_letter_word() {
+                    4
+                } else {
+                    letters(word)
+                };
                 let common = if is_common_letter(word) {
                     Common::Letter
                 } else if common_words.english(word, h)
                     // A German function word written with a capital inside the claim is
                     // a name or an acronym (MIT, ALS, ER).
                     || (!specific && common_words.german(word, h))
-                    || (!specific && !token.is_letter_word() && is_short(word))
                 {
                     Common::Word
+                } else if letters < 4 {
+                    Common::Short
                 } else {
                     Common::No
                 };
@@ -501,14 +507,15 @@ impl ClaimWords {
     }
 }
 
-/// Whether a word (not a letter read as a word of its own) has at most two letters and
-/// is no number (in any script's digits): in a language without a list of its own,
-/// most likely a function word (a language's commonest words are its shortest: Swahili
-/// "na", "ya", "wa"; Urdu "کے", "سے"), so it weighs as a common word does (XNLI in Urdu
-/// and Swahili, docs/support.md).
-fn is_short(word: &str) -> bool {
+/// How many letters a word has, counted as its bytes over its first letter's (exact for a
+/// word of one script's letters; "été" reads as two), or 4 for a word that starts with a
+/// digit of any script (a number is never a [`Common::Short`] word).
+fn letters(word: &str) -> usize {
     let mut chars = word.chars();
-    chars.next().is_some_and(|first| !first.is_numeric()) && chars.nth(1).is_none()
+    match chars.next() {
+        Some(first) if !first.is_numeric() => word.len() / first.len_utf8(),
+        _ => 4,
+    }
 }
 
 /// The lists a claim's words gather in before they become its [`ClaimWords`]: one of
@@ -541,6 +548,13 @@ enum Common {
     /// One of the 100 commonest Chinese characters or a Hangul syllable of Korean grammar
     /// ([`is_common_letter`]): its weight is scaled by `common_letter`.
     Letter,
+    /// A word of at most three letters ([`letters`]) that is none of the above, no name
+    /// and no letter read as a word of its own: in a claim without a function word of at most three bytes (its
+    /// [`ShortWords`] empty: "the", "in" and "の" are), most likely written in a
+    /// language without a list here, it weighs as a common word does; in any other
+    /// claim, fully. A language's commonest words are its shortest (Swahili "na",
+    /// "kwa"; Urdu "کے", "میں"). XNLI in Urdu and Swahili, docs/support.md.
+    Short,
     /// Neither.
     No,
 }
@@ -899,6 +913,8 @@ impl<'a> SupportScorer<'a> {
                     Common::Word => self.params.common_term,
                     Common::Letter => self.params.common_letter,
                     Common::No => 1.0,
+                    Common::Short if words.short_stops.0 != 0 => 1.0,
+                    Common::Short => self.params.common_term,
                 };
                 let weight = (1.0 + (docs + 1.0) / (df + 0.5)).ln() * common;
                 (term.hash, weight, term.specific)
@@ -1330,21 +1346,23 @@ mod tests {
     }
 
     #[test]
-    fn a_passage_holding_only_a_claims_words_of_two_letters_supports_it_less() {
-        // Swahili and Urdu have no list here: their words of one or two letters ("na",
-        // "ya", "wa", "ni"; "کے", "سے", "نے", "کو") weigh as common words, their longer
-        // words ("mtoto", "kijiji", "mwalimu", "shule"; "بچے", "گاؤں", "استاد", "اسکول")
-        // do not.
+    fn a_passage_holding_only_the_short_words_of_a_claim_without_a_short_function_word_supports_it_less()
+     {
+        // Swahili and Urdu have no list here: in a claim of theirs, which holds no short
+        // function word of a language that has one, words of one to three letters
+        // ("na", "kwa", "ya", "hii"; "کے", "میں", "سے", "اور") weigh as common words,
+        // longer ones ("mtoto", "kijiji", "mwalimu", "shule"; "بچے" has three letters
+        // too, so "گاؤں", "استاد", "اسکول", "کتابیں") do not.
         for (claim, short, long) in [
             (
-                "mtoto na kijiji ya mwalimu wa shule ni",
-                "ni, wa, ya, na",
+                "mtoto na kijiji kwa mwalimu ya shule hii",
+                "hii, ya, kwa, na",
                 "shule, mwalimu, kijiji, mtoto",
             ),
             (
-                "بچے کے گاؤں سے استاد نے اسکول کو",
-                "کو، نے، سے، کے",
-                "اسکول، استاد، گاؤں، بچے",
+                "کتابیں کے گاؤں میں استاد سے اسکول اور",
+                "اور، سے، میں، کے",
+                "اسکول، استاد، گاؤں، کتابیں",
             ),
         ] {
             common_terms_weigh_less(
@@ -1354,6 +1372,26 @@ mod tests {
                 0.5,
                 0.1,
             );
+        }
+    }
+
+    #[test]
+    fn a_short_word_weighs_fully_in_a_claim_with_a_short_function_word() {
+        // "tea" and "qi" weigh half in a claim without a short function word, fully in
+        // one with "the" or "in" (English, which has its list: a short word not on it is
+        // a content word).
+        for (without, with, word) in [
+            (
+                "Potters fired tea bowls.",
+                "Potters fired the tea bowls.",
+                "tea",
+            ),
+            ("Potters qi glaze.", "Potters in qi glaze.", "qi"),
+        ] {
+            let (half, whole) = weighed(without, word);
+            assert!(half < whole, "{without}: {half} {whole}");
+            let (half, whole) = weighed(with, word);
+            assert_eq!(half, whole, "{with}");
         }
     }
 
@@ -1369,19 +1407,25 @@ mod tests {
     #[test]
     fn a_short_word_that_is_a_name_a_number_or_a_letter_of_a_script_without_spaces_keeps_its_weight()
      {
-        // "qi" is neither a stopword nor a common word, and has two letters: it weighs
-        // half.
-        let (half, whole) = weighed("Potters qi glaze.", "qi");
+        // In claims without a short function word, where a word of at most three letters
+        // weighs half ("Eu" opening a claim is no name), a name ("EU" inside the claim),
+        // a number in ASCII or in Urdu's digits ("42", "۴۲") and a Chinese letter (a word
+        // of one letter, read as all of its script's letters are) keep their weight.
+        let (half, whole) = weighed("Eu potters glaze bowls.", "Eu");
         assert!(half < whole, "{half} {whole}");
-        // A name ("EU" inside the claim), a number in ASCII or in Urdu's digits ("42",
-        // "۴۲") and a Chinese letter (a word of one letter, read as all of its script's
-        // letters are) keep their weight.
         for (claim, passage) in [
-            ("Potters in the EU glaze.", "EU"),
+            ("Potters glaze EU bowls.", "EU"),
             ("Potters glaze 42 bowls.", "42"),
             ("استاد ۴۲ اسکول", "۴۲"),
-            ("陶工上釉", "釉"),
+            ("陶工釉", "釉"),
         ] {
+            let words = ClaimWords::read(
+                claim,
+                &mut Vec::new(),
+                &mut Vec::new(),
+                &mut ClaimBuffers::default(),
+            );
+            assert_eq!(words.short_stops.0, 0, "{claim}");
             let (half, whole) = weighed(claim, passage);
             assert_eq!(half, whole, "{claim}");
         }
