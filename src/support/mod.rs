@@ -73,9 +73,10 @@ pub struct SupportParams {
     pub missing_specific: f64,
     /// Factor on the weight of a claim's term that is one of the 1,000 commonest English
     /// content words ("think", "game", "point", …), a German function word ("der",
-    /// "und", "mit", …) or any other word of one or two letters that is not a name or a
-    /// number ("na", "ya", "کے"): a stand-in for the document frequencies an isolated
-    /// request (one passage) cannot give (docs/support.md).
+    /// "und", "mit", …) or, in a claim without a short function word ("the", "in"),
+    /// any other word of at most three letters that is not a name or a number ("na",
+    /// "kwa", "کے", "میں"): a stand-in for the document frequencies an isolated request
+    /// (one passage) cannot give (docs/support.md).
     pub common_term: f64,
     /// Factor on the weight of a claim's term that is one of the 100 commonest Chinese
     /// characters ("一", "是", "人", "国", …; each letter of Han is a word) or a Hangul
