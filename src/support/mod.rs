@@ -73,8 +73,9 @@ pub struct SupportParams {
     pub missing_specific: f64,
     /// Factor on the weight of a claim's term that is one of the 1,000 commonest English
     /// content words ("think", "game", "point", …), a German function word ("der",
-    /// "und", "mit", …) or, in a claim without a short function word ("the", "in"),
-    /// any other word of at most three letters that is not a name or a number ("na",
+    /// "und", "mit", …) or, in a claim without a stopword of at most three bytes
+    /// ("the", "in", a single letter, "の"), any other word of at most three letters that
+    /// is not a name, a number or a letter of a script written without spaces ("na",
     /// "kwa", "کے", "میں"): a stand-in for the document frequencies an isolated request
     /// (one passage) cannot give (docs/support.md).
     pub common_term: f64,
@@ -406,7 +407,8 @@ struct ClaimWords {
     /// Whether a word of the claim negates ([`negation::Cues`]).
     negated: bool,
     /// The claim's stopwords of at most three bytes ("the", "in", "how"), for
-    /// [`SHARED_NOTHING`].
+    /// [`SHARED_NOTHING`]; empty, they make the claim's [`Common::Short`] words weigh as
+    /// common ones.
     short_stops: ShortWords,
 }
 
@@ -508,9 +510,12 @@ impl ClaimWords {
     }
 }
 
-/// How many letters a word has, counted as its bytes over its first letter's (exact for a
-/// word of one script's letters; "été" reads as two), or 4 for a word that starts with a
-/// digit of any script (a number is never a [`Common::Short`] word).
+/// How many letters a word has, counted as its bytes over its first letter's, or 4 for a
+/// word that starts with a digit of any script (a number is never a [`Common::Short`]
+/// word). Exact when every letter is as wide in UTF-8 as the first (ASCII, Swahili, Urdu
+/// without vowel marks); otherwise near: "año" reads as four and "été" as two, and a
+/// combining mark the scanner keeps in the word counts as a letter ("देश" reads as
+/// three, "مِیں" as four).
 fn letters(word: &str) -> usize {
     let mut chars = word.chars();
     match chars.next() {
@@ -542,21 +547,22 @@ struct ClaimTerm {
 /// Which list of common terms a claim's term is in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Common {
-    /// One of the 1,000 commonest English words ([`CommonTerms::english`]), a German
-    /// function word not written as a name ([`CommonTerms::german`]) or another short
-    /// word that is not a name ([`is_short`]): its weight is scaled by `common_term`.
+    /// One of the 1,000 commonest English words ([`CommonTerms::english`]) or a German
+    /// function word not written as a name ([`CommonTerms::german`]): its weight is
+    /// scaled by `common_term`.
     Word,
     /// One of the 100 commonest Chinese characters or a Hangul syllable of Korean grammar
     /// ([`is_common_letter`]): its weight is scaled by `common_letter`.
     Letter,
     /// A word of at most three letters ([`letters`]) that is none of the above, no name
-    /// and no letter read as a word of its own: in a claim without a function word of at most three bytes (its
-    /// [`ShortWords`] empty: "the", "in" and "の" are), most likely written in a
-    /// language without a list here, it weighs as a common word does; in any other
-    /// claim, fully. A language's commonest words are its shortest (Swahili "na",
-    /// "kwa"; Urdu "کے", "میں"). XNLI in Urdu and Swahili, docs/support.md.
+    /// and no letter read as a word of its own. In a claim without a stopword of at most
+    /// three bytes (its [`ShortWords`] empty; "the", "in", a single letter, "use", "の"
+    /// are such stopwords), most likely written in a language without a list here, it
+    /// weighs as a common word does (`common_term`); in any other claim, fully. A
+    /// language's commonest words are its shortest (Swahili "na", "kwa"; Urdu "کے",
+    /// "میں"). XNLI in Urdu and Swahili, docs/support.md.
     Short,
-    /// Neither.
+    /// None of these.
     No,
 }
 
@@ -1394,6 +1400,9 @@ mod tests {
             let (half, whole) = weighed(with, word);
             assert_eq!(half, whole, "{with}");
         }
+        // A word of four letters weighs fully in either claim.
+        let (half, whole) = weighed("Potters fired kiln bowls.", "kiln");
+        assert_eq!(half, whole);
     }
 
     /// The score of `claim` against `passage` alone with `common_term` at 0.5 and at 1.
