@@ -9,7 +9,7 @@
 //! human "fully supported" label. Two tasks: **human labels** (supported vs not, each
 //! claim with its own passage) and **swap** (a supported claim with its own passage vs
 //! with another passage: of another request when isolated, of its own request when
-//! in-request). Two setups: **isolated** (the passage alone is the request) and
+//! in-request; never one that holds the claim's text, which supports it). Two setups: **isolated** (the passage alone is the request) and
 //! **in-request** (the request's passages are the sources, the claim cites one).
 //!
 //! Fitted: the score's constants (from the grid of `main.rs`) and the `misattributed`
@@ -209,11 +209,19 @@ impl Dataset {
         let mut pairs = Vec::new();
         for (k, &c) in supported.iter().enumerate() {
             let own = claims[c].passage;
+            // A passage that holds the claim word for word supports it: no wrong source
+            // to swap in (JNLI's hypotheses are captions of the image its premises
+            // describe, and many are another pair's premise).
+            let holds_claim = |p: usize| self.passages[p].contains(claims[c].text.as_str());
             let other = match setup {
                 // The passage of the next supported claim of another request.
                 Setup::Isolated => (1..supported.len())
                     .map(|d| supported[(k + d) % supported.len()])
-                    .find(|&o| claims[o].request != claims[c].request && claims[o].passage != own)
+                    .find(|&o| {
+                        claims[o].request != claims[c].request
+                            && claims[o].passage != own
+                            && !holds_claim(claims[o].passage)
+                    })
                     .map(|o| claims[o].passage),
                 // The next other passage of its own request.
                 Setup::InRequest => {
@@ -221,7 +229,7 @@ impl Dataset {
                     let at = docs.iter().position(|&p| p == own).unwrap_or(0);
                     (1..docs.len())
                         .map(|d| docs[(at + d) % docs.len()])
-                        .find(|&p| p != own)
+                        .find(|&p| p != own && !holds_claim(p))
                 }
             };
             if let Some(other) = other {
