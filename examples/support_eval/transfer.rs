@@ -209,10 +209,14 @@ impl Dataset {
         let mut pairs = Vec::new();
         for (k, &c) in supported.iter().enumerate() {
             let own = claims[c].passage;
-            // A passage that holds the claim word for word supports it: no wrong source
-            // to swap in (JNLI's hypotheses are captions of the image its premises
-            // describe, and many are another pair's premise).
-            let holds_claim = |p: usize| self.passages[p].contains(claims[c].text.as_str());
+            // A passage that holds the claim word for word (its closing punctuation
+            // aside) supports it: no wrong source to swap in (JNLI's hypotheses are
+            // captions of the image its premises describe, and many are another pair's
+            // premise; a summary sentence may be the start of an article's sentence).
+            let words = claims[c]
+                .text
+                .trim_end_matches(|ch: char| !ch.is_alphanumeric());
+            let holds_claim = |p: usize| !words.is_empty() && self.passages[p].contains(words);
             let other = match setup {
                 // The passage of the next supported claim of another request.
                 Setup::Isolated => (1..supported.len())
