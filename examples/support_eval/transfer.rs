@@ -9,8 +9,10 @@
 //! human "fully supported" label. Two tasks: **human labels** (supported vs not, each
 //! claim with its own passage) and **swap** (a supported claim with its own passage vs
 //! with another passage: of another request when isolated, of its own request when
-//! in-request; never one that holds the claim's text, which supports it). Two setups: **isolated** (the passage alone is the request) and
-//! **in-request** (the request's passages are the sources, the claim cites one).
+//! in-request; never one that holds the claim's text, its closing punctuation aside,
+//! which supports it: a claim with no other passage left has neither pair). Two setups:
+//! **isolated** (the passage alone is the request) and **in-request** (the request's
+//! passages are the sources, the claim cites one).
 //!
 //! Fitted: the score's constants (from the grid of `main.rs`) and the `misattributed`
 //! margin. Each is chosen on the other datasets (or systems) and measured on the one
