@@ -211,14 +211,7 @@ impl Dataset {
         let mut pairs = Vec::new();
         for (k, &c) in supported.iter().enumerate() {
             let own = claims[c].passage;
-            // A passage that holds the claim word for word (its closing punctuation
-            // aside) supports it: no wrong source to swap in (JNLI's hypotheses are
-            // captions of the image its premises describe, and many are another pair's
-            // premise; a summary sentence may be the start of an article's sentence).
-            let words = claims[c]
-                .text
-                .trim_end_matches(|ch: char| !ch.is_alphanumeric());
-            let holds_claim = |p: usize| !words.is_empty() && self.passages[p].contains(words);
+            let holds_claim = |p: usize| holds(&self.passages[p], &claims[c].text);
             let other = match setup {
                 // The passage of the next supported claim of another request.
                 Setup::Isolated => (1..supported.len())
@@ -286,6 +279,16 @@ impl Dataset {
     fn request(&self, pair: &Pair) -> usize {
         self.claims[pair.claim].request
     }
+}
+
+/// Whether `passage` holds `claim` word for word, its closing punctuation aside (and
+/// so supports it: no wrong source to swap in). JNLI's hypotheses are captions of the
+/// picture its premises describe, and many are another pair's premise; a summary
+/// sentence of Falke's may be the start of an article's sentence. A claim without a
+/// letter or digit is held by no passage.
+fn holds(passage: &str, claim: &str) -> bool {
+    let words = claim.trim_end_matches(|ch: char| !ch.is_alphanumeric());
+    !words.is_empty() && passage.contains(words)
 }
 
 /// The chunk (0–4) of a request for the spread: the request, hashed, so no request is
@@ -1138,5 +1141,78 @@ fn factor_tables(title: &str, dataset: &Dataset, shipped: SupportParams) {
                 .collect();
             println!("| {value} | {} |", row.join(" | "));
         }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    /// A dataset of supported claims, each `(request, claim, passage)`.
+    fn dataset(rows: &[(&str, &str, &str)]) -> Dataset {
+        let mut builder = Builder::new();
+        for (request, claim, passage) in rows {
+            builder.add("test", request, "", claim, passage, true);
+        }
+        builder.datasets.remove(0)
+    }
+
+    /// Each swap as (claim, the passage swapped in).
+    fn swapped_to(dataset: &Dataset, setup: Setup) -> Vec<(usize, usize)> {
+        let pairs = dataset.pairs("swap", setup);
+        assert!(pairs.chunks(2).all(|p| p[0].positive && !p[1].positive));
+        pairs
+            .chunks(2)
+            .map(|p| (p[0].claim, p[1].passage))
+            .collect()
+    }
+
+    #[test]
+    fn a_swap_passes_over_a_passage_that_holds_the_claim() {
+        let cat = "The cat sat on the mat.";
+        let dataset = dataset(&[
+            ("a", cat, "The cat sat on the mat in the sun."),
+            ("a", cat, "The cat sat on the mat, said a neighbour."),
+            ("a", "A dog barked.", "A dog barked at the postman."),
+            ("b", "Rain fell in Leeds.", "Rain fell in Leeds all day."),
+            ("c", "Clouds came.", "Rain fell in Leeds, then clouds came."),
+        ]);
+        // Passages 0 and 1 hold the cat (its closing stop aside), 2 the dog, 3 and 4 the
+        // rain. In-request, claim 0 passes over passage 1 (its neighbour) for 2; claims
+        // 3 and 4 have no other passage in their request.
+        assert_eq!(
+            swapped_to(&dataset, Setup::InRequest),
+            [(0, 2), (1, 2), (2, 0)]
+        );
+        // Isolated, the passage of the next claim of another request: for claim 3 that
+        // is claim 4's passage 4, which holds the rain, so claim 0's passage 0.
+        assert_eq!(
+            swapped_to(&dataset, Setup::Isolated),
+            [(0, 3), (1, 3), (2, 3), (3, 0), (4, 0)]
+        );
+    }
+
+    #[test]
+    fn a_claim_without_another_passage_left_has_no_swap() {
+        // The request's other passage holds the claim: neither pair is made.
+        let dataset = dataset(&[
+            ("a", "It rained.", "It rained."),
+            ("a", "Snow came.", "It rained. Snow came."),
+        ]);
+        assert_eq!(swapped_to(&dataset, Setup::InRequest), [(1, 0)]);
+    }
+
+    #[test]
+    fn a_passage_holds_a_claim_word_for_word_without_its_closing_punctuation() {
+        assert!(holds(
+            "She was shocked to open a bag and left.",
+            "She was shocked to open a bag."
+        ));
+        assert!(!holds(
+            "she was shocked to open a bag",
+            "She was shocked to open a bag."
+        ));
+        assert!(!holds("A bag.", "A bag of crisps."));
+        assert!(!holds("Anything at all.", "?!"));
     }
 }
