@@ -31,12 +31,7 @@ impl Definitions {
 /// Reads the [`Definitions`] of `text`.
 pub fn collect_definitions(text: &str) -> Definitions {
     let mut found = Definitions::default();
-    read_lines(
-        text.as_bytes(),
-        &mut LineState::default(),
-        &mut found,
-        false,
-    );
+    read_lines(text, &mut LineState::default(), &mut found, false);
     found
 }
 
@@ -61,10 +56,9 @@ impl DefinitionReader {
     pub fn defines(&mut self, text: &str, label: &str, shaped: bool) -> bool {
         if text.len() != self.read_len {
             self.read_len = text.len();
-            let bytes = text.as_bytes();
-            read_lines(bytes, &mut self.state, &mut self.settled, true);
+            read_lines(text, &mut self.state, &mut self.settled, true);
             self.tentative = Definitions::default();
-            read_lines(bytes, &mut self.state.clone(), &mut self.tentative, false);
+            read_lines(text, &mut self.state.clone(), &mut self.tentative, false);
         }
         self.settled.defines(label, shaped) || self.tentative.defines(label, shaped)
     }
@@ -81,11 +75,15 @@ struct LineState {
     fence: Option<FenceRule>,
 }
 
-/// Reads the definitions of the lines of `bytes` from `state` on into `found`. With
+/// Reads the definitions of the lines of `text` from `state` on into `found`. With
 /// `open` (the text may grow) it stops before a definition whose end is not known yet,
 /// `state` then telling where to go on.
-fn read_lines(bytes: &[u8], state: &mut LineState, found: &mut Definitions, open: bool) {
-    let text = |from: usize, to: usize| String::from_utf8_lossy(&bytes[from..to]);
+fn read_lines(text: &str, state: &mut LineState, found: &mut Definitions, open: bool) {
+    let bytes = text.as_bytes();
+    // A label lies between ASCII brackets, so its ends are char boundaries of `text`
+    // and `get` always finds it (borrowed as it is: no copy, no UTF-8 check; indexing
+    // would link str slicing's panic message, which the browser core has none of).
+    let label = |from: usize, to: usize| normalize_label(text.get(from..to).unwrap_or_default());
     while state.line < bytes.len() {
         if let Some(rule) = state.fence {
             let Some(end) = rule.end_from(bytes, state.line) else {
@@ -107,7 +105,7 @@ fn read_lines(bytes: &[u8], state: &mut LineState, found: &mut Definitions, open
         if !state.in_paragraph {
             match definition(bytes, start, open) {
                 Ok(Some((from, to, end))) => {
-                    found.links.insert(normalize_label(&text(from, to)));
+                    found.links.insert(label(from, to));
                     state.line = end;
                     continue;
                 }
@@ -115,10 +113,8 @@ fn read_lines(bytes: &[u8], state: &mut LineState, found: &mut Definitions, open
                 Err(NeedMore) => return,
             }
         }
-        if let Some(label) = definition_label(bytes, start) {
-            found
-                .shaped
-                .insert(normalize_label(&String::from_utf8_lossy(label)));
+        if let Some(shaped) = definition_label(bytes, start) {
+            found.shaped.insert(label(shaped.start, shaped.end));
         }
         let blank = matches!(bytes.get(start), None | Some(b'\n' | b'\r'));
         state.in_paragraph = !blank && !is_heading_or_break(bytes, start);

@@ -261,9 +261,9 @@ pub fn heading_or_break_open(bytes: &[u8], p: usize) -> bool {
     }
 }
 
-/// The label of a definition line `[label]: …` starting at `pos`, which must be the
-/// first non-indentation byte of its line.
-pub fn definition_label(bytes: &[u8], pos: usize) -> Option<&[u8]> {
+/// Where the label of a definition line `[label]: …` starting at `pos` lies (between
+/// its brackets); `pos` must be the first non-indentation byte of its line.
+pub fn definition_label(bytes: &[u8], pos: usize) -> Option<std::ops::Range<usize>> {
     if bytes.get(pos) != Some(&b'[') {
         return None;
     }
@@ -271,8 +271,8 @@ pub fn definition_label(bytes: &[u8], pos: usize) -> Option<&[u8]> {
     if close == pos + 1 || bytes.get(close + 1) != Some(&b':') {
         return None;
     }
-    let label = &bytes[pos + 1..close];
-    (!label.contains(&b'[')).then_some(label)
+    let label = pos + 1..close;
+    (!bytes[label.clone()].contains(&b'[')).then_some(label)
 }
 
 /// The scanner reached the end of a text that may still grow before it could decide
