@@ -1875,6 +1875,17 @@ mod tests {
         assert!(noun.score > endings.score, "{noun:?} {endings:?}");
     }
 
+    #[test]
+    fn katakana_syllable_marks_alone_make_no_support() {
+        // The claim's loanword コーヒー shares only its long-vowel mark ー with ボール,
+        // and the whole word with the second caption.
+        let sources = ["ボールを投げている。", "コーヒーが好きだ。"];
+        let scorer = SupportScorer::new(&sources);
+        let scores = scorer.scores("コーヒーを飲んでいる。");
+        assert!(scores[0] <= shared_nothing_ceiling(), "{scores:?}");
+        assert!(scores[1] > 0.5, "{scores:?}");
+    }
+
     /// The score of [`SHARED_NOTHING`] after the shipped squash, rounded as scores are.
     fn shared_nothing_ceiling() -> f64 {
         let squash = SupportParams::default().squash;
