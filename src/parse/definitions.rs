@@ -8,6 +8,7 @@ use super::link::{definition, normalize_label};
 use super::markdown::{
     FenceRule, NeedMore, definition_label, fence_opener, is_heading_or_break, skip_list_markers,
 };
+use crate::substr::Substr;
 
 /// The labels a text defines, normalised: by link reference definitions (CommonMark:
 /// outside code, not inside a paragraph) and by definition-shaped lines
@@ -80,10 +81,9 @@ struct LineState {
 /// `state` then telling where to go on.
 fn read_lines(text: &str, state: &mut LineState, found: &mut Definitions, open: bool) {
     let bytes = text.as_bytes();
-    // A label lies between ASCII brackets, so its ends are char boundaries of `text`
-    // and `get` always finds it (borrowed as it is: no copy, no UTF-8 check; indexing
-    // would link str slicing's panic message, which the browser core has none of).
-    let label = |from: usize, to: usize| normalize_label(text.get(from..to).unwrap_or_default());
+    // A label lies between ASCII brackets, so its ends are char boundaries of `text`:
+    // it is borrowed as it is (no copy, no UTF-8 check).
+    let label = |from: usize, to: usize| normalize_label(text.sub(from..to));
     while state.line < bytes.len() {
         if let Some(rule) = state.fence {
             let Some(end) = rule.end_from(bytes, state.line) else {
@@ -147,5 +147,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn labels_of_letters_beyond_ascii_are_read_whole() {
+        // The last line is paragraph text, which a link definition cannot interrupt.
+        let text = "[Café  Ünïcode]: /u\r\n[🍵]: /tea\r\n[文献 ２]: Smith, 2020\n";
+        let found = collect_definitions(text);
+        assert!(found.defines("café ünïcode", false), "{found:?}");
+        assert!(found.defines("🍵", false), "{found:?}");
+        assert!(found.defines("文献 ２", true), "{found:?}");
+        assert!(!found.defines("文献 ２", false), "{found:?}");
     }
 }

@@ -1884,6 +1884,11 @@ mod tests {
         let scores = scorer.scores("コーヒーを飲んでいる。");
         assert!(scores[0] <= shared_nothing_ceiling(), "{scores:?}");
         assert!(scores[1] > 0.5, "{scores:?}");
+        // The marks stay in word pairs: コーヒー's pairs (コー, ーヒ, ヒー) are what rank
+        // the word above its letters コ and ヒ without them.
+        let scorer = SupportScorer::new(&["コーヒーが好きだ。", "コヒが好きだ。"]);
+        let scores = scorer.scores("コーヒーを飲む。");
+        assert!(scores[0] > scores[1], "{scores:?}");
     }
 
     /// The score of [`SHARED_NOTHING`] after the shipped squash, rounded as scores are.
