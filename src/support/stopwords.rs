@@ -1,9 +1,9 @@
 //! The function words (and commonest content words, and katakana's syllable marks)
 //! support scoring leaves out of a text's content terms, looked up by the hash of the
-//! lower-cased word; the 1,000
-//! commonest English content words, whose weight in a claim it lowers, looked up by the
-//! hash of the term; and the 100 commonest Chinese characters and the Hangul syllables
-//! of Korean grammar, whose weight in a claim it lowers too, looked up by the letter.
+//! lower-cased word; the 1,000 commonest English content words, whose weight in a claim
+//! it lowers, looked up by the hash of the term; and the 100 commonest Chinese
+//! characters and the Hangul syllables of Korean grammar, whose weight in a claim it
+//! lowers too, looked up by the letter.
 
 use super::common_letters::COMMON_LETTERS;
 use super::common_words::COMMON_WORDS;
